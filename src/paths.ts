@@ -1,0 +1,16 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of the bundled contract, the same file from src/ (tsx) and from dist/ (compiled). */
+export const bundledSpecPath = fileURLToPath(new URL('../openapi/openapi.yaml', import.meta.url));
+
+/** Absolute path of the package's root folder. */
+export const packageRoot = fileURLToPath(new URL('../', import.meta.url));
+
+/** Absolute path of Prism's CLI entry in node_modules, so no global install is ever needed. */
+export function prismBinPath(): string {
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve('@stoplight/prism-cli/package.json');
+  const pkg = require(pkgPath) as { bin: { prism: string } };
+  return fileURLToPath(new URL(pkg.bin.prism, `file://${pkgPath}`));
+}

@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import getPort from 'get-port';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsxCli = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+
+/** A child process of the CLI that listens on a port, with its output kept for failure messages. */
+export interface RunningCli {
+  baseUrl: string;
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/**
+ * Starts `docproc <args>` (src/cli.ts through tsx, as `npm start` does) on a free port and resolves
+ * once `readyPath` answers at all.
+ * @example const mock = await startCli(['mock'], { readyPath: '/api/v1/documents/get_documents' });
+ */
+export async function startCli(
+  args: string[],
+  { readyPath = '/', env = {}, timeoutMs = 30_000 }: { readyPath?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<RunningCli> {
+  const port = await getPort({ host: '127.0.0.1' });
+  const child = spawn(process.execPath, [tsxCli, 'src/cli.ts', ...args, '--port', String(port)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`docproc ${args.join(' ')} exited early:\n${output}`);
+    try {
+      await fetch(baseUrl + readyPath, { signal: AbortSignal.timeout(1000) });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`docproc ${args.join(' ')} did not answer within ${timeoutMs} ms:\n${output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    baseUrl,
+    port,
+    child,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+// One project per part of the kit, so `npx vitest --project server` runs just that part.
+// conformance/suite/ is NOT collected here: those files are the conformance suite itself and need a
+// target; `docproc conformance` runs them, and conformance/*.test.ts prove them against real targets.
+export default defineConfig({
+  test: {
+    reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'contract', include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts'] } },
+      { extends: true, test: { name: 'client', include: ['src/client/**/*.test.ts'] } },
+      { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'] } },
+      { extends: true, test: { name: 'server', include: ['src/server/**/*.test.ts'] } },
+      { extends: true, test: { name: 'conformance', include: ['conformance/*.test.ts', 'conformance/lib/**/*.test.ts'] } },
+      { extends: true, test: { name: 'reliability', include: ['test/**/*.test.ts', 'bench/**/*.test.ts'] } },
+    ],
+  },
+});
