@@ -1,0 +1,9 @@
+/**
+ * The typed client of the Document Processing Service. Browser-safe: nothing here imports Node.
+ * @example
+ * import { createDocprocClient } from 'docproc-kit/client';
+ * const docproc = createDocprocClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key' });
+ */
+export { createDocprocClient, DocprocProblemError, WaitTimeoutError } from './create-client.js';
+export type { DocprocClient, DocprocClientOptions, WaitOptions } from './create-client.js';
+export type * from './types.js';
