@@ -4,6 +4,7 @@ import getPort from 'get-port';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsxCli = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+const builtCli = fileURLToPath(new URL('../../bin/docproc.js', import.meta.url));
 
 /** A child process of the CLI that listens on a port, with its output kept for failure messages. */
 export interface RunningCli {
@@ -14,17 +15,29 @@ export interface RunningCli {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
+/** Options of {@link startCli}. */
+export interface StartCliOptions {
+  /** A path that answers (any status) once the process is ready. */
+  readyPath?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** `src` runs src/cli.ts through tsx (as the npm scripts do); `dist` runs the built bin/docproc.js. */
+  entry?: 'src' | 'dist';
+  /** A fixed port instead of a free one (e.g. to restart on the same port). */
+  port?: number;
+}
+
 /**
- * Starts `docproc <args>` (src/cli.ts through tsx, as `npm start` does) on a free port and resolves
- * once `readyPath` answers at all.
+ * Starts `docproc <args>` on a free port and resolves once `readyPath` answers at all.
  * @example const mock = await startCli(['mock'], { readyPath: '/api/v1/documents/get_documents' });
  */
 export async function startCli(
   args: string[],
-  { readyPath = '/', env = {}, timeoutMs = 30_000 }: { readyPath?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  { readyPath = '/', env = {}, timeoutMs = 30_000, entry = 'src', port: fixedPort }: StartCliOptions = {},
 ): Promise<RunningCli> {
-  const port = await getPort({ host: '127.0.0.1' });
-  const child = spawn(process.execPath, [tsxCli, 'src/cli.ts', ...args, '--port', String(port)], {
+  const port = fixedPort ?? (await getPort({ host: '127.0.0.1' }));
+  const command = entry === 'src' ? [tsxCli, 'src/cli.ts'] : [builtCli];
+  const child = spawn(process.execPath, [...command, ...args, '--port', String(port)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import getPort from 'get-port';
+import { prismBinPath } from '../../src/paths.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A server process under measurement. */
+export interface Target {
+  name: string;
+  baseUrl: string;
+  pid: number;
+  /** Milliseconds from spawn to the first answer on the ready path. */
+  startupMs: number;
+  /** Peak resident memory so far (VmHWM), in MiB. */
+  peakRssMiB: () => Promise<number>;
+  /** Current resident memory (VmRSS), in MiB. */
+  rssMiB: () => Promise<number>;
+  stop: () => Promise<void>;
+}
+
+async function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return Math.round((kib / 1024) * 10) / 10;
+}
+
+/**
+ * Spawns `node <args>` (with `--port N` appended) and waits until `readyPath` answers with
+ * `readyStatus`, timing the start-up.
+ * @example await spawnTarget('prism', [prismBin, 'mock', spec], { readyPath: '/api/v1/documents/get_documents', readyStatus: 401 })
+ */
+export async function spawnTarget(
+  name: string,
+  args: string[],
+  { readyPath, readyStatus, env = {} }: { readyPath: string; readyStatus: number; env?: NodeJS.ProcessEnv },
+): Promise<Target> {
+  const port = await getPort({ host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [...args, '--port', String(port)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${stderr}`);
+    const status = await fetch(baseUrl + readyPath).then((r) => r.status, () => 0);
+    if (status === readyStatus) break;
+    if (performance.now() - started > 60_000) throw new Error(`${name} not ready after 60 s:\n${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const startupMs = Math.round(performance.now() - started);
+  const pid = child.pid!;
+  return {
+    name,
+    baseUrl,
+    pid,
+    startupMs,
+    peakRssMiB: () => procStatus(pid, 'VmHWM'),
+    rssMiB: () => procStatus(pid, 'VmRSS'),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** `prism mock` on the bundled contract, logging silenced, run in-process (no docproc wrapper). */
+export function startPrism(spec = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url))): Promise<Target> {
+  return spawnTarget('prism mock', [prismBinPath(), 'mock', '--host', '127.0.0.1', '--verboseLevel', 'silent', spec], {
+    readyPath: '/api/v1/documents/get_documents',
+    readyStatus: 401,
+  });
+}
+
+/** The bare Express 5 app of bench/minimal-express.js. */
+export function startMinimalExpress(): Promise<Target> {
+  return spawnTarget('minimal express', [fileURLToPath(new URL('../minimal-express.js', import.meta.url))], {
+    readyPath: '/api/v1/documents/get_documents',
+    readyStatus: 200,
+  });
+}
