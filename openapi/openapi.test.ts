@@ -67,7 +67,7 @@ describe('the contract', () => {
     for (const op of contract.operations) {
       expect(op.definition.security, op.operationId).toBeUndefined();
       const params = (op.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
-      expect(params.some((p) => p.in === 'header'), op.operationId).toBe(false);
+      expect(params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'x-api-key'), op.operationId).toBe(false);
     }
   });
 
@@ -118,10 +118,19 @@ describe('the contract', () => {
     expect(upload.properties!['files[]']).toMatchObject({ type: 'array', minItems: 1, items: { type: 'string', format: 'binary' } });
   });
 
+  it('makes uploads idempotent with an optional Idempotency-Key and answers key conflicts with 409, not 422', () => {
+    const upload = contract.operation('uploadDocuments')!.definition;
+    const params = (upload.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+    expect(params).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+    const conflict = upload.responses!['409'] as OpenAPIV3_1.ResponseObject;
+    const examples = Object.values(conflict.content!['application/problem+json']!.examples!) as OpenAPIV3_1.ExampleObject[];
+    expect(examples.map((e) => (e.value as { code: string }).code).sort()).toEqual(['idempotency_key_in_use', 'idempotency_key_reused']);
+  });
+
   it('lists every problem code the service uses, so clients can switch on them', () => {
     const codes = (contract.document.components!.schemas!.ErrorCode as OpenAPIV3_1.SchemaObject).enum;
     expect(codes).toEqual(
-      expect.arrayContaining(['unauthorized', 'invalid_request', 'not_found', 'document_busy', 'file_too_large', 'too_many_files', 'unsupported_media_type', 'method_not_allowed', 'internal_error']),
+      expect.arrayContaining(['unauthorized', 'invalid_request', 'not_found', 'document_busy', 'file_too_large', 'too_many_files', 'unsupported_media_type', 'method_not_allowed', 'idempotency_key_reused', 'idempotency_key_in_use', 'internal_error']),
     );
   });
 });

@@ -109,11 +109,18 @@ export function createDocprocClient(options: DocprocClientOptions) {
     /** The underlying openapi-fetch client, typed from the contract, for anything not wrapped here. */
     api,
 
-    /** Uploads files as repeated `files[]` parts; all are accepted (202) or none is. */
-    uploadDocuments(files: UploadFile[], init?: { signal?: AbortSignal; headers?: Record<string, string> }): Promise<Result<UploadResult>> {
+    /**
+     * Uploads files as repeated `files[]` parts; all are accepted (202) or none is. Pass an
+     * `idempotencyKey` (one per logical upload) to make retrying the call after a network error safe.
+     */
+    uploadDocuments(
+      files: UploadFile[],
+      init?: { signal?: AbortSignal; headers?: Record<string, string>; idempotencyKey?: string },
+    ): Promise<Result<UploadResult>> {
       const parts = files.map(toBlobAndName);
       return settle(
         api.POST(UPLOAD, {
+          params: { header: init?.idempotencyKey ? { 'Idempotency-Key': init.idempotencyKey } : {} },
           body: { 'files[]': parts.map(([blob]) => blob) },
           // openapi-fetch serializes bodies as JSON by default; multipart needs FormData (and no
           // explicit Content-Type, so fetch writes the boundary).

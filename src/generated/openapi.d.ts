@@ -30,6 +30,12 @@ export interface paths {
          *
          *     The `filename` of each part is kept exactly as sent (UTF-8, including `filename*` per RFC 5987)
          *     and is only ever data: it is never used as a path.
+         *
+         *     **Idempotent retries.** Send an `Idempotency-Key` header to make a network retry safe: the
+         *     first successful upload under a key is remembered for 24 hours, and a repeat of it (same key,
+         *     same API key, same files in the same order with the same names) replays the first `202`,
+         *     with the same document ids, and creates nothing. A failed upload is not remembered, so it can
+         *     be retried under the same key.
          */
         post: operations["uploadDocuments"];
         delete?: never;
@@ -210,7 +216,7 @@ export interface components {
          * @description A stable, machine-readable error code; switch on this, not on `title` or `detail`.
          * @enum {string}
          */
-        ErrorCode: "unauthorized" | "invalid_request" | "not_found" | "document_busy" | "file_too_large" | "too_many_files" | "unsupported_media_type" | "method_not_allowed" | "internal_error";
+        ErrorCode: "unauthorized" | "invalid_request" | "not_found" | "document_busy" | "file_too_large" | "too_many_files" | "unsupported_media_type" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_key_in_use" | "internal_error";
         /** @description One reason a request was invalid. */
         FieldError: {
             /**
@@ -314,6 +320,22 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The `Idempotency-Key` was already used for an upload with different files
+         *     (`idempotency_key_reused`), or its first upload is still being handled
+         *     (`idempotency_key_in_use`; retry shortly). The IETF draft suggests 422 for the first case; this
+         *     contract answers 409 because an upload that defines any 422 makes Prism answer 422 instead of
+         *     400 for every validation error on it. Nothing was stored.
+         */
+        IdempotencyConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description A file was over the size limit, or there were more files than the per-request limit. Nothing was stored. */
         PayloadTooLarge: {
             headers: {
@@ -358,6 +380,14 @@ export interface components {
          *     Documents that have not completed have no text yet, so only their filename can match.
          */
         Search: string;
+        /**
+         * @description Makes an upload safe to retry (IETF httpapi "The Idempotency-Key HTTP Header Field" draft
+         *     semantics): a client-chosen unique value, e.g. a UUID, per logical upload. Keys are scoped to
+         *     the API key and expire 24 hours after the first successful upload under them. The same key with
+         *     different files is a `409` `idempotency_key_reused`; a repeat that arrives while the first is
+         *     still being handled is a `409` `idempotency_key_in_use`.
+         */
+        IdempotencyKey: string;
         /** @description The document's id, a positive integer (at most 2^53-1, so it is exact in JSON everywhere). */
         DocumentId: number;
     };
@@ -369,6 +399,12 @@ export interface components {
          * @example 0b7d2c9e-5f3a-4c1e-9a8d-6e2f1c0b4a77
          */
         XRequestId: string;
+        /**
+         * @description `true` when this response is the replay of an earlier upload with the same `Idempotency-Key`
+         *     (nothing was created by this request). Absent otherwise.
+         * @example true
+         */
+        IdempotentReplayed: "true";
         /**
          * @description The methods this path does support.
          * @example POST
@@ -382,7 +418,16 @@ export interface operations {
     uploadDocuments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes an upload safe to retry (IETF httpapi "The Idempotency-Key HTTP Header Field" draft
+                 *     semantics): a client-chosen unique value, e.g. a UUID, per logical upload. Keys are scoped to
+                 *     the API key and expire 24 hours after the first successful upload under them. The same key with
+                 *     different files is a `409` `idempotency_key_reused`; a repeat that arrives while the first is
+                 *     still being handled is a `409` `idempotency_key_in_use`.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -399,6 +444,7 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -408,6 +454,7 @@ export interface operations {
             400: components["responses"]["UploadBadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
