@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { mockCommand } from './commands/mock.js';
+import { serveCommand } from './commands/serve.js';
 
 const program = new Command('docproc')
   .description('docproc-kit: mock server, reference server and conformance suite for the Document Processing Service.')
   .version('0.1.0')
   .showHelpAfterError()
-  .addCommand(mockCommand());
+  .addCommand(mockCommand())
+  .addCommand(serveCommand());
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,139 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { LevelWithSilent } from 'pino';
+import { DEV_API_KEY } from '../server/auth.js';
+import { listen } from '../server/http-server.js';
+import { createLogger, LOG_LEVELS } from '../server/logging.js';
+import { createReferenceService, DEFAULT_PROCESSING_DELAY_MS } from '../server/service.js';
+import { DEFAULT_UPLOAD_LIMITS } from '../server/upload/upload-parser.js';
+import { parsePort } from './mock.js';
+
+/** Options of `docproc serve`, as commander parses them. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  apiKey: string[];
+  processingDelayMs: number;
+  failureRate: number;
+  seed?: number;
+  maxFileBytes: number;
+  maxFiles: number;
+  concurrency: number;
+  corsOrigin: string[];
+  logLevel: LevelWithSilent;
+  logFormat: 'auto' | 'pretty' | 'json';
+}
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new InvalidArgumentError(`expected an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}.`);
+  }
+  return n;
+};
+
+const rate = (value: string) => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1.');
+  return n;
+};
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const fromList = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** `docproc serve`: the reference server with its embedded store. */
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('Run the reference server: the contract made real, with an embedded store, real text extraction and mock controls.')
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(parsePort))
+    .addOption(new Option('--host <host>', 'interface to listen on').env('DOCPROC_HOST').default('127.0.0.1'))
+    .addOption(new Option('--data-dir <dir>', 'where documents, files and text are stored').env('DOCPROC_DATA_DIR').default('./.docproc'))
+    .addOption(
+      new Option('--api-key <key>', `an accepted API key, repeatable; env DOCPROC_API_KEYS (comma-separated). When set, the dev key ${DEV_API_KEY} is off`)
+        .argParser(collect)
+        .default([], `${DEV_API_KEY}`),
+    )
+    .addOption(
+      new Option('--processing-delay-ms <ms>', 'minimum time a processing run lasts')
+        .env('DOCPROC_PROCESSING_DELAY_MS')
+        .default(DEFAULT_PROCESSING_DELAY_MS)
+        .argParser(integer(0)),
+    )
+    .addOption(
+      new Option('--failure-rate <rate>', 'share (0..1) of otherwise good runs that fail with processing_error').env('DOCPROC_FAILURE_RATE').default(0).argParser(rate),
+    )
+    .addOption(new Option('--seed <n>', 'seed for simulated failures, to make them reproducible').env('DOCPROC_SEED').argParser(integer(0, 2 ** 32 - 1)))
+    .addOption(
+      new Option('--max-file-bytes <n>', 'largest accepted file in bytes').env('DOCPROC_MAX_FILE_BYTES').default(DEFAULT_UPLOAD_LIMITS.maxFileBytes).argParser(integer(1)),
+    )
+    .addOption(new Option('--max-files <n>', 'most files per upload').env('DOCPROC_MAX_FILES').default(DEFAULT_UPLOAD_LIMITS.maxFiles).argParser(integer(1, 1000)))
+    .addOption(new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once').env('DOCPROC_CONCURRENCY').default(2).argParser(integer(1, 64)))
+    .addOption(
+      new Option('--cors-origin <origin>', 'a browser origin allowed to call the API, repeatable; env DOCPROC_CORS_ORIGINS (comma-separated)')
+        .argParser(collect)
+        .default([], '*'),
+    )
+    .addOption(new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS))
+    .addOption(new Option('--log-format <format>', 'log lines for people or machines (auto: pretty on a terminal)').env('DOCPROC_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
+    .action(async (options: ServeOptions) => {
+      const apiKeys = options.apiKey.length ? options.apiKey : fromList(process.env.DOCPROC_API_KEYS);
+      const corsOrigins = options.corsOrigin.length ? options.corsOrigin : fromList(process.env.DOCPROC_CORS_ORIGINS);
+      const pretty = options.logFormat === 'pretty' || (options.logFormat === 'auto' && process.stdout.isTTY === true);
+      const logger = createLogger({ level: options.logLevel, pretty });
+      let service;
+      let http;
+      try {
+        service = await createReferenceService({
+          dataDir: options.dataDir,
+          apiKeys,
+          processingDelayMs: options.processingDelayMs,
+          failureRate: options.failureRate,
+          seed: options.seed,
+          maxFileBytes: options.maxFileBytes,
+          maxFiles: options.maxFiles,
+          concurrency: options.concurrency,
+          corsOrigins,
+          logger,
+        });
+        http = await listen(service.app, { port: options.port, host: options.host }).catch(async (error: unknown) => {
+          await service!.close();
+          throw error;
+        });
+      } catch (error) {
+        process.stderr.write(`docproc serve: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      }
+
+      const keyLine = apiKeys.length ? `${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'} (not shown)` : `${DEV_API_KEY} (dev key; set --api-key to change)`;
+      process.stdout.write(
+        [
+          `docproc reference server listening on ${http.url}`,
+          `  API base URL   ${http.url}/api/v1`,
+          `  API key        ${keyLine}`,
+          `  data dir       ${service.store.layout.root}`,
+          `  API reference  ${http.url}/docs  (contract: ${http.url}/openapi.json)`,
+          `  mock controls  ${http.url}/_mock/settings, /_mock/reset, /_mock/documents/{id}/next-outcome`,
+          service.recovered ? `  resumed        ${service.recovered} document(s) left processing by the last run` : '',
+          '',
+        ]
+          .filter((line, i, all) => line !== '' || i === all.length - 1)
+          .join('\n'),
+      );
+
+      let stopping = false;
+      const shutdown = async (signal: NodeJS.Signals) => {
+        if (stopping) {
+          process.stderr.write(`docproc serve: ${signal} again, exiting without waiting\n`);
+          process.exit(1);
+        }
+        stopping = true;
+        logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+        await http.close();
+        await service.close();
+        logger.flush?.();
+        process.exit(0);
+      };
+      process.on('SIGINT', (signal) => void shutdown(signal));
+      process.on('SIGTERM', (signal) => void shutdown(signal));
+    });
+}

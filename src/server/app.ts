@@ -1,0 +1,71 @@
+import cors from 'cors';
+import express, { Router, type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { requireApiKey, type Keyring } from './auth.js';
+import { errorHandler, notFound } from './errors.js';
+import { httpLogger } from './logging.js';
+import type { Processor } from './processing/processor.js';
+import type { SettingsRegistry } from './processing/settings.js';
+import { requestId } from './request-id.js';
+import { documentRoutes } from './routes/documents.js';
+import { mockControlRoutes } from './routes/mock-controls.js';
+import { referenceRoutes } from './routes/reference.js';
+import type { Store } from './store.js';
+import type { UploadLimits } from './upload/upload-parser.js';
+
+/** Everything the app is wired from; built by createReferenceService, or by hand in tests. */
+export interface AppDeps {
+  store: Store;
+  processor: Processor;
+  settings: SettingsRegistry;
+  keyring: Keyring;
+  logger: Logger;
+  clock: () => Date;
+  limits: UploadLimits;
+  /** Allowed browser origins; `['*']` allows any. */
+  corsOrigins: string[];
+  /** The public dev key, pre-filled in /docs when it is the accepted key. */
+  prefillApiKey?: string;
+}
+
+// Polling clients must never be handed a cached list or document.
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set('Cache-Control', 'no-store');
+  next();
+};
+
+/**
+ * Wires the Express app: request ids first (so every response has one), then logging, CORS
+ * (preflights answered without a key), the API reference, the API behind its key, the mock
+ * controls, a 404 for everything else, and the one error handler. It does not listen.
+ * @example const app = createApp(deps); app.listen(4010, '127.0.0.1');
+ */
+export function createApp(deps: AppDeps): Express {
+  const { store, processor, settings, keyring, logger, clock, limits } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestId());
+  app.use(httpLogger(logger));
+  app.use(
+    cors({
+      origin: deps.corsOrigins.includes('*') ? '*' : deps.corsOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
+      allowedHeaders: ['x-api-key', 'content-type', 'x-request-id', 'idempotency-key'],
+      exposedHeaders: ['X-Request-Id', 'Allow'],
+      maxAge: 600,
+    }),
+  );
+  app.use(referenceRoutes({ prefillApiKey: deps.prefillApiKey }));
+
+  const api = Router();
+  api.use(noStore, requireApiKey(keyring), documentRoutes({ store, processor, clock, limits }), notFound);
+  app.use('/api/v1', api);
+  app.use('/_mock', noStore, requireApiKey(keyring), mockControlRoutes({ store, processor, settings }));
+
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,132 @@
+import PQueue from 'p-queue';
+import type { Logger } from 'pino';
+import type { DocumentRecord, ForcedOutcome } from '../model.js';
+import type { Store } from '../store.js';
+import type { Extractor } from './extractor.js';
+import { decideOutcome, finishRun, startRetry, type Extraction } from './lifecycle.js';
+import type { SettingsRegistry } from './settings.js';
+
+/** What the processor needs; all of it is handed in, so tests pass a temp store and a clock. */
+export interface ProcessorOptions {
+  store: Store;
+  extractor: Extractor;
+  settings: SettingsRegistry;
+  /** Uniform draws in [0, 1) for simulated failures. */
+  random: () => number;
+  clock: () => Date;
+  /** How many extractions may run at once. */
+  concurrency: number;
+  logger: Logger;
+}
+
+/** The outcome of a retry request. */
+export type RetryResult = { kind: 'started'; record: DocumentRecord } | { kind: 'busy'; record: DocumentRecord } | { kind: 'not_found' };
+
+/** Runs processing in the background. */
+export interface Processor {
+  /** Starts a run for each `processing` record (after it was stored). */
+  submit(records: DocumentRecord[]): void;
+  /** Starts a new run of a tenant's completed or failed document. */
+  retry(tenant: string, id: number): Promise<RetryResult>;
+  /** Forces how the document's next finished run ends; undefined when it is not the tenant's. */
+  forceOutcome(tenant: string, id: number, forced: ForcedOutcome): Promise<DocumentRecord | undefined>;
+  /** Restarts the runs of documents left `processing` by a previous process; returns how many. */
+  recover(): number;
+  /** Resolves once no run is in progress. */
+  idle(): Promise<void>;
+  /** Stops starting and finishing runs and waits for result writes in flight. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates the processor: extraction goes through a queue with bounded concurrency; the minimum
+ * processing delay is a timer outside the queue, so slow-looking runs do not hold a slot.
+ * @example const processor = createProcessor({ store, extractor, settings, random, clock, concurrency: 2, logger });
+ */
+export function createProcessor(options: ProcessorOptions): Processor {
+  const { store, extractor, settings, random, clock, logger } = options;
+  const queue = new PQueue({ concurrency: options.concurrency });
+  const runs = new Set<Promise<void>>();
+  const finishing = new Set<Promise<unknown>>();
+  const stopping = new AbortController();
+  const now = () => clock().toISOString();
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (ms <= 0 || stopping.signal.aborted) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      stopping.signal.addEventListener('abort', done);
+    });
+
+  const run = async (record: DocumentRecord, startedAt: number) => {
+    const extraction = (await queue.add(() => extractor.extract(store.blobPath(record.id), record.content_type))) as Extraction;
+    await sleep(startedAt + settings.get(record.tenant).processing_delay_ms - performance.now());
+    if (stopping.signal.aborted) return;
+    // The record may have been reset away, or (after a restart) be in another run meanwhile.
+    const current = store.byId(record.id);
+    if (!current || current.status !== 'processing' || current.attempts !== record.attempts) return;
+    const outcome = decideOutcome({
+      extraction,
+      forced: current.next_outcome,
+      failureRate: settings.get(current.tenant).failure_rate,
+      draw: random(),
+    });
+    const write = store.replace(finishRun(current, outcome, now()), outcome.status === 'completed' ? outcome.content : undefined);
+    finishing.add(write);
+    try {
+      await write;
+    } finally {
+      finishing.delete(write);
+    }
+    logger.info(
+      { documentId: record.id, tenant: record.tenant, attempt: record.attempts, status: outcome.status, error: outcome.status === 'failed' ? outcome.error.code : undefined },
+      'processing run finished',
+    );
+  };
+
+  const submit = (record: DocumentRecord) => {
+    if (stopping.signal.aborted) return;
+    const started = run(record, performance.now())
+      .catch((err: unknown) => logger.error({ err, documentId: record.id }, 'processing run failed unexpectedly'))
+      .finally(() => runs.delete(started));
+    runs.add(started);
+  };
+
+  return {
+    submit: (records) => records.forEach(submit),
+    async retry(tenant, id) {
+      const record = store.get(tenant, id);
+      if (!record) return { kind: 'not_found' };
+      const decision = startRetry(record, now());
+      if (!decision.ok) return { kind: 'busy', record };
+      const saved = await store.replace(decision.record);
+      if (!saved) return { kind: 'not_found' };
+      submit(saved);
+      return { kind: 'started', record: saved };
+    },
+    async forceOutcome(tenant, id, forced) {
+      const record = store.get(tenant, id);
+      return record && store.replace({ ...record, next_outcome: forced, updated_at: record.updated_at });
+    },
+    recover() {
+      const stranded = store.inStatus('processing');
+      stranded.forEach(submit);
+      return stranded.length;
+    },
+    async idle() {
+      while (runs.size > 0) await Promise.allSettled([...runs]);
+    },
+    async stop() {
+      stopping.abort();
+      queue.clear();
+      // Runs still extracting are abandoned (restart recovery redoes them); result writes that
+      // already started must land.
+      await Promise.allSettled([...finishing]);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+
+// The contract's XRequestId header: 1-200 visible ASCII characters. Anything else (including a
+// header sent twice, which Node joins with ", ") is replaced rather than echoed into logs.
+const SANE_REQUEST_ID = /^[\x21-\x7E]{1,200}$/;
+
+/** Whether a client's `X-Request-Id` may be echoed. */
+export function isSaneRequestId(value: string | undefined): value is string {
+  return value !== undefined && SANE_REQUEST_ID.test(value);
+}
+
+/**
+ * Gives every request an id (the client's when sane, else a UUID) and sets `X-Request-Id` on the
+ * response before anything else can answer, so every response carries it.
+ * @example app.use(requestId());
+ */
+export function requestId(): RequestHandler {
+  return (req, res, next) => {
+    const given = req.get('x-request-id');
+    const id = isSaneRequestId(given) ? given : randomUUID();
+    req.id = id;
+    res.setHeader('X-Request-Id', id);
+    next();
+  };
+}

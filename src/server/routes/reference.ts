@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import express, { Router, type Request } from 'express';
+import { parse } from 'yaml';
+import { bundledSpecPath } from '../../paths.js';
+import { methodNotAllowed } from '../errors.js';
+
+/** What the API reference routes need. */
+export interface ReferenceDeps {
+  /** The contract file to serve (the bundled one by default). */
+  specPath?: string;
+  /** Pre-fills "Authorize" in the docs page; only ever the public dev key, never a configured one. */
+  prefillApiKey?: string;
+}
+
+const baseUrlOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+
+function docsPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Document Processing Service · API reference</title>
+  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+}
+
+function initScript(prefillApiKey: string | undefined): string {
+  const prefill = prefillApiKey ? `\n    onComplete: () => window.ui.preauthorizeApiKey('ApiKeyAuth', ${JSON.stringify(prefillApiKey)}),` : '';
+  return `window.ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    persistAuthorization: true,
+    displayRequestDuration: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'BaseLayout',${prefill}
+});
+`;
+}
+
+/**
+ * `GET /openapi.json` (the contract, its server pointed at this server) and `GET /docs` (Swagger
+ * UI, served from node_modules, no key needed, "Try it out" against this server).
+ * @example app.use(referenceRoutes({ prefillApiKey: DEV_API_KEY }));
+ */
+export function referenceRoutes({ specPath = bundledSpecPath, prefillApiKey }: ReferenceDeps = {}): Router {
+  const contract = parse(readFileSync(specPath, 'utf8')) as Record<string, unknown>;
+  const assets = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const router = Router();
+
+  router
+    .route('/openapi.json')
+    .get((req, res) => {
+      const servers = [{ url: baseUrlOf(req), description: 'This docproc reference server' }];
+      res.set('Cache-Control', 'no-cache').json({ ...contract, servers });
+    })
+    .all(methodNotAllowed(['GET', 'HEAD']));
+
+  router
+    .route('/docs')
+    .get((_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(docsPage()))
+    .all(methodNotAllowed(['GET', 'HEAD']));
+  router.get('/docs/init.js', (_req, res) => void res.type('js').set('Cache-Control', 'no-cache').send(initScript(prefillApiKey)));
+  router.use('/docs/assets', express.static(assets, { index: false, fallthrough: true, maxAge: '1h' }));
+  router.get('/', (_req, res) => res.redirect(302, '/docs'));
+
+  return router;
+}

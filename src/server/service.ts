@@ -1,0 +1,107 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import { createKeyring, DEV_API_KEY } from './auth.js';
+import { createLogger } from './logging.js';
+import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
+import { createProcessor, type Processor } from './processing/processor.js';
+import { createRandom, createSettings, type SettingsRegistry } from './processing/settings.js';
+import { openStore, type Store } from './store.js';
+import { DEFAULT_UPLOAD_LIMITS } from './upload/upload-parser.js';
+
+/** Options of the reference service; only `dataDir` is required. */
+export interface ReferenceServiceOptions {
+  dataDir: string;
+  /** Accepted keys; empty or absent means the dev key `docproc-dev-key`. */
+  apiKeys?: string[];
+  /** Minimum time a run stays processing (default 1500 ms). */
+  processingDelayMs?: number;
+  /** Share of otherwise good runs that fail with processing_error (default 0). */
+  failureRate?: number;
+  /** Makes simulated failures reproducible. */
+  seed?: number;
+  maxFileBytes?: number;
+  maxFiles?: number;
+  /** Allowed browser origins (default any). */
+  corsOrigins?: string[];
+  /** Concurrent extractions (default 2). */
+  concurrency?: number;
+  extraction?: Partial<ExtractionLimits>;
+  logger?: Logger;
+  clock?: () => Date;
+}
+
+/** A running service: the app plus what it was built from, and a way to stop it. */
+export interface ReferenceService {
+  app: Express;
+  store: Store;
+  processor: Processor;
+  settings: SettingsRegistry;
+  extractor: Extractor;
+  logger: Logger;
+  /** The keys the service accepts. */
+  apiKeys: string[];
+  /** How many stranded `processing` documents start-up picked up again. */
+  recovered: number;
+  /** Stops processing, waits for writes in flight, releases the data dir. */
+  close(): Promise<void>;
+}
+
+/** Default minimum processing time, long enough for a UI to show its "processing" state. */
+export const DEFAULT_PROCESSING_DELAY_MS = 1500;
+
+/**
+ * Opens the store and builds the processor and the app; documents a previous process left
+ * `processing` are picked up again. Throws (naming the file) when the db file is damaged.
+ * @example const service = await createReferenceService({ dataDir: '.docproc' }); service.app.listen(4010);
+ */
+export async function createReferenceService(options: ReferenceServiceOptions): Promise<ReferenceService> {
+  const logger = options.logger ?? createLogger({ level: 'info' });
+  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEV_API_KEY];
+  const clock = options.clock ?? (() => new Date());
+  const concurrency = options.concurrency ?? 2;
+  const limits = { maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_LIMITS.maxFileBytes, maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_LIMITS.maxFiles };
+
+  const store = await openStore(options.dataDir);
+  const settings = createSettings({
+    processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
+    failure_rate: options.failureRate ?? 0,
+  });
+  const extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction, workers: concurrency });
+  const processor = createProcessor({
+    store,
+    extractor,
+    settings,
+    random: createRandom(options.seed),
+    clock,
+    concurrency,
+    logger: logger.child({ component: 'processor' }),
+  });
+  const app = createApp({
+    store,
+    processor,
+    settings,
+    keyring: createKeyring(apiKeys, store.tenantSalt),
+    logger,
+    clock,
+    limits,
+    corsOrigins: options.corsOrigins?.length ? options.corsOrigins : ['*'],
+    prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
+  });
+  const recovered = processor.recover();
+
+  return {
+    app,
+    store,
+    processor,
+    settings,
+    extractor,
+    logger,
+    apiKeys,
+    recovered,
+    async close() {
+      await processor.stop();
+      await Promise.all([extractor.close(), store.close()]);
+    },
+  };
+}

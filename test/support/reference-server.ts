@@ -1,0 +1,136 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import type { Contract } from '../../src/contract/contract.js';
+import { listen } from '../../src/server/http-server.js';
+import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/service.js';
+
+/** Options of {@link startReferenceServer}; every one is optional. */
+export interface ReferenceServerOptions extends Partial<Omit<ReferenceServiceOptions, 'logger'>> {
+  /** Logger for requests and processing (default: silent). */
+  logger?: Logger;
+}
+
+/** A reference server running in this process on 127.0.0.1. */
+export interface RunningReferenceServer {
+  /** e.g. `http://127.0.0.1:38125`; append `/api/v1/...` for the API. */
+  baseUrl: string;
+  /** The data dir (a temp dir unless one was given); `tmp/` inside it holds upload temp files. */
+  dataDir: string;
+  /** The accepted API keys (`['docproc-dev-key']` unless `apiKeys` was given). */
+  apiKeys: string[];
+  /** The service behind it (store, processor, settings), for white-box checks. */
+  service: ReferenceService;
+  /**
+   * Stops the server and its processing, waits for writes in flight, and removes the data dir if it
+   * was a temp dir made here. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real reference server (real lowdb file, real extraction) on a free port of
+ * 127.0.0.1. Defaults suit tests: a temp data dir, a 50 ms processing delay, a silent logger.
+ * @example
+ * const server = await startReferenceServer();
+ * await fetch(`${server.baseUrl}/api/v1/documents/get_documents`, { headers: { 'x-api-key': server.apiKeys[0]! } });
+ * await server.close();
+ */
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningReferenceServer> {
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'docproc-ref-')));
+  let service: ReferenceService;
+  try {
+    service = await createReferenceService({ processingDelayMs: 50, ...options, dataDir, logger: options.logger ?? pino({ level: 'silent' }) });
+  } catch (error) {
+    if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const http = await listen(service.app, { port: 0, host: '127.0.0.1' });
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: http.url,
+    dataDir,
+    apiKeys: service.apiKeys,
+    service,
+    close() {
+      closing ??= (async () => {
+        await http.close(2_000);
+        await service.close();
+        if (ownDir) await rm(dataDir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
+
+/** A response whose status, headers and body were checked against the contract. */
+export interface CheckedResponse {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body (undefined for HEAD and empty bodies). */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Extra options of a checked call: the key to send (`null` sends none). */
+export type CheckedInit = RequestInit & { apiKey?: string | null };
+
+/**
+ * Everything about a response that disagrees with the contract for `operationId`: an undocumented
+ * status, the wrong media type, a body that fails the schema, a missing or insane X-Request-Id, a
+ * documented required header (such as Allow on a 405) that is absent. Empty when it conforms.
+ * @example expect(await contractViolations(contract, 'getDocument', res, body)).toEqual([]);
+ */
+export function contractViolations(contract: Contract, operationId: string, status: number, headers: Headers, body: unknown, method = 'GET'): string[] {
+  const violations: string[] = [];
+  const requestId = headers.get('x-request-id');
+  if (!requestId || !/^[\x21-\x7E]{1,200}$/.test(requestId)) violations.push(`X-Request-Id is ${JSON.stringify(requestId)}`);
+  const documented = contract.response(operationId, status);
+  if (!documented) return [...violations, `${status} is not a documented response of ${operationId}`];
+  for (const [name, header] of Object.entries(documented.headers ?? {})) {
+    if ((header as { required?: boolean }).required && !headers.has(name)) violations.push(`required header ${name} is missing`);
+  }
+  const [mediaType, media] = Object.entries(documented.content ?? {})[0] ?? [];
+  if (!mediaType || method === 'HEAD') return violations;
+  const contentType = headers.get('content-type') ?? '';
+  if (!contentType.startsWith(mediaType)) violations.push(`Content-Type is ${contentType}, documented ${mediaType}`);
+  const check = contract.validate(media!.schema as object, body);
+  return [...violations, ...check.errors.map((e) => `body ${e}`)];
+}
+
+/**
+ * A fetch for one server that checks every response against the contract and throws, listing
+ * the violations, when one does not conform. The key defaults to the server's first key.
+ * @example const call = contractFetch(server, contract); const { body } = await call('listDocuments', '/api/v1/documents/get_documents');
+ */
+export function contractFetch(server: { baseUrl: string; apiKeys: string[] }, contract: Contract) {
+  return async (operationId: string, path: string, init: CheckedInit = {}): Promise<CheckedResponse> => {
+    const { apiKey = server.apiKeys[0], ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (apiKey !== null && apiKey !== undefined && !headers.has('x-api-key')) headers.set('x-api-key', apiKey);
+    const res = await fetch(server.baseUrl + path, { ...rest, headers });
+    const text = await res.text();
+    const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+    const violations = contractViolations(contract, operationId, res.status, res.headers, body, rest.method ?? 'GET');
+    if (violations.length > 0) {
+      throw new Error(`${rest.method ?? 'GET'} ${path} -> ${res.status} violates the contract of ${operationId}:\n  ${violations.join('\n  ')}\n${text.slice(0, 500)}`);
+    }
+    return { status: res.status, headers: res.headers, body };
+  };
+}
+
+/** The bytes of a file in fixtures/, as a Blob ready for FormData. */
+export async function fixture(name: string): Promise<Blob> {
+  return new Blob([await readFile(new URL(`../../fixtures/${name}`, import.meta.url))]);
+}
+
+/** Polls until `condition` holds or `timeoutMs` passes; resolves to whether it held. */
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, everyMs = 25): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return condition();
+}
