@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps): Express {
       origin: deps.corsOrigins.includes('*') ? '*' : deps.corsOrigins,
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
       allowedHeaders: ['x-api-key', 'content-type', 'x-request-id', 'idempotency-key'],
-      exposedHeaders: ['X-Request-Id', 'Allow'],
+      exposedHeaders: ['X-Request-Id', 'Allow', 'Idempotent-Replayed'],
       maxAge: 600,
     }),
   );

@@ -39,5 +39,8 @@ export function httpLogger(logger: Logger): RequestHandler {
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     customSuccessMessage: (req, res, ms) => `${req.method} ${req.originalUrl ?? req.url} ${res.statusCode} ${Math.round(ms)} ms`,
     customErrorMessage: (req, res) => `${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`,
+    // The error handler already logged the real error with its stack; pino-http's own stand-in
+    // ("failed with status code 500") would only add noise to the request line.
+    customErrorObject: (_req, _res, _error, value: Record<string, unknown>) => ({ ...value, err: undefined }),
   }) as unknown as RequestHandler;
 }

@@ -16,6 +16,27 @@ export interface StoreData {
   /** Secret that makes tenant ids irreversible; made once per data dir. */
   tenant_salt: string;
   documents: DocumentRecord[];
+  /** Successful uploads remembered under their Idempotency-Key, per tenant, until they expire. */
+  idempotency: IdempotencyRecord[];
+}
+
+/** A successful upload remembered under its Idempotency-Key. */
+export interface IdempotencyRecord {
+  tenant: string;
+  key: string;
+  /** Identifies the files (names and bytes, in order); see upload/idempotency.ts. */
+  fingerprint: string;
+  expires_at: string;
+  /** The 202 body, replayed as it was. */
+  response: unknown;
+}
+
+/** What to remember of an upload under its Idempotency-Key (the response is built from its records). */
+export interface Remember {
+  key: string;
+  fingerprint: string;
+  expires_at: string;
+  response: (records: DocumentRecord[]) => unknown;
 }
 
 /** A file that has been received and fsynced in the temp dir, ready to become a document. */
@@ -33,8 +54,13 @@ export interface Store {
   readonly tenantSalt: string;
   /** How many times the db file has been written (concurrent changes share writes). */
   readonly writes: number;
-  /** Moves the files in and creates one `processing` record each, durably, ids in order. */
-  insert(files: NewDocument[], now: string): Promise<DocumentRecord[]>;
+  /**
+   * Moves the files in and creates one `processing` record each, durably, ids in order; with
+   * `remember`, the upload is remembered under its Idempotency-Key in the same write.
+   */
+  insert(files: NewDocument[], now: string, remember?: Remember): Promise<DocumentRecord[]>;
+  /** The unexpired upload a tenant made under an Idempotency-Key, or undefined. */
+  idempotent(tenant: string, key: string, now: string): IdempotencyRecord | undefined;
   /** The tenant's document, or undefined (other tenants' documents are undefined too). */
   get(tenant: string, id: number): DocumentRecord | undefined;
   /** Any tenant's document, for the processor. */
@@ -68,6 +94,8 @@ function checkShape(data: unknown, path: string): StoreData {
   if (!Number.isSafeInteger(d.next_id) || (d.next_id as number) < 1) fail('"next_id" is not a positive integer');
   if (typeof d.tenant_salt !== 'string' || d.tenant_salt.length < 16) fail('"tenant_salt" is missing');
   if (!Array.isArray(d.documents)) fail('"documents" is not an array');
+  d.idempotency ??= [];
+  if (!Array.isArray(d.idempotency)) fail('"idempotency" is not an array');
   for (const doc of d.documents!) {
     if (!Number.isSafeInteger(doc?.id) || doc.id >= d.next_id! || typeof doc.tenant !== 'string') fail('a document record is damaged');
   }
@@ -85,7 +113,7 @@ const newest = (a: DocumentRecord, b: DocumentRecord) =>
 export async function openStore(dataDir: string): Promise<Store> {
   const { layout, release } = await prepareDataDir(dataDir);
   const file = createDurableJsonFile<StoreData>(layout.dbFile);
-  const db = new Low<StoreData>(file, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), documents: [] });
+  const db = new Low<StoreData>(file, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), documents: [], idempotency: [] });
   try {
     await db.read();
     db.data = checkShape(db.data, layout.dbFile);
@@ -121,7 +149,7 @@ export async function openStore(dataDir: string): Promise<Store> {
     get writes() {
       return file.writes;
     },
-    async insert(files, now) {
+    async insert(files, now, remember) {
       // Ids are taken synchronously, so concurrent uploads never share one, and never handed out
       // again even if this upload fails below.
       const records: DocumentRecord[] = files.map(({ tempPath: _, ...file }) => ({
@@ -142,15 +170,25 @@ export async function openStore(dataDir: string): Promise<Store> {
           data.documents.push(record);
           byId.set(record.id, record);
         }
+        if (remember) {
+          const { key, fingerprint, expires_at } = remember;
+          const tenant = records[0]!.tenant;
+          data.idempotency = data.idempotency.filter((r) => r.expires_at > now && !(r.tenant === tenant && r.key === key));
+          data.idempotency.push({ tenant, key, fingerprint, expires_at, response: remember.response(records) });
+        }
         await db.write();
       } catch (error) {
         const ids = new Set(records.map((r) => r.id));
         data.documents = data.documents.filter((d) => !ids.has(d.id));
+        if (remember) data.idempotency = data.idempotency.filter((r) => !(r.key === remember.key && r.tenant === records[0]!.tenant));
         for (const id of ids) byId.delete(id);
         await Promise.all([...records.map((r) => rm(blobPath(r.id), { force: true })), ...files.map((f) => rm(f.tempPath, { force: true }))]);
         throw error;
       }
       return records.map((r) => ({ ...r }));
+    },
+    idempotent(tenant, key, now) {
+      return data.idempotency.find((r) => r.tenant === tenant && r.key === key && r.expires_at > now);
     },
     get(tenant, id) {
       const record = byId.get(id);
@@ -193,6 +231,7 @@ export async function openStore(dataDir: string): Promise<Store> {
     async removeTenant(tenant) {
       const removed = data.documents.filter((d) => d.tenant === tenant);
       data.documents = data.documents.filter((d) => d.tenant !== tenant);
+      data.idempotency = data.idempotency.filter((r) => r.tenant !== tenant);
       for (const d of removed) {
         byId.delete(d.id);
         texts.delete(d.id);

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import { tenantOf } from '../auth.js';
 import { ApiError, methodNotAllowed } from '../errors.js';
-import { toDocument, toSummary } from '../model.js';
+import { toDocument, toSummary, type DocumentRecord } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import type { Store } from '../store.js';
+import { earlierUpload, idempotencyGate, rememberUpload } from '../upload/idempotency.js';
 import { createUploadParser, type ReceivedFile, type UploadLimits } from '../upload/upload-parser.js';
 import { parseDocumentId, parseListQuery } from '../validation.js';
 
@@ -14,6 +15,8 @@ export interface DocumentRoutesDeps {
   clock: () => Date;
   limits: UploadLimits;
 }
+
+const uploadResult = (records: DocumentRecord[]) => ({ documents: records.map((r) => toDocument(r, null)) });
 
 const notFound = (id: number) => new ApiError('not_found', `Document ${id} does not exist.`);
 
@@ -26,15 +29,20 @@ export function documentRoutes({ store, processor, clock, limits }: DocumentRout
 
   router
     .route('/documents/upload_files')
-    .post(createUploadParser(store.layout.tmpDir, limits), async (_req, res) => {
+    .post(idempotencyGate(), createUploadParser(store.layout.tmpDir, limits), async (_req, res) => {
       const files = res.locals.files as ReceivedFile[];
       const tenant = tenantOf(res);
+      const key = res.locals.idempotencyKey as string | undefined;
+      const now = clock();
+      const replay = key === undefined ? undefined : await earlierUpload(store, { tenant, key, files, now });
+      if (replay) return void res.status(202).set('Idempotent-Replayed', 'true').json(replay);
       const records = await store.insert(
         files.map((f) => ({ tenant, filename: f.filename, content_type: f.contentType, size_bytes: f.size, tempPath: f.tempPath })),
-        clock().toISOString(),
+        now.toISOString(),
+        key === undefined ? undefined : rememberUpload({ key, files, now, response: uploadResult }),
       );
       processor.submit(records);
-      res.status(202).json({ documents: records.map((r) => toDocument(r, null)) });
+      res.status(202).json(uploadResult(records));
     })
     .all(methodNotAllowed(['POST']));
 

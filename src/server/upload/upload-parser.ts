@@ -54,8 +54,9 @@ function translate(err: unknown, limits: UploadLimits): unknown {
         return invalidRequest([{ in: 'body', name: err.field ?? 'body', message: err.message.toLowerCase() }], `The multipart body was refused: ${err.message}.`);
     }
   }
-  // File-system trouble is ours (a 500); anything else busboy raised means a malformed body.
-  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string') return err;
+  // File-system trouble is ours (a 500); anything else (busboy's parse errors, a request stream
+  // that ended early) means a malformed or incomplete body.
+  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') return err;
   const reason = err instanceof Error ? err.message : String(err);
   return invalidRequest([{ in: 'body', name: 'body', message: 'is not valid multipart/form-data' }], `The multipart body is malformed (${reason}).`);
 }
@@ -102,7 +103,8 @@ export function createUploadParser(tmpDir: string, limits: UploadLimits): Reques
       const fields = fieldNames.get(req) ?? [];
       const refusal = err ? translate(err, limits) : fields.length > 0 ? unexpectedField(fields[0]!, false) : files.length === 0 ? NO_FILES() : undefined;
       if (refusal) {
-        void Promise.all(files.map((f) => rm(f.path, { force: true }))).then(() => next(refusal), next);
+        // On a multer error the files are already gone (and placeholders have no path).
+        void Promise.all(files.filter((f) => f.path).map((f) => rm(f.path, { force: true }))).then(() => next(refusal), next);
         return;
       }
       res.locals.files = files.map(
