@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsxCli = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const builtCli = fileURLToPath(new URL('../../bin/docproc.js', import.meta.url));
 
 /** A child process of the CLI that listens on a port, with its output kept for failure messages. */
@@ -36,7 +35,9 @@ export async function startCli(
   { readyPath = '/', env = {}, timeoutMs = 30_000, entry = 'src', port: fixedPort }: StartCliOptions = {},
 ): Promise<RunningCli> {
   const port = fixedPort ?? (await getPort({ host: '127.0.0.1' }));
-  const command = entry === 'src' ? [tsxCli, 'src/cli.ts'] : [builtCli];
+  // `--import tsx` keeps it one process (the tsx CLI would add a parent), so signals such as a
+  // test's SIGKILL reach the server itself.
+  const command = entry === 'src' ? ['--import', 'tsx', 'src/cli.ts'] : [builtCli];
   const child = spawn(process.execPath, [...command, ...args, '--port', String(port)], {
     cwd: root,
     env: { ...process.env, ...env },

@@ -1,0 +1,68 @@
+import { readdir } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocprocClient, type DocprocClient } from '../../src/client/index.js';
+import { startReferenceServer } from '../support/reference-server.js';
+
+// A client that vanishes mid-upload must leave nothing behind: no document, no temp file.
+type Server = Awaited<ReturnType<typeof startReferenceServer>>;
+let server: Server;
+let client: DocprocClient;
+beforeAll(async () => {
+  server = await startReferenceServer();
+  client = createDocprocClient({ baseUrl: server.baseUrl, apiKey: 'docproc-dev-key' });
+});
+afterAll(() => server?.close());
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
+
+/** Starts a multipart upload that announces `announced` bytes, sends `sent` of them, then cuts the connection. */
+function abortedUpload(sentBytes: number, completeParts: number): Promise<void> {
+  return new Promise((resolve) => {
+    const boundary = 'abortboundary';
+    const head = (name: string) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`);
+    const whole = Buffer.concat([
+      ...Array.from({ length: completeParts }, (_, i) => Buffer.concat([head(`whole-${i}.pdf`), Buffer.from('%PDF-1.4\n%%EOF\n'), Buffer.from('\r\n')])),
+      head('cut.pdf'),
+      Buffer.from('%PDF-1.4\n'),
+      Buffer.alloc(sentBytes, 0x41),
+    ]);
+    const req = request(`${server.baseUrl}/api/v1/documents/upload_files`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': 'docproc-dev-key',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(whole.length + 10_000_000),
+      },
+    });
+    req.on('error', () => resolve());
+    req.on('close', () => resolve());
+    req.write(whole, () => setTimeout(() => req.destroy(), 100));
+  });
+}
+
+describe('a client that drops the connection mid-body', () => {
+  it.each([
+    { what: 'in the first file', sentBytes: 256 * 1024, completeParts: 0 },
+    { what: 'after two whole files, in the third', sentBytes: 1024 * 1024, completeParts: 2 },
+  ])('$what: leaves no document and no temp file, and the server keeps serving', async ({ sentBytes, completeParts }) => {
+    const before = (await client.listDocuments()).data!.pagination.total;
+    await abortedUpload(sentBytes, completeParts);
+    const tmpDir = join(server.dataDir, 'tmp');
+    expect(await until(async () => (await readdir(tmpDir)).length === 0)).toBe(true);
+    const { data, response } = await client.listDocuments();
+    expect(response.status).toBe(200);
+    expect(data!.pagination.total).toBe(before);
+    // And the next, complete upload works.
+    const ok = await client.uploadDocuments([{ name: 'after-abort.pdf', data: new TextEncoder().encode('%PDF-1.4\n%%EOF\n') }]);
+    expect(ok.response.status).toBe(202);
+  });
+});
