@@ -47,13 +47,21 @@ function isAlive(pid: number): boolean {
 
 // Two servers writing one db file would lose each other's writes, so the dir is locked by pid. A
 // lock left by a killed process (or by our own pid, as after a container restart as PID 1) is stale.
+// Lock files this process holds: our own pid in a lock file is stale unless it is listed here.
+const heldHere = new Set<string>();
+
 async function acquireLock(lockFile: string): Promise<() => Promise<void>> {
+  if (heldHere.has(lockFile)) throw new DataDirLockedError(lockFile, process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(lockFile, 'wx');
       await handle.writeFile(String(process.pid));
       await handle.close();
-      return () => rm(lockFile, { force: true });
+      heldHere.add(lockFile);
+      return async () => {
+        heldHere.delete(lockFile);
+        await rm(lockFile, { force: true });
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());

@@ -1,0 +1,160 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../contract/contract.js';
+import { contractFetch, fixture, startReferenceServer, until } from '../../test/support/reference-server.js';
+import { DataDirLockedError } from './data-dir.js';
+import { CorruptFileError } from './durable-fs.js';
+import { openStore, type NewDocument, type Store } from './store.js';
+
+// The real store on a real temp dir: durability, coalescing, start-up checks and sweeps.
+let dir: string;
+const opened: Store[] = [];
+const open = async () => {
+  const store = await openStore(dir);
+  opened.push(store);
+  return store;
+};
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'docproc-store-'));
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close().catch(() => {})));
+  await rm(dir, { recursive: true, force: true });
+});
+
+const NOW = '2024-05-02T09:14:03.120Z';
+async function received(store: Store, name: string, tenant = 'tenant-a'): Promise<NewDocument> {
+  const tempPath = join(store.layout.tmpDir, `${name}.part`);
+  await writeFile(tempPath, `%PDF-1.7 ${name}`);
+  return { tenant, filename: name, content_type: 'application/pdf', size_bytes: 9 + name.length, tempPath };
+}
+const onDisk = async () => JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'));
+
+describe('writes', () => {
+  it('are on disk when they resolve, atomically replaced, with no temp file left behind', async () => {
+    const store = await open();
+    const [record] = await store.insert([await received(store, 'a.pdf')], NOW);
+    expect((await onDisk()).documents).toEqual([expect.objectContaining({ id: record!.id, filename: 'a.pdf', status: 'processing' })]);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(await readFile(store.blobPath(record!.id), 'utf8')).toBe('%PDF-1.7 a.pdf');
+  });
+
+  it('made concurrently are coalesced into one follow-up write, and each caller sees its own change on disk', async () => {
+    const store = await open();
+    const records = await store.insert(await Promise.all(Array.from({ length: 40 }, (_, i) => received(store, `${i}.pdf`))), NOW);
+    const before = store.writes;
+    const seen = await Promise.all(
+      records.map(async (record) => {
+        await store.replace({ ...record, status: 'failed', error: { code: 'processing_error', message: `run ${record.id}` } });
+        const mine = (await onDisk()).documents.find((d: { id: number }) => d.id === record.id);
+        return mine.error?.message;
+      }),
+    );
+    expect(seen).toEqual(records.map((r) => `run ${r.id}`));
+    // One write was already under way or started by the first caller; the other 39 share one.
+    expect(store.writes - before).toBeLessThanOrEqual(2);
+  });
+
+  it('keep extracted text out of the db file, so a write does not grow with the text stored', async () => {
+    const store = await open();
+    const [record] = await store.insert([await received(store, 'big.pdf')], NOW);
+    const text = 'PELICAN '.repeat(200_000);
+    await store.replace({ ...record!, status: 'completed', processed_at: NOW }, text);
+    expect((await stat(join(dir, 'db.json'))).size).toBeLessThan(4_096);
+    expect(await readFile(join(dir, 'texts', `${record!.id}.txt`), 'utf8')).toBe(text);
+    expect(await store.content(store.byId(record!.id)!)).toBe(text);
+  });
+
+  it('give ids from 1 that are never handed out again: not after a failed insert, a reset or a restart', async () => {
+    let store = await open();
+    const first = await store.insert([await received(store, 'a.pdf'), await received(store, 'b.pdf')], NOW);
+    expect(first.map((r) => r.id)).toEqual([1, 2]);
+    const missing = { ...(await received(store, 'gone.pdf')), tempPath: join(dir, 'tmp', 'never-written') };
+    await expect(store.insert([missing], NOW)).rejects.toThrow();
+    expect(store.byId(3)).toBeUndefined();
+    expect(await store.removeTenant('tenant-a')).toBe(2);
+    await store.close();
+    store = await open();
+    const [next] = await store.insert([await received(store, 'c.pdf')], NOW);
+    expect(next!.id).toBe(4);
+  });
+
+  it('hide one tenant’s documents from another', async () => {
+    const store = await open();
+    const [mine] = await store.insert([await received(store, 'mine.pdf', 'tenant-a')], NOW);
+    expect(store.get('tenant-a', mine!.id)).toBeDefined();
+    expect(store.get('tenant-b', mine!.id)).toBeUndefined();
+    expect((await store.list('tenant-b', { page: 1, limit: 20 })).total).toBe(0);
+  });
+});
+
+describe('start-up', () => {
+  it.each([
+    ['garbage', 'this is { not json'],
+    ['JSON of another shape', '{"documents": "nope"}'],
+    ['a damaged record', JSON.stringify({ format: 'docproc-store/1', next_id: 2, tenant_salt: 'x'.repeat(32), documents: [{ id: 7, tenant: 't' }] })],
+  ])('refuses a db file holding %s with an error naming it, and leaves it untouched', async (_what, content) => {
+    await writeFile(join(dir, 'db.json'), content);
+    const error = await openStore(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptFileError);
+    expect((error as Error).message).toContain(join(dir, 'db.json'));
+    expect(await readFile(join(dir, 'db.json'), 'utf8')).toBe(content);
+    // The failed start released the data dir again.
+    await writeFile(join(dir, 'db.json'), '');
+    await rm(join(dir, 'db.json'));
+    await open();
+  });
+
+  it('refuses an unreadable db file (a directory in its place) with an error naming it', async () => {
+    await mkdir(join(dir, 'db.json'));
+    await expect(openStore(dir)).rejects.toThrow(join(dir, 'db.json'));
+  });
+
+  it('refuses a data dir another live server holds, and takes over a lock left by a dead process', async () => {
+    await open();
+    await expect(openStore(dir)).rejects.toBeInstanceOf(DataDirLockedError);
+    await opened.pop()!.close();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    await writeFile(join(dir, 'server.lock'), String(dead));
+    await open();
+  });
+
+  it('sweeps temp files of interrupted uploads and files no record refers to', async () => {
+    let store = await open();
+    const [kept] = await store.insert([await received(store, 'kept.pdf')], NOW);
+    await store.close();
+    await writeFile(join(dir, 'tmp', 'interrupted.part'), 'half an upload');
+    await writeFile(join(dir, 'files', '999'), 'orphan bytes');
+    await writeFile(join(dir, 'texts', '999.txt'), 'orphan text');
+    store = await open();
+    expect(await readdir(join(dir, 'tmp'))).toEqual([]);
+    expect(await readdir(join(dir, 'files'))).toEqual([String(kept!.id)]);
+    expect(await readdir(join(dir, 'texts'))).toEqual([]);
+  });
+});
+
+describe('restart recovery', () => {
+  it('documents left processing by a stopped server are picked up again and finish from their bytes', async () => {
+    const contract = await loadContract();
+    const first = await startReferenceServer({ dataDir: dir, processingDelayMs: 600_000 });
+    const body = new FormData();
+    body.append('files[]', await fixture('text.pdf'), 'restart.pdf');
+    const { body: uploaded } = await contractFetch(first, contract)('uploadDocuments', '/api/v1/documents/upload_files', { method: 'POST', body });
+    const id = uploaded.documents[0].document_id;
+    await first.close();
+
+    const second = await startReferenceServer({ dataDir: dir, processingDelayMs: 50 });
+    try {
+      expect(second.service.recovered).toBe(1);
+      const call = contractFetch(second, contract);
+      let doc: { status: string; content?: string } = { status: 'processing' };
+      await until(async () => (doc = (await call('getDocument', `/api/v1/documents/get_document/${id}`)).body).status !== 'processing');
+      expect(doc).toMatchObject({ status: 'completed', content: expect.stringContaining('PELICAN') });
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
+});
