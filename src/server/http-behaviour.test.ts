@@ -81,7 +81,7 @@ describe('CORS for browser apps on other origins', () => {
   });
 
   it('exposes X-Request-Id to the page on real responses, errors included', async () => {
-    for (const headers of [{ origin: 'https://app.example', 'x-api-key': KEY }, { origin: 'https://app.example' }]) {
+    for (const headers of [{ origin: 'https://app.example', 'x-api-key': KEY }, { origin: 'https://app.example' }] as Array<Record<string, string>>) {
       const res = await fetch(`${server.baseUrl}${API}/get_documents`, { headers });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/);
