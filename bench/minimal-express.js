@@ -1,5 +1,7 @@
-// The framework's own ceiling: a bare Express 5 app that answers the list path with a fixed,
-// pre-serialized page of 20 documents. Our server is measured against it (target >= 0.8x).
+// The framework's own ceiling: a bare Express 5 app that answers each benchmarked path with a
+// fixed, pre-serialized body (a page of 20 documents, one document, a 401 problem). Our server is
+// measured against it (target >= 0.8x): the difference is what our routing, auth, store and
+// logging cost.
 import express from 'express';
 
 const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
@@ -20,8 +22,15 @@ const page = JSON.stringify({
   pagination: { page: 1, limit: 20, total: 10_000, total_pages: 500 },
 });
 
+const one = JSON.stringify({ ...JSON.parse(page).documents[0], content: 'Seeded document text. '.repeat(40) });
+const unauthorized = JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'Send your API key in the x-api-key header.', code: 'unauthorized' });
+
 const app = express();
-app.get('/api/v1/documents/get_documents', (_req, res) => {
+app.get('/api/v1/documents/get_documents', (req, res) => {
+  if (!req.get('x-api-key')) return res.status(401).type('application/problem+json').send(unauthorized);
   res.type('application/json').send(page);
+});
+app.get('/api/v1/documents/get_document/:id', (_req, res) => {
+  res.type('application/json').send(one);
 });
 app.listen(port, '127.0.0.1');

@@ -34,7 +34,7 @@ async function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number
 export async function spawnTarget(
   name: string,
   args: string[],
-  { readyPath, readyStatus, env = {} }: { readyPath: string; readyStatus: number; env?: NodeJS.ProcessEnv },
+  { readyPath, readyStatus, env = {}, headers = {} }: { readyPath: string; readyStatus: number; env?: NodeJS.ProcessEnv; headers?: Record<string, string> },
 ): Promise<Target> {
   const port = await getPort({ host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -48,10 +48,10 @@ export async function spawnTarget(
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${stderr}`);
-    const status = await fetch(baseUrl + readyPath).then((r) => r.status, () => 0);
+    const status = await fetch(baseUrl + readyPath, { headers }).then((r) => r.status, () => 0);
     if (status === readyStatus) break;
     if (performance.now() - started > 60_000) throw new Error(`${name} not ready after 60 s:\n${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const startupMs = Math.round(performance.now() - started);
   const pid = child.pid!;
@@ -84,5 +84,22 @@ export function startMinimalExpress(): Promise<Target> {
   return spawnTarget('minimal express', [fileURLToPath(new URL('../minimal-express.js', import.meta.url))], {
     readyPath: '/api/v1/documents/get_documents',
     readyStatus: 200,
+    headers: KEY_HEADERS,
   });
+}
+
+/** Key headers for our server (the dev key) and for Prism (any key). */
+export const KEY_HEADERS = { 'x-api-key': 'docproc-dev-key' };
+
+/**
+ * The reference server as an installed user runs it (`node bin/docproc.js serve`, the compiled
+ * code), with request logging on at its default level (JSON, to a discarded stdout): the cost of
+ * logging is part of what is measured.
+ */
+export function startReference(dataDir: string, extra: string[] = []): Promise<Target> {
+  return spawnTarget(
+    'docproc serve',
+    [fileURLToPath(new URL('../../bin/docproc.js', import.meta.url)), 'serve', '--data-dir', dataDir, '--log-format', 'json', ...extra],
+    { readyPath: '/api/v1/documents/get_documents', readyStatus: 200, headers: KEY_HEADERS },
+  );
 }
