@@ -46,7 +46,7 @@ describe('upload -> processing -> completed or failed, on the fixtures', () => {
     expect(soon.body).toMatchObject({ status: 'processing', content: null, error: null, processed_at: null });
     const done = await finished(doc!.document_id);
     expect(Date.parse(done.processed_at as string) - Date.parse(done.created_at as string)).toBeGreaterThanOrEqual(300);
-  });
+  }, 60_000);
 
   it.each([
     ['text.pdf', ['Harbor Logistics', 'PELICAN']],

@@ -34,15 +34,29 @@ export function unsupported(filename: string): ApiError {
   return new ApiError('unsupported_media_type', `${JSON.stringify(filename)} is not a PDF, JPEG or PNG file.`);
 }
 
+/** A multer storage engine that can also tell when it is done with a request's files. */
+export interface SniffingStorage extends multer.StorageEngine {
+  /**
+   * Resolves once every file of this request has been stored or cleaned up. Multer can report an
+   * error (a cut-off body, say) while a file is still being written; waiting here means nothing is
+   * left in the temp dir when the refusal is sent.
+   */
+  settled(req: Request): Promise<void>;
+}
+
 /**
  * A multer storage engine that sniffs each part's magic bytes before storing it (so a text file
  * named .png is refused at its first bytes, and the whole upload with it), then streams it to a
  * server-made name in `dir`, hashing it on the way and fsyncing it before reporting success.
  * @example multer({ storage: createSniffingStorage('/data/tmp') });
  */
-export function createSniffingStorage(dir: string): multer.StorageEngine {
+export function createSniffingStorage(dir: string): SniffingStorage {
+  const pending = new WeakMap<Request, Set<Promise<unknown>>>();
   return {
-    _handleFile(_req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void) {
+    async settled(req) {
+      await Promise.allSettled([...(pending.get(req) ?? [])]);
+    },
+    _handleFile(req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void) {
       const path = join(dir, `${randomUUID()}.part`);
       const store = async (): Promise<SniffedFile> => {
         const typed = await fileTypeStream(file.stream);
@@ -69,7 +83,10 @@ export function createSniffingStorage(dir: string): multer.StorageEngine {
         }
         return { path, size, detectedType, sha256: hash.digest('hex') };
       };
-      store().then(
+      const stored = store();
+      const mine = pending.get(req) ?? new Set<Promise<unknown>>();
+      pending.set(req, mine.add(stored));
+      stored.then(
         (info) => callback(null, info as unknown as Partial<Express.Multer.File>),
         (error: unknown) => callback(error),
       );

@@ -68,8 +68,9 @@ function translate(err: unknown, limits: UploadLimits): unknown {
  */
 export function createUploadParser(tmpDir: string, limits: UploadLimits): RequestHandler {
   const fieldNames = new WeakMap<Request, string[]>();
+  const storage = createSniffingStorage(tmpDir);
   const parse = multer({
-    storage: createSniffingStorage(tmpDir),
+    storage,
     fileFilter: (_req, file, accept) => (file.fieldname === FILES_FIELD ? accept(null, true) : accept(unexpectedField(file.fieldname, true))),
     // The client's filename is data: keep it whole (slashes included) and decode it as UTF-8, which
     // is what browsers, curl and undici send; `filename*` carries its own charset.
@@ -103,8 +104,12 @@ export function createUploadParser(tmpDir: string, limits: UploadLimits): Reques
       const fields = fieldNames.get(req) ?? [];
       const refusal = err ? translate(err, limits) : fields.length > 0 ? unexpectedField(fields[0]!, false) : files.length === 0 ? NO_FILES() : undefined;
       if (refusal) {
-        // On a multer error the files are already gone (and placeholders have no path).
-        void Promise.all(files.filter((f) => f.path).map((f) => rm(f.path, { force: true }))).then(() => next(refusal), next);
+        // Multer removes the files it knows of; a file still being written cleans up after itself,
+        // and settled() waits for that. Placeholders of unfinished files have no path.
+        void storage
+          .settled(req)
+          .then(() => Promise.all(files.filter((f) => f.path).map((f) => rm(f.path, { force: true }))))
+          .then(() => next(refusal), next);
         return;
       }
       res.locals.files = files.map(
