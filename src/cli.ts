@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { conformanceCommand } from './commands/conformance.js';
 import { mockCommand } from './commands/mock.js';
 import { serveCommand } from './commands/serve.js';
 
@@ -8,6 +9,7 @@ const program = new Command('docproc')
   .version('0.1.0')
   .showHelpAfterError()
   .addCommand(mockCommand())
-  .addCommand(serveCommand());
+  .addCommand(serveCommand())
+  .addCommand(conformanceCommand());
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,90 @@
+import { defineCheck } from './define.js';
+
+/** GET /documents/get_documents. */
+export const listChecks = {
+  defaults: defineCheck({
+    id: 'list.defaults',
+    name: 'listDefaultsAreDocumented',
+    profile: 'contract',
+    area: 'list',
+    description: 'Without parameters the list is page 1 with the documented default limit, and holds at most that many documents.',
+  }),
+  defaultLimitApplied: defineCheck({
+    id: 'list.default-limit-applied',
+    name: 'defaultLimitIsApplied',
+    profile: 'full',
+    area: 'list',
+    description: 'When more documents exist than the default limit, a list without `limit` returns exactly the default number.',
+  }),
+  limitRespected: defineCheck({
+    id: 'list.limit-respected',
+    name: 'limitIsRespected',
+    profile: 'full',
+    area: 'list',
+    description: '`limit` caps the page, a full page holds exactly `limit` documents, and the limit is echoed in `pagination`.',
+  }),
+  pagesAgreeWithTotal: defineCheck({
+    id: 'list.pages-agree-with-total',
+    name: 'pagesAgreeWithTotal',
+    profile: 'full',
+    area: 'list',
+    description:
+      'Walking every page with a fixed limit yields no duplicates, exactly `total` documents, `total_pages` = ceil(total/limit), and each page numbered as asked.',
+  }),
+  pagePastEnd: defineCheck({
+    id: 'list.page-past-end',
+    name: 'pagePastEndIsEmpty',
+    profile: 'full',
+    area: 'list',
+    description: 'A page past the end is a 200 with no documents and the true totals.',
+  }),
+  newestFirst: defineCheck({
+    id: 'list.newest-first',
+    name: 'listIsNewestFirst',
+    profile: 'full',
+    area: 'list',
+    description: 'Lists are ordered by created_at descending, then document_id descending, across pages.',
+  }),
+  statusFilter: defineCheck({
+    id: 'list.status-filter',
+    name: 'statusFilterKeepsOneStatus',
+    profile: 'full',
+    area: 'list',
+    description: '`status_filter` keeps exactly the documents in that status (combined with `search`), for each status.',
+  }),
+  searchByFilename: defineCheck({
+    id: 'list.search-by-filename',
+    name: 'searchMatchesFilename',
+    profile: 'full',
+    area: 'list',
+    description: "`search` finds exactly the run's documents by a unique filename token, case-insensitively.",
+  }),
+  searchByContent: defineCheck({
+    id: 'list.search-by-content',
+    name: 'searchMatchesContent',
+    profile: 'full',
+    area: 'list',
+    description: '`search` finds a document by a word that exists only inside its PDF (generated at run time), case-insensitively.',
+  }),
+  searchIsLiteral: defineCheck({
+    id: 'list.search-is-literal',
+    name: 'searchIsLiteral',
+    profile: 'full',
+    area: 'list',
+    description: '`search` is a literal substring: SQL (`%`, `_`) and regex (`.`, `.*`) wildcards match nothing extra.',
+  }),
+  rejectsInvalidParams: defineCheck({
+    id: 'list.rejects-invalid-params',
+    name: 'invalidListParamsAreRejected',
+    profile: 'contract',
+    area: 'list',
+    description: 'Invalid, out-of-range, empty or repeated page/limit/status_filter/search values are a 400, never clamped.',
+  }),
+  unknownParamsIgnored: defineCheck({
+    id: 'list.unknown-params-ignored',
+    name: 'unknownParamsAreIgnored',
+    profile: 'contract',
+    area: 'list',
+    description: 'Unknown query parameters (cache-busters) are ignored: the list is a 200.',
+  }),
+} as const;

@@ -1,0 +1,34 @@
+import { defineCheck } from './define.js';
+
+/** Requests outside the happy paths. */
+export const robustnessChecks = {
+  unknownPath: defineCheck({
+    id: 'robustness.unknown-path',
+    name: 'unknownPathIsNotFound',
+    profile: 'full',
+    area: 'robustness',
+    description: 'An unknown path under /api/v1 is a 404 not_found problem.',
+  }),
+  wrongMethod: defineCheck({
+    id: 'robustness.wrong-method',
+    name: 'wrongMethodIsNotAllowed',
+    profile: 'full',
+    area: 'robustness',
+    description: 'A known path with another method is a 405 method_not_allowed whose Allow header names the documented method.',
+  }),
+  hostileRejected: defineCheck({
+    id: 'robustness.hostile-rejected',
+    name: 'hostileRequestIsRejected',
+    profile: 'full',
+    area: 'robustness',
+    description:
+      'Malformed requests (truncated multipart, wrong content type, path tricks, odd query values) are 4xx problems and create nothing.',
+  }),
+  requestIdGenerated: defineCheck({
+    id: 'robustness.request-id-generated',
+    name: 'unusableRequestIdIsReplaced',
+    profile: 'full',
+    area: 'robustness',
+    description: 'An unusable X-Request-Id (over 200 characters, or with spaces) is not echoed: the server makes a valid one.',
+  }),
+} as const;

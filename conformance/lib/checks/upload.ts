@@ -1,0 +1,87 @@
+import { defineCheck } from './define.js';
+
+/** POST /documents/upload_files. */
+export const uploadChecks = {
+  accepted: defineCheck({
+    id: 'upload.accepted',
+    name: 'validUploadIsAccepted',
+    profile: 'contract',
+    area: 'upload',
+    description: 'A valid upload of one PDF is a 202.',
+  }),
+  onePerPart: defineCheck({
+    id: 'upload.one-document-per-part',
+    name: 'uploadKeepsPartOrder',
+    profile: 'full',
+    area: 'upload',
+    description: 'An upload of several files returns one `processing` document per part, in the order the parts were sent.',
+  }),
+  echoesFields: defineCheck({
+    id: 'upload.echoes-fields',
+    name: 'uploadEchoesFields',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Each document echoes its part: filename byte-exact (non-ASCII too), size_bytes, content_type detected from the bytes (not the name or part type), attempts 1, nothing processed yet.',
+  }),
+  extendedFilename: defineCheck({
+    id: 'upload.filename-rfc5987',
+    name: 'uploadDecodesExtendedFilename',
+    profile: 'full',
+    area: 'upload',
+    description: "A filename sent as `filename*=UTF-8''...` (RFC 5987) is stored decoded.",
+  }),
+  noFiles: defineCheck({
+    id: 'upload.no-files',
+    name: 'uploadWithoutFilesIsRejected',
+    profile: 'contract',
+    area: 'upload',
+    description: 'An upload with no `files[]` part (an empty multipart body, or no body) is a 400.',
+  }),
+  wrongField: defineCheck({
+    id: 'upload.wrong-field',
+    name: 'uploadUnderWrongFieldIsRejected',
+    profile: 'contract',
+    area: 'upload',
+    description: 'A file under another field name (`file`) is a 400, not silently ignored.',
+  }),
+  unsupportedType: defineCheck({
+    id: 'upload.unsupported-type',
+    name: 'unsupportedFileIsRejected',
+    profile: 'full',
+    area: 'upload',
+    description: 'A file that is not a PDF, JPEG or PNG by its bytes is a 415 unsupported_media_type, whatever its name says.',
+  }),
+  allOrNothing: defineCheck({
+    id: 'upload.all-or-nothing',
+    name: 'uploadIsAllOrNothing',
+    profile: 'full',
+    area: 'upload',
+    description: "Good parts with one bad part are a 415 and create no document (proven by searching for the upload's unique token).",
+  }),
+  tooManyFiles: defineCheck({
+    id: 'upload.too-many-files',
+    name: 'tooManyFilesAreRejected',
+    profile: 'full',
+    area: 'upload',
+    description: 'With --max-files N: N+1 files in one upload are a 413 too_many_files and create nothing.',
+  }),
+  fileTooLarge: defineCheck({
+    id: 'upload.file-too-large',
+    name: 'oversizedFileIsRejected',
+    profile: 'full',
+    area: 'upload',
+    description: 'With --max-file-bytes N: a file of N+1 bytes is a 413 file_too_large and creates nothing.',
+  }),
+} as const;
+
+/** How invalid requests are explained. */
+export const validationChecks = {
+  namesParameter: defineCheck({
+    id: 'validation.names-parameter',
+    name: 'validationErrorNamesParameter',
+    profile: 'full',
+    area: 'validation',
+    description: 'A 400 for an invalid parameter or multipart field lists it in `errors` with its name and location (`in`).',
+  }),
+} as const;

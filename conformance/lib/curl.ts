@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SentRequest } from './exchange.js';
+
+/** Quotes a string for a POSIX shell. */
+export function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The environment variables reproducers use instead of the keys themselves. */
+export const KEY_ENV = { primary: 'DOCPROC_API_KEY', secondary: 'DOCPROC_SECOND_API_KEY' } as const;
+
+function safeName(name: string): string {
+  return name.replace(/[^\w.-]+/g, '_').slice(-80) || 'file';
+}
+
+/**
+ * Builds a curl command that sends the same request, with the key as `$DOCPROC_API_KEY`; request bodies are
+ * written under `bodyDir` so the command can be pasted on the machine that ran the suite.
+ * @example curlCommand(exchange.request, '/tmp/docproc-conformance-run1', 17)
+ */
+export function curlCommand(request: SentRequest, bodyDir: string, seq: number): string {
+  const args = ['curl', '-sS', '-i', '-g', '-X', request.method, shellQuote(request.url)];
+  if (request.key === 'primary' || request.key === 'secondary') args.push('-H', `"x-api-key: $${KEY_ENV[request.key]}"`);
+  else if (request.key !== 'none') args.push('-H', shellQuote(`x-api-key: ${request.key.literal}`));
+  for (const [name, value] of Object.entries(request.headers)) args.push('-H', shellQuote(`${name}: ${value}`));
+  const body = request.body;
+  if (body?.kind === 'files') {
+    mkdirSync(bodyDir, { recursive: true });
+    body.parts.forEach((part, index) => {
+      const path = join(bodyDir, `${seq}-${index}-${safeName(part.filename)}`);
+      writeFileSync(path, part.data);
+      const filename = part.filename.replace(/["\\]/g, '\\$&');
+      args.push('-F', shellQuote(`${part.field}=@${path};filename="${filename}";type=${part.contentType}`));
+    });
+  } else if (body?.kind === 'raw') {
+    mkdirSync(bodyDir, { recursive: true });
+    const path = join(bodyDir, `${seq}-body.bin`);
+    writeFileSync(path, body.data);
+    // `content-type:` with no value makes curl send none, as fetch does for a bare byte body.
+    if (!Object.keys(request.headers).some((h) => h.toLowerCase() === 'content-type')) args.push('-H', 'content-type:');
+    args.push('--data-binary', shellQuote(`@${path}`));
+  }
+  return args.join(' ');
+}

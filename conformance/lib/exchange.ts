@@ -1,0 +1,58 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+
+/** Which key a request carries: the run's key, the second tenant's, none, or a literal (wrong) one. */
+export type KeyChoice = 'primary' | 'secondary' | 'none' | { literal: string };
+
+/** One file part of a multipart upload sent as FormData (what real clients send). */
+export interface FilePart {
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Uint8Array;
+}
+
+/** A request body: file parts (encoded by fetch's FormData) or exact bytes (hand-built or hostile). */
+export type RequestBody = { kind: 'files'; parts: FilePart[] } | { kind: 'raw'; contentType?: string; data: Uint8Array };
+
+/** What the contract documents for the request that was sent. */
+export interface DocumentedTarget {
+  /** `uploadDocuments (POST /api/v1/...)`, `listDocuments (DELETE: wrong method)` or `(unknown path)`. */
+  label: string;
+  /** The row of the coverage matrix this exchange counts in. */
+  coverageKey: string;
+  kind: 'operation' | 'wrong-method' | 'unknown-path';
+  operationId?: string;
+  /** Documented responses by status key (`200`, `4XX`, `default`). */
+  responses: Record<string, OpenAPIV3_1.ResponseObject>;
+}
+
+/** The request half of an exchange, as sent (the key itself is never kept). */
+export interface SentRequest {
+  method: string;
+  url: string;
+  key: KeyChoice;
+  /** Headers other than the key, as sent. */
+  headers: Record<string, string>;
+  body?: RequestBody;
+}
+
+/** One request and its response, recorded for checks, the coverage matrix and reproducers. */
+export interface Exchange {
+  seq: number;
+  /** The X-Request-Id the suite sent, if any. */
+  requestId?: string;
+  request: SentRequest;
+  target: DocumentedTarget;
+  status: number;
+  headers: Headers;
+  /** The media type of the response without parameters, lower-cased ('' when absent). */
+  mediaType: string;
+  text: string;
+  /** The parsed body when it is JSON-typed and parses; undefined otherwise. */
+  json: unknown;
+  /** Why a JSON-typed body did not parse. */
+  jsonError?: string;
+  durationMs: number;
+  /** A copy-paste curl command for this request, key redacted (writes body files on first call). */
+  reproduce(): string;
+}

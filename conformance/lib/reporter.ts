@@ -1,0 +1,60 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { SerializedError } from 'vitest';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { loadContract } from '../../src/contract/contract.js';
+import { catalog } from './checks/index.js';
+import { buildReport, type RunInfo, type TestInput } from './report.js';
+import { formatSummary } from './summary.js';
+
+/** Options the CLI passes to the reporter. */
+export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & { reportFile: string | null };
+
+/**
+ * Turns the run's test records into the JSON report (`--report`) and the console summary that follows
+ * vitest's own. Loaded by path by `docproc conformance`.
+ */
+export default class ConformanceReporter implements Reporter {
+  private vitest?: Vitest;
+  private readonly startedAt = new Date().toISOString();
+
+  constructor(private readonly options: ReporterOptions) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): Promise<void> {
+    const tests: TestInput[] = [];
+    for (const mod of modules) {
+      const file = mod.moduleId.replace(`${this.vitest?.config.root ?? ''}/`, '');
+      for (const error of mod.errors()) tests.push({ file, name: `${file} (loading)`, state: 'failed', errors: [error.message] });
+      for (const test of mod.children.allTests()) {
+        const result = test.result();
+        tests.push({
+          file,
+          name: test.fullName,
+          state: result.state,
+          ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
+          ...(test.diagnostic() ? { durationMs: Math.round(test.diagnostic()!.duration) } : {}),
+          ...(test.meta().conformance ? { record: test.meta().conformance } : {}),
+          errors: (result.errors ?? []).map((e) => e.message.split('\n')[0]!),
+        });
+      }
+    }
+    for (const error of unhandled) tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [error.message] });
+    const { reportFile, ...info } = this.options;
+    const report = buildReport({ ...info, startedAt: this.startedAt, finishedAt: new Date().toISOString() }, tests, catalog, await documentedStatuses(info.spec));
+    if (reportFile) {
+      mkdirSync(dirname(reportFile), { recursive: true });
+      writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+    }
+    const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text));
+    log(formatSummary(report, reportFile));
+  }
+}
+
+async function documentedStatuses(spec: string): Promise<Record<string, string[]>> {
+  const contract = await loadContract(spec);
+  return Object.fromEntries(contract.operations.map((op) => [op.operationId, Object.keys(op.definition.responses ?? {})]));
+}
