@@ -104,7 +104,7 @@ describe('a running docproc serve', () => {
     expect(cli.output()).toContain('2 configured keys');
   }, 60_000);
 
-  it('on SIGTERM finishes the upload in flight, then exits 0; a restart picks up the documents left processing', async () => {
+  it('on SIGTERM (even sent twice) finishes the upload in flight, then exits 0; a restart picks up the documents left processing', async () => {
     const dir = join(dataDir, 'graceful');
     const first = await serve(['--data-dir', dir, '--processing-delay-ms', '600000']);
     // An upload whose body is still arriving when the signal comes.
@@ -125,7 +125,9 @@ describe('a running docproc serve', () => {
       req.write(head);
       req.write(pdf.subarray(0, 100));
       setTimeout(() => {
+        // Twice, as under `npm start`, where npm forwards the terminal's signal to the server too.
         first.child.kill('SIGTERM');
+        first.child.kill('SIGINT');
         setTimeout(() => req.end(Buffer.concat([pdf.subarray(100), tail])), 300);
       }, 300);
     });

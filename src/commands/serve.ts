@@ -122,11 +122,14 @@ export function serveCommand(): Command {
 
       let stopping = false;
       const shutdown = async (signal: NodeJS.Signals) => {
-        if (stopping) {
-          process.stderr.write(`docproc serve: ${signal} again, exiting without waiting\n`);
-          process.exit(1);
-        }
+        // `npm start` forwards the terminal's Ctrl-C, so the same signal often arrives twice; only
+        // the first counts. A shutdown that hangs is cut short rather than left running.
+        if (stopping) return;
         stopping = true;
+        setTimeout(() => {
+          process.stderr.write('docproc serve: shutdown took longer than 20 s, exiting anyway\n');
+          process.exit(1);
+        }, 20_000).unref();
         logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
         await http.close();
         await service.close();
