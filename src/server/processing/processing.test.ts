@@ -1,3 +1,4 @@
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../../contract/contract.js';
 import { contractFetch, fixture, startReferenceServer, until, type RunningReferenceServer } from '../../../test/support/reference-server.js';
@@ -78,6 +79,17 @@ describe('upload -> processing -> completed or failed, on the fixtures', () => {
     expect(body.documents.length).toBeGreaterThan(0);
     expect(body.documents.every((d: object) => !('content' in d))).toBe(true);
   });
+});
+
+describe('a file without text', () => {
+  it('completes with content "" (not null)', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([300, 200]);
+    const body = new FormData();
+    body.append('files[]', new Blob([await doc.save()]), 'blank.pdf');
+    const { body: uploaded } = await call('uploadDocuments', `${API}/upload_files`, { method: 'POST', body });
+    expect(await finished(uploaded.documents[0].document_id)).toMatchObject({ status: 'completed', content: '' });
+  }, 60_000);
 });
 
 describe('retry', () => {

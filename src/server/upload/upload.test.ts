@@ -167,6 +167,15 @@ describe('refusals name what was wrong', () => {
   });
 });
 
+describe('ids', () => {
+  it('are unique and increasing across 30 concurrent uploads, each in part order', async () => {
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => upload([['files[]', pdf(), `c${i}-a.pdf`], ['files[]', pdf(), `c${i}-b.pdf`]])));
+    const ids = results.flatMap((r) => r.body.documents.map((d: { document_id: number }) => d.document_id));
+    expect(new Set(ids).size).toBe(60);
+    for (const { body } of results) expect(body.documents[1].document_id).toBe(body.documents[0].document_id + 1);
+  });
+});
+
 describe('413 without reading the body into memory', () => {
   it('a 512 MiB upload over the limit is refused without memory growing anywhere near its size', async () => {
     const chunk = new Uint8Array(64 * 1024).fill(0x41);
