@@ -86,7 +86,7 @@ describe('a file without text', () => {
     const doc = await PDFDocument.create();
     doc.addPage([300, 200]);
     const body = new FormData();
-    body.append('files[]', new Blob([await doc.save()]), 'blank.pdf');
+    body.append('files[]', new Blob([Buffer.from(await doc.save())]), 'blank.pdf');
     const { body: uploaded } = await call('uploadDocuments', `${API}/upload_files`, { method: 'POST', body });
     expect(await finished(uploaded.documents[0].document_id)).toMatchObject({ status: 'completed', content: '' });
   }, 60_000);

@@ -111,7 +111,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
     },
     async forceOutcome(tenant, id, forced) {
       const record = store.get(tenant, id);
-      return record && store.replace({ ...record, next_outcome: forced, updated_at: record.updated_at });
+      // Not a visible change of the document, so updated_at stays.
+      return record && store.replace({ ...record, next_outcome: forced });
     },
     recover() {
       const stranded = store.inStatus('processing');
