@@ -6,6 +6,8 @@ import type { Extractor } from './extractor.js';
 import { decideOutcome, finishRun, startRetry, type Extraction } from './lifecycle.js';
 import type { SettingsRegistry } from './settings.js';
 
+const transient = (message: string): Extraction => ({ ok: false, error: { code: 'processing_error', message } });
+
 /** What the processor needs; all of it is handed in, so tests pass a temp store and a clock. */
 export interface ProcessorOptions {
   store: Store;
@@ -64,7 +66,14 @@ export function createProcessor(options: ProcessorOptions): Processor {
     });
 
   const run = async (record: DocumentRecord, startedAt: number) => {
-    const extraction = (await queue.add(() => extractor.extract(store.blobPath(record.id), record.content_type))) as Extraction;
+    let extraction: Extraction;
+    try {
+      extraction = (await queue.add(() => extractor.extract(store.blobPath(record.id), record.content_type))) ?? transient('Processing was cancelled.');
+    } catch (err) {
+      // An extractor bug must end the run, not strand the document in `processing`.
+      logger.error({ err, documentId: record.id }, 'extraction failed unexpectedly');
+      extraction = transient('Processing failed unexpectedly; a retry may succeed.');
+    }
     await sleep(startedAt + settings.get(record.tenant).processing_delay_ms - performance.now());
     if (stopping.signal.aborted) return;
     // The record may have been reset away, or (after a restart) be in another run meanwhile.
