@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/contract.js';
@@ -66,11 +66,16 @@ describe('keys', () => {
     expect(res.body.code).toBe('unauthorized');
   });
 
-  it('never reach the disk: the db stores a tenant id that is not the key', async () => {
-    const db = await readFile(join(server.dataDir, 'db.json'), 'utf8');
-    expect(db).not.toContain(ALICE);
-    expect(db).not.toContain(BOB);
-    expect(JSON.parse(db).documents[0].tenant).toMatch(/^[0-9a-f]{32}$/);
+  it('never reach the disk: no file of the data dir holds a key, records hold a tenant id instead', async () => {
+    const files = (await readdir(server.dataDir, { recursive: true, withFileTypes: true })).filter((f) => f.isFile());
+    expect(files.length).toBeGreaterThan(2);
+    for (const file of files) {
+      const text = await readFile(join(file.parentPath, file.name), 'latin1');
+      expect(text, file.name).not.toContain(ALICE);
+      expect(text, file.name).not.toContain(BOB);
+    }
+    const records = JSON.parse(await readFile(join(server.dataDir, 'records', '0.json'), 'utf8'));
+    expect(records.documents[0].tenant).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('map to stable tenants under one salt, and to other tenants under another data dir’s salt', () => {

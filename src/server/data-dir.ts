@@ -4,8 +4,10 @@ import { join, resolve } from 'node:path';
 /** Where everything of one data dir lives. */
 export interface DataDirLayout {
   root: string;
-  /** The lowdb file with the document records. */
+  /** The lowdb file with the store's metadata (next id, tenant salt, idempotent uploads). */
   dbFile: string;
+  /** The lowdb files with the document records, one per block of ids (see store-segments.ts). */
+  recordsDir: string;
   /** Uploaded bytes, one file per document, named by id. */
   filesDir: string;
   /** Extracted text, one file per completed document, named by id. */
@@ -29,6 +31,7 @@ export function layoutOf(dataDir: string): DataDirLayout {
   return {
     root,
     dbFile: join(root, 'db.json'),
+    recordsDir: join(root, 'records'),
     filesDir: join(root, 'files'),
     textsDir: join(root, 'texts'),
     tmpDir: join(root, 'tmp'),
@@ -81,7 +84,7 @@ export async function prepareDataDir(dataDir: string): Promise<{ layout: DataDir
   await mkdir(layout.root, { recursive: true });
   const release = await acquireLock(layout.lockFile);
   try {
-    await Promise.all([layout.filesDir, layout.textsDir, layout.tmpDir].map((dir) => mkdir(dir, { recursive: true })));
+    await Promise.all([layout.recordsDir, layout.filesDir, layout.textsDir, layout.tmpDir].map((dir) => mkdir(dir, { recursive: true })));
     for (const name of await readdir(layout.tmpDir)) await rm(join(layout.tmpDir, name), { recursive: true, force: true });
   } catch (error) {
     await release();

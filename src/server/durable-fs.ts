@@ -100,7 +100,7 @@ export function createDurableJsonFile<T>(path: string): DurableJsonFile<T> {
   // Serialized when the write starts, not when it was asked for, so the follow-up write carries
   // every change made by the callers that joined it.
   const writeNow = async (): Promise<void> => {
-    const text = JSON.stringify(latest, null, 1);
+    const text = JSON.stringify(latest);
     writes += 1;
     await writeFileDurably(path, text);
   };

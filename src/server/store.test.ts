@@ -7,6 +7,7 @@ import { loadContract } from '../contract/contract.js';
 import { contractFetch, fixture, startReferenceServer, until } from '../../test/support/reference-server.js';
 import { DataDirLockedError } from './data-dir.js';
 import { CorruptFileError } from './durable-fs.js';
+import { SEGMENT_SIZE } from './store-segments.js';
 import { openStore, type NewDocument, type Store } from './store.js';
 
 // The real store on a real temp dir: durability, coalescing, start-up checks and sweeps.
@@ -31,7 +32,12 @@ async function received(store: Store, name: string, tenant = 'tenant-a'): Promis
   await writeFile(tempPath, `%PDF-1.7 ${name}`);
   return { tenant, filename: name, content_type: 'application/pdf', size_bytes: 9 + name.length, tempPath };
 }
-const onDisk = async () => JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'));
+/** Every record on disk, from all records files, as a restarted server would read them. */
+const onDisk = async () => {
+  const files = await readdir(join(dir, 'records'));
+  const segments = await Promise.all(files.map(async (name) => JSON.parse(await readFile(join(dir, 'records', name), 'utf8'))));
+  return { documents: segments.flatMap((segment: { documents: Array<{ id: number; error?: { message: string } }> }) => segment.documents) };
+};
 
 describe('writes', () => {
   it('are on disk when they resolve, atomically replaced, with no temp file left behind', async () => {
@@ -50,7 +56,7 @@ describe('writes', () => {
       records.map(async (record) => {
         await store.replace({ ...record, status: 'failed', error: { code: 'processing_error', message: `run ${record.id}` } });
         const mine = (await onDisk()).documents.find((d: { id: number }) => d.id === record.id);
-        return mine.error?.message;
+        return mine?.error?.message;
       }),
     );
     expect(seen).toEqual(records.map((r) => `run ${r.id}`));
@@ -58,12 +64,13 @@ describe('writes', () => {
     expect(store.writes - before).toBeLessThanOrEqual(2);
   });
 
-  it('keep extracted text out of the db file, so a write does not grow with the text stored', async () => {
+  it('keep extracted text out of the db and records files, so a write does not grow with the text stored', async () => {
     const store = await open();
     const [record] = await store.insert([await received(store, 'big.pdf')], NOW);
     const text = 'PELICAN '.repeat(200_000);
     await store.replace({ ...record!, status: 'completed', processed_at: NOW }, text);
     expect((await stat(join(dir, 'db.json'))).size).toBeLessThan(4_096);
+    expect((await stat(join(dir, 'records', '0.json'))).size).toBeLessThan(4_096);
     expect(await readFile(join(dir, 'texts', `${record!.id}.txt`), 'utf8')).toBe(text);
     expect(await store.content(store.byId(record!.id)!)).toBe(text);
   });
@@ -82,6 +89,29 @@ describe('writes', () => {
     expect(next!.id).toBe(4);
   });
 
+  it('rewrite only the records file of the ids they change, so an upload costs the same however many documents are stored', async () => {
+    const store = await open();
+    const many = await Promise.all(Array.from({ length: SEGMENT_SIZE + 5 }, (_, i) => received(store, `${i}.pdf`)));
+    await store.insert(many, NOW);
+    const firstBlock = await stat(join(dir, 'records', '0.json'));
+    await store.insert([await received(store, 'late.pdf')], NOW);
+    expect((await stat(join(dir, 'records', '0.json'))).mtimeMs).toBe(firstBlock.mtimeMs);
+    expect((await readdir(join(dir, 'records'))).sort()).toEqual(['0.json', '1.json']);
+    expect((await onDisk()).documents).toHaveLength(SEGMENT_SIZE + 6);
+  });
+
+  it('mend next_id from the records after a crash between the records and the db file', async () => {
+    let store = await open();
+    await store.insert([await received(store, 'a.pdf'), await received(store, 'b.pdf')], NOW);
+    await store.close();
+    // As if the process died after writing the records file but before db.json.
+    const meta = JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'));
+    await writeFile(join(dir, 'db.json'), JSON.stringify({ ...meta, next_id: 1 }));
+    store = await open();
+    const [next] = await store.insert([await received(store, 'c.pdf')], NOW);
+    expect(next!.id).toBe(3);
+  });
+
   it('hide one tenant’s documents from another', async () => {
     const store = await open();
     const [mine] = await store.insert([await received(store, 'mine.pdf', 'tenant-a')], NOW);
@@ -93,18 +123,20 @@ describe('writes', () => {
 
 describe('start-up', () => {
   it.each([
-    ['garbage', 'this is { not json'],
-    ['JSON of another shape', '{"documents": "nope"}'],
-    ['a damaged record', JSON.stringify({ format: 'docproc-store/1', next_id: 2, tenant_salt: 'x'.repeat(32), documents: [{ id: 7, tenant: 't' }] })],
-  ])('refuses a db file holding %s with an error naming it, and leaves it untouched', async (_what, content) => {
-    await writeFile(join(dir, 'db.json'), content);
+    ['db.json', 'garbage', 'this is { not json'],
+    ['db.json', 'JSON of another shape', '{"documents": "nope"}'],
+    ['records/0.json', 'garbage', '{"format": "docproc-records/1", "documents": ['],
+    ['records/0.json', 'a damaged record', JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't' }] })],
+    ['records/3.json', 'a record filed under the wrong block of ids', JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't', created_at: NOW }] })],
+  ])('refuses %s holding %s with an error naming it, and leaves it untouched', async (file, _what, content) => {
+    await mkdir(join(dir, 'records'), { recursive: true });
+    await writeFile(join(dir, file), content);
     const error = await openStore(dir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CorruptFileError);
-    expect((error as Error).message).toContain(join(dir, 'db.json'));
-    expect(await readFile(join(dir, 'db.json'), 'utf8')).toBe(content);
+    expect((error as Error).message).toContain(join(dir, file));
+    expect(await readFile(join(dir, file), 'utf8')).toBe(content);
     // The failed start released the data dir again.
-    await writeFile(join(dir, 'db.json'), '');
-    await rm(join(dir, 'db.json'));
+    await rm(join(dir, file));
     await open();
   });
 

@@ -5,17 +5,23 @@ import { Low } from 'lowdb';
 import { prepareDataDir, type DataDirLayout } from './data-dir.js';
 import { CorruptFileError, createDurableJsonFile, fsyncDir, writeFileDurably } from './durable-fs.js';
 import type { ContentType, DocumentRecord, DocumentStatus } from './model.js';
+import { createTenantIndex, listPage, type TenantIndex } from './store-index.js';
+import { openSegments } from './store-segments.js';
 import type { ListQuery } from './validation.js';
 
 const FORMAT = 'docproc-store/1';
+// Reading every text file at once would exhaust file handles on a big store.
+const TEXT_READS_AT_ONCE = 32;
 
-/** What the db file holds. Extracted text is not in here: its cost would grow every write. */
+/**
+ * What the db file holds: the store's metadata. Document records live in records/ (one lowdb
+ * file per block of ids) and extracted text in texts/, so no write grows with the store.
+ */
 export interface StoreData {
   format: typeof FORMAT;
   next_id: number;
   /** Secret that makes tenant ids irreversible; made once per data dir. */
   tenant_salt: string;
-  documents: DocumentRecord[];
   /** Successful uploads remembered under their Idempotency-Key, per tenant, until they expire. */
   idempotency: IdempotencyRecord[];
 }
@@ -52,11 +58,11 @@ export interface NewDocument {
 export interface Store {
   readonly layout: DataDirLayout;
   readonly tenantSalt: string;
-  /** How many times the db file has been written (concurrent changes share writes). */
+  /** How many times a db or records file has been written (concurrent changes share writes). */
   readonly writes: number;
   /**
    * Moves the files in and creates one `processing` record each, durably, ids in order; with
-   * `remember`, the upload is remembered under its Idempotency-Key in the same write.
+   * `remember`, the upload is remembered under its Idempotency-Key.
    */
   insert(files: NewDocument[], now: string, remember?: Remember): Promise<DocumentRecord[]>;
   /** The unexpired upload a tenant made under an Idempotency-Key, or undefined. */
@@ -93,61 +99,78 @@ function checkShape(data: unknown, path: string): StoreData {
   if (d.format !== FORMAT) fail(`"format" is ${JSON.stringify(d.format)}, expected "${FORMAT}"`);
   if (!Number.isSafeInteger(d.next_id) || (d.next_id as number) < 1) fail('"next_id" is not a positive integer');
   if (typeof d.tenant_salt !== 'string' || d.tenant_salt.length < 16) fail('"tenant_salt" is missing');
-  if (!Array.isArray(d.documents)) fail('"documents" is not an array');
   d.idempotency ??= [];
   if (!Array.isArray(d.idempotency)) fail('"idempotency" is not an array');
-  for (const doc of d.documents!) {
-    if (!Number.isSafeInteger(doc?.id) || doc.id >= d.next_id! || typeof doc.tenant !== 'string') fail('a document record is damaged');
-  }
   return d as StoreData;
 }
 
-const newest = (a: DocumentRecord, b: DocumentRecord) =>
-  a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1;
+const readText = (path: string) =>
+  readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
 
 /**
  * Opens (or creates) the store in a data dir: takes the dir's lock, sweeps temp files of
- * interrupted uploads and orphaned files, and refuses a damaged db file with an error naming it.
+ * interrupted uploads and orphaned files, and refuses a damaged db or records file with an error
+ * naming it. Extracted text is loaded for search in the background, so start-up stays fast.
  * @example const store = await openStore('.docproc'); store.get(tenant, 1);
  */
 export async function openStore(dataDir: string): Promise<Store> {
   const { layout, release } = await prepareDataDir(dataDir);
-  const file = createDurableJsonFile<StoreData>(layout.dbFile);
-  const db = new Low<StoreData>(file, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), documents: [], idempotency: [] });
+  const metaFile = createDurableJsonFile<StoreData>(layout.dbFile);
+  const db = new Low<StoreData>(metaFile, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), idempotency: [] });
+  let segments: Awaited<ReturnType<typeof openSegments>>;
   try {
     await db.read();
     db.data = checkShape(db.data, layout.dbFile);
+    segments = await openSegments(layout.recordsDir);
+    // A crash between writing a records file and the db file leaves next_id behind the records.
+    db.data.next_id = Math.max(db.data.next_id, (segments.loaded.at(-1)?.id ?? 0) + 1);
     await db.write();
-    await sweepOrphans(layout, new Set(db.data.documents.map((d) => d.id)));
+    await sweepOrphans(layout, new Set(segments.loaded.map((d) => d.id)));
   } catch (error) {
     await release();
     throw error;
   }
 
   const data = db.data;
-  const byId = new Map(data.documents.map((d) => [d.id, d]));
-  const texts = new Map<number, string>();
+  const byId = new Map<number, DocumentRecord>();
+  const tenants = new Map<string, TenantIndex>();
+  // Lower-cased extracted text of completed documents, for search; the original stays on disk.
+  const lowerTexts = new Map<number, string>();
   const blobPath = (id: number) => join(layout.filesDir, String(id));
   const textPath = (id: number) => join(layout.textsDir, `${id}.txt`);
-
-  const text = async (record: DocumentRecord): Promise<string | null> => {
-    if (record.status !== 'completed') return null;
-    let cached = texts.get(record.id);
-    if (cached === undefined) {
-      cached = await readFile(textPath(record.id), 'utf8').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return '';
-        throw error;
-      });
-      texts.set(record.id, cached);
-    }
-    return cached;
+  const indexOf = (tenant: string) => {
+    let index = tenants.get(tenant);
+    if (!index) tenants.set(tenant, (index = createTenantIndex()));
+    return index;
   };
+  for (const record of segments.loaded) {
+    byId.set(record.id, record);
+    indexOf(record.tenant).add(record);
+  }
+
+  const loadTexts = async () => {
+    const pending = segments.loaded.filter((r) => r.status === 'completed').map((r) => r.id);
+    const worker = async () => {
+      for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+        const text = await readText(textPath(id));
+        // A run that finished meanwhile already put the newer text in.
+        if (!lowerTexts.has(id)) lowerTexts.set(id, text.toLowerCase());
+      }
+    };
+    await Promise.all(Array.from({ length: TEXT_READS_AT_ONCE }, worker));
+  };
+  const textsReady = loadTexts();
+  textsReady.catch(() => {}); // a failed read surfaces on the search that awaits it
+  const searchableText = (record: DocumentRecord) => (record.status === 'completed' ? lowerTexts.get(record.id) : undefined);
 
   return {
     layout,
     tenantSalt: data.tenant_salt,
     get writes() {
-      return file.writes;
+      return metaFile.writes + segments.writes;
     },
     async insert(files, now, remember) {
       // Ids are taken synchronously, so concurrent uploads never share one, and never handed out
@@ -163,26 +186,38 @@ export async function openStore(dataDir: string): Promise<Store> {
         processed_at: null,
         next_outcome: null,
       }));
+      const ids = records.map((r) => r.id);
+      const tenant = records[0]!.tenant;
       try {
         await Promise.all(records.map((record, i) => rename(files[i]!.tempPath, blobPath(record.id))));
         await fsyncDir(layout.filesDir);
         for (const record of records) {
-          data.documents.push(record);
           byId.set(record.id, record);
+          segments.put(record);
+          indexOf(record.tenant).add(record);
         }
         if (remember) {
           const { key, fingerprint, expires_at } = remember;
-          const tenant = records[0]!.tenant;
           data.idempotency = data.idempotency.filter((r) => r.expires_at > now && !(r.tenant === tenant && r.key === key));
           data.idempotency.push({ tenant, key, fingerprint, expires_at, response: remember.response(records) });
         }
-        await db.write();
+        if (remember) {
+          // Records first: after a crash in between, the records are there and next_id is mended
+          // at start-up; the reverse could replay an Idempotency-Key whose documents do not exist.
+          await segments.flush(ids);
+          await db.write();
+        } else {
+          // Only next_id changes in the db file, and start-up mends it from the records anyway.
+          await Promise.all([segments.flush(ids), db.write()]);
+        }
       } catch (error) {
-        const ids = new Set(records.map((r) => r.id));
-        data.documents = data.documents.filter((d) => !ids.has(d.id));
-        if (remember) data.idempotency = data.idempotency.filter((r) => !(r.key === remember.key && r.tenant === records[0]!.tenant));
-        for (const id of ids) byId.delete(id);
-        await Promise.all([...records.map((r) => rm(blobPath(r.id), { force: true })), ...files.map((f) => rm(f.tempPath, { force: true }))]);
+        for (const record of records) {
+          if (byId.delete(record.id)) tenants.get(record.tenant)?.remove(record);
+          segments.remove(record.id);
+        }
+        if (remember) data.idempotency = data.idempotency.filter((r) => !(r.key === remember.key && r.tenant === tenant));
+        await segments.flush(ids).catch(() => {});
+        await Promise.all([...ids.map((id) => rm(blobPath(id), { force: true })), ...files.map((f) => rm(f.tempPath, { force: true }))]);
         throw error;
       }
       return records.map((r) => ({ ...r }));
@@ -199,50 +234,47 @@ export async function openStore(dataDir: string): Promise<Store> {
       return record && { ...record };
     },
     inStatus(status) {
-      return data.documents.filter((d) => d.status === status).map((d) => ({ ...d }));
+      return [...byId.values()].filter((d) => d.status === status).map((d) => ({ ...d }));
     },
     async list(tenant, query) {
-      let matches = data.documents.filter((d) => d.tenant === tenant && (!query.status || d.status === query.status));
-      if (query.search !== undefined) {
-        const term = query.search.toLowerCase();
-        const found: DocumentRecord[] = [];
-        for (const d of matches) {
-          if (d.filename.toLowerCase().includes(term) || (await text(d))?.toLowerCase().includes(term)) found.push(d);
-        }
-        matches = found;
-      }
-      matches.sort(newest);
-      const start = (query.page - 1) * query.limit;
-      return { documents: matches.slice(start, start + query.limit).map((d) => ({ ...d })), total: matches.length };
+      if (query.search !== undefined) await textsReady;
+      const { documents, total } = listPage(tenants.get(tenant), query, searchableText);
+      return { documents: documents.map((d) => ({ ...d })), total };
     },
-    content: text,
+    async content(record) {
+      return record.status === 'completed' ? readText(textPath(record.id)) : null;
+    },
     async replace(record, newText) {
       if (!byId.has(record.id)) return undefined;
       if (newText !== undefined) {
         await writeFileDurably(textPath(record.id), newText);
-        texts.set(record.id, newText);
+        lowerTexts.set(record.id, newText.toLowerCase());
       }
       const current = byId.get(record.id);
       if (!current) return undefined;
+      const before = { ...current };
       Object.assign(current, record);
-      await db.write();
+      indexOf(current.tenant).update(before, current);
+      await segments.flush([current.id]);
       return { ...current };
     },
     async removeTenant(tenant) {
-      const removed = data.documents.filter((d) => d.tenant === tenant);
-      data.documents = data.documents.filter((d) => d.tenant !== tenant);
-      data.idempotency = data.idempotency.filter((r) => r.tenant !== tenant);
+      const removed = [...byId.values()].filter((d) => d.tenant === tenant);
       for (const d of removed) {
         byId.delete(d.id);
-        texts.delete(d.id);
+        segments.remove(d.id);
+        lowerTexts.delete(d.id);
       }
-      await db.write();
+      tenants.delete(tenant);
+      data.idempotency = data.idempotency.filter((r) => r.tenant !== tenant);
+      await Promise.all([segments.flush(removed.map((d) => d.id)), db.write()]);
       await Promise.all(removed.flatMap((d) => [rm(blobPath(d.id), { force: true }), rm(textPath(d.id), { force: true })]));
       return removed.length;
     },
     blobPath,
     async close() {
-      await file.settled();
+      await textsReady.catch(() => {});
+      await Promise.all([metaFile.settled(), segments.settled()]);
       await release();
     },
   };

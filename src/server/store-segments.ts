@@ -1,0 +1,117 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import { CorruptFileError, createDurableJsonFile, type DurableJsonFile } from './durable-fs.js';
+import type { DocumentRecord } from './model.js';
+
+const FORMAT = 'docproc-records/1';
+
+/**
+ * Ids per records file. A write rewrites only the files whose records changed, so an upload costs
+ * the same with 1,000 or 100,000 documents stored; a whole-store file would grow with every one.
+ */
+export const SEGMENT_SIZE = 1000;
+
+/** What one records file holds: the records of one block of ids. */
+interface SegmentData {
+  format: typeof FORMAT;
+  documents: DocumentRecord[];
+}
+
+/** The document records, spread over one lowdb file per block of {@link SEGMENT_SIZE} ids. */
+export interface Segments {
+  /** Every record found on disk at open, in id order. */
+  readonly loaded: DocumentRecord[];
+  /** Adds or replaces a record in memory; it reaches disk with the next `flush` of its id. */
+  put(record: DocumentRecord): void;
+  /** Forgets a record in memory; gone from disk with the next `flush` of its id. */
+  remove(id: number): void;
+  /** Writes the files holding these ids, durably; concurrent flushes of one file share writes. */
+  flush(ids: Iterable<number>): Promise<void>;
+  /** How many file writes happened (coalesced writes count once). */
+  readonly writes: number;
+  /** Resolves when no write is in flight. */
+  settled(): Promise<void>;
+}
+
+const segmentOf = (id: number) => Math.floor((id - 1) / SEGMENT_SIZE);
+
+function checkSegment(data: unknown, path: string, segment: number): SegmentData {
+  const fail = (reason: string): never => {
+    throw new CorruptFileError(path, reason);
+  };
+  if (typeof data !== 'object' || data === null) return fail('not a JSON object');
+  const d = data as Partial<SegmentData>;
+  if (d.format !== FORMAT) fail(`"format" is ${JSON.stringify(d.format)}, expected "${FORMAT}"`);
+  if (!Array.isArray(d.documents)) fail('"documents" is not an array');
+  for (const doc of d.documents!) {
+    if (!Number.isSafeInteger(doc?.id) || segmentOf(doc.id) !== segment || typeof doc.tenant !== 'string' || typeof doc.created_at !== 'string') {
+      fail('a document record is damaged');
+    }
+  }
+  return d as SegmentData;
+}
+
+/**
+ * Opens every records file of `dir` (`<block>.json`), checking each; a damaged one is a
+ * {@link CorruptFileError} naming it, and is left untouched.
+ * @example const segments = await openSegments('.docproc/records'); segments.loaded.length;
+ */
+export async function openSegments(dir: string): Promise<Segments> {
+  const files = new Map<number, { db: Low<SegmentData>; file: DurableJsonFile<SegmentData>; byId: Map<number, DocumentRecord> }>();
+  const pathOf = (segment: number) => join(dir, `${segment}.json`);
+  const fileFor = (segment: number) => {
+    let entry = files.get(segment);
+    if (!entry) {
+      const file = createDurableJsonFile<SegmentData>(pathOf(segment));
+      entry = { db: new Low<SegmentData>(file, { format: FORMAT, documents: [] }), file, byId: new Map() };
+      files.set(segment, entry);
+    }
+    return entry;
+  };
+
+  const loaded: DocumentRecord[] = [];
+  const names = (await readdir(dir)).filter((name) => /^\d+\.json$/.test(name));
+  await Promise.all(
+    names.map(async (name) => {
+      const segment = Number.parseInt(name, 10);
+      const entry = fileFor(segment);
+      await entry.db.read();
+      entry.db.data = checkSegment(entry.db.data, pathOf(segment), segment);
+      for (const record of entry.db.data.documents) entry.byId.set(record.id, record);
+      loaded.push(...entry.db.data.documents);
+    }),
+  );
+  loaded.sort((a, b) => a.id - b.id);
+
+  return {
+    loaded,
+    put(record) {
+      fileFor(segmentOf(record.id)).byId.set(record.id, record);
+    },
+    remove(id) {
+      files.get(segmentOf(id))?.byId.delete(id);
+    },
+    async flush(ids) {
+      const segments = new Set<number>();
+      for (const id of ids) segments.add(segmentOf(id));
+      await Promise.all(
+        [...segments].map((segment) => {
+          const entry = fileFor(segment);
+          // The file is written from the segment's live records, so a write that starts later
+          // carries every change made before it, whichever caller asked for it.
+          entry.db.data = { format: FORMAT, documents: [...entry.byId.values()].sort((a, b) => a.id - b.id) };
+          return entry.db.write();
+        }),
+      );
+    },
+    get writes() {
+      let sum = 0;
+      for (const { file } of files.values()) sum += file.writes;
+      return sum;
+    },
+    async settled() {
+      await Promise.all([...files.values()].map(({ file }) => file.settled()));
+    },
+  };
+}
