@@ -103,3 +103,15 @@ export function startReference(dataDir: string, extra: string[] = []): Promise<T
     { readyPath: '/api/v1/documents/get_documents', readyStatus: 200, headers: KEY_HEADERS },
   );
 }
+
+/** Starts targets one after another (they would compete for the CPU); stops the started ones if one fails. */
+export async function startAll<const T extends Array<() => Promise<Target>>>(starters: T): Promise<{ [K in keyof T]: Target }> {
+  const started: Target[] = [];
+  try {
+    for (const start of starters) started.push(await start());
+  } catch (error) {
+    await Promise.all(started.map((t) => t.stop()));
+    throw error;
+  }
+  return started as { [K in keyof T]: Target };
+}

@@ -1,12 +1,10 @@
 import { measure, type LoadResult } from '../lib/load.js';
 import { fmt, ratio, type Table } from '../lib/report.js';
-import { KEY_HEADERS, startMinimalExpress, startPrism, startReference, type Target } from '../lib/targets.js';
+import { KEY_HEADERS, startAll, startMinimalExpress, startPrism, startReference, type Target } from '../lib/targets.js';
 
 /** Requests/s and latency of reads and a 401: ours vs Prism vs a bare Express app, 10k documents stored. */
 export async function throughput({ dataDir, durationSec }: { dataDir: string; durationSec: number }): Promise<Table[]> {
-  const ours = await startReference(dataDir, ['--processing-delay-ms', '0']);
-  const prism = await startPrism();
-  const bare = await startMinimalExpress();
+  const [ours, prism, bare] = await startAll([() => startReference(dataDir, ['--processing-delay-ms', '0']), startPrism, startMinimalExpress]);
   const targets = [ours, prism, bare];
   const scenarios = [
     { name: 'GET list (limit 20)', path: () => '/api/v1/documents/get_documents?limit=20', headers: KEY_HEADERS, status: 200 },

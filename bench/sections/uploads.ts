@@ -3,7 +3,7 @@ import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { measure, multipartBody } from '../lib/load.js';
 import { fmt, ratio, type Table } from '../lib/report.js';
-import { KEY_HEADERS, startPrism, startReference } from '../lib/targets.js';
+import { KEY_HEADERS, startAll, startPrism, startReference } from '../lib/targets.js';
 
 /** A real PDF (fixtures/text.pdf) padded with trailing comment bytes to `bytes`. */
 async function paddedPdf(bytes: number): Promise<Uint8Array> {
@@ -23,8 +23,7 @@ export async function uploads({ workDir }: { workDir: string }): Promise<Table[]
     { name: '20 x 1 MB PDFs in one request', body: twenty, amount: 10, connections: 2 },
   ];
   const rows: Table['rows'] = [];
-  const ours = await startReference(join(workDir, 'uploads'), ['--processing-delay-ms', '0']);
-  const prism = await startPrism();
+  const [ours, prism] = await startAll([() => startReference(join(workDir, 'uploads'), ['--processing-delay-ms', '0']), startPrism]);
   try {
     for (const c of cases) {
       const run = (baseUrl: string) =>
