@@ -34,12 +34,12 @@ async function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number
 export async function spawnTarget(
   name: string,
   args: string[],
-  { readyPath, readyStatus, env = {}, headers = {} }: { readyPath: string; readyStatus: number; env?: NodeJS.ProcessEnv; headers?: Record<string, string> },
+  { readyPath, readyStatus, env = {}, headers = {}, nodeArgs = [] }: { readyPath: string; readyStatus: number; env?: NodeJS.ProcessEnv; headers?: Record<string, string>; nodeArgs?: string[] },
 ): Promise<Target> {
   const port = await getPort({ host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...args, '--port', String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args, '--port', String(port)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -96,11 +96,11 @@ export const KEY_HEADERS = { 'x-api-key': 'docproc-dev-key' };
  * code), with request logging on at its default level (JSON, to a discarded stdout): the cost of
  * logging is part of what is measured.
  */
-export function startReference(dataDir: string, extra: string[] = []): Promise<Target> {
+export function startReference(dataDir: string, extra: string[] = [], nodeArgs: string[] = []): Promise<Target> {
   return spawnTarget(
     'docproc serve',
     [fileURLToPath(new URL('../../bin/docproc.js', import.meta.url)), 'serve', '--data-dir', dataDir, '--log-format', 'json', ...extra],
-    { readyPath: '/api/v1/documents/get_documents', readyStatus: 200, headers: KEY_HEADERS },
+    { readyPath: '/api/v1/documents/get_documents', readyStatus: 200, headers: KEY_HEADERS, nodeArgs },
   );
 }
 

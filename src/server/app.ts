@@ -36,7 +36,7 @@ const noStore: RequestHandler = (_req, res, next) => {
 
 /**
  * Wires the Express app: request ids first (so every response has one), then logging, CORS
- * (preflights answered without a key), the API reference, the API behind its key, the mock
+ * (preflights answered without a key), the API behind its key, the API reference, the mock
  * controls, a 404 for everything else, and the one error handler. It does not listen.
  * @example const app = createApp(deps); app.listen(4010, '127.0.0.1');
  */
@@ -58,11 +58,11 @@ export function createApp(deps: AppDeps): Express {
       maxAge: 600,
     }),
   );
-  app.use(referenceRoutes({ prefillApiKey: deps.prefillApiKey }));
-
+  // The API first: the hot path should not walk the reference routes on every request.
   const api = Router();
   api.use(noStore, requireApiKey(keyring), documentRoutes({ store, processor, clock, limits }), notFound);
   app.use('/api/v1', api);
+  app.use(referenceRoutes({ prefillApiKey: deps.prefillApiKey }));
   app.use('/_mock', noStore, requireApiKey(keyring), mockControlRoutes({ store, processor, settings }));
 
   app.use(notFound);

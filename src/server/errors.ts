@@ -134,7 +134,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     const known = err instanceof ApiError ? err : err instanceof Error ? fromHttpError(err) : undefined;
     const error = known ?? new ApiError('internal_error');
-    if (!known) (req.log ?? logger).error({ err, requestId: res.getHeader('x-request-id') }, 'unexpected error');
+    if (!known) logger.error({ err, requestId: req.id }, 'unexpected error');
     // Once headers are out, only Express can end the response (it drops the connection).
     if (res.headersSent) return next(err);
     sendProblem(error, req, res);

@@ -1,7 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
-import { pinoHttp } from 'pino-http';
 import pinoPretty from 'pino-pretty';
 
 /** Log levels `--log-level` accepts. */
@@ -12,35 +10,44 @@ export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn',
  * @example const logger = createLogger({ level: 'info', pretty: process.stdout.isTTY });
  */
 export function createLogger(options: { level: LevelWithSilent; pretty?: boolean; destination?: DestinationStream }): Logger {
+  // Asynchronous: under load, lines written while a write is in flight go out together instead of
+  // one blocking write each; when idle, each line is written at once. pino flushes on exit.
   const destination =
-    options.destination ?? (options.pretty ? pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined);
-  return destination ? pino({ level: options.level }, destination) : pino({ level: options.level });
+    options.destination ??
+    (options.pretty ? pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination({ dest: 1, sync: false }));
+  return pino({ level: options.level }, destination);
 }
 
-type Res = ServerResponse & { locals?: Record<string, unknown> };
-type Req = IncomingMessage & { originalUrl?: string; id?: unknown };
-
 /**
- * One log line per request: request id, method, path, status, duration and the caller's tenant id.
- * Headers are never logged, so neither is the API key.
+ * One log line per request, written when the response closes: request id, method, path, status,
+ * duration, the caller's tenant id, and `aborted` when the client went away first. Headers are
+ * never logged, so neither is the API key.
+ *
+ * Not pino-http: it builds child loggers for every request, and measured on a list request that
+ * cost a third of the server's throughput (`npm run bench:profile`; BENCHMARKS.md). This writes
+ * the same fields through the same pino logger with one call.
  * @example app.use(httpLogger(logger));
  */
 export function httpLogger(logger: Logger): RequestHandler {
-  return pinoHttp<Req, Res>({
-    logger,
-    genReqId: (req, res) => String(res.getHeader('x-request-id') ?? req.id ?? ''),
-    customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
-    quietReqLogger: true,
-    serializers: {
-      req: (req: { method: string; raw?: Req; url: string }) => ({ method: req.method, url: req.raw?.originalUrl ?? req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-    customProps: (_req, res) => ({ tenant: res.locals?.tenant }),
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (req, res, ms) => `${req.method} ${req.originalUrl ?? req.url} ${res.statusCode} ${Math.round(ms)} ms`,
-    customErrorMessage: (req, res) => `${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`,
-    // The error handler already logged the real error with its stack; pino-http's own stand-in
-    // ("failed with status code 500") would only add noise to the request line.
-    customErrorObject: (_req, _res, _error, value: Record<string, unknown>) => ({ ...value, err: undefined }),
-  }) as unknown as RequestHandler;
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once('close', () => {
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      const { statusCode } = res;
+      const url = req.originalUrl;
+      const aborted = !res.writableFinished;
+      const line = {
+        requestId: req.id,
+        req: { method: req.method, url },
+        res: { statusCode },
+        durationMs,
+        tenant: res.locals.tenant as string | undefined,
+        ...(aborted ? { aborted } : {}),
+      };
+      const message = `${req.method} ${url} ${statusCode} ${Math.round(durationMs)} ms${aborted ? ' (client went away)' : ''}`;
+      if (statusCode >= 500) logger.error(line, message);
+      else logger.info(line, message);
+    });
+    next();
+  };
 }

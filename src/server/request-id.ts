@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** This request's id, as sent back in `X-Request-Id` (set by {@link requestId}). */
+    id: string;
+  }
+}
+
 // The contract's XRequestId header: 1-200 visible ASCII characters. Anything else (including a
 // header sent twice, which Node joins with ", ") is replaced rather than echoed into logs.
 const SANE_REQUEST_ID = /^[\x21-\x7E]{1,200}$/;
