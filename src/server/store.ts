@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
+import { LRUCache } from 'lru-cache';
 import { prepareDataDir, type DataDirLayout } from './data-dir.js';
 import { CorruptFileError, createDurableJsonFile, fsyncDir, writeFileDurably } from './durable-fs.js';
 import type { ContentType, DocumentRecord, DocumentStatus } from './model.js';
@@ -12,6 +13,8 @@ import type { ListQuery } from './validation.js';
 const FORMAT = 'docproc-store/1';
 // Reading every text file at once would exhaust file handles on a big store.
 const TEXT_READS_AT_ONCE = 32;
+// Clients poll the documents they are showing; their text is served from memory, within a budget.
+const TEXT_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * What the db file holds: the store's metadata. Document records live in records/ (one lowdb
@@ -139,6 +142,7 @@ export async function openStore(dataDir: string): Promise<Store> {
   const tenants = new Map<string, TenantIndex>();
   // Lower-cased extracted text of completed documents, for search; the original stays on disk.
   const lowerTexts = new Map<number, string>();
+  const recentTexts = new LRUCache<number, string>({ maxSize: TEXT_CACHE_BYTES, sizeCalculation: (text) => text.length * 2 + 1 });
   const blobPath = (id: number) => join(layout.filesDir, String(id));
   const textPath = (id: number) => join(layout.textsDir, `${id}.txt`);
   const indexOf = (tenant: string) => {
@@ -242,13 +246,17 @@ export async function openStore(dataDir: string): Promise<Store> {
       return { documents: documents.map((d) => ({ ...d })), total };
     },
     async content(record) {
-      return record.status === 'completed' ? readText(textPath(record.id)) : null;
+      if (record.status !== 'completed') return null;
+      let text = recentTexts.get(record.id);
+      if (text === undefined) recentTexts.set(record.id, (text = await readText(textPath(record.id))));
+      return text;
     },
     async replace(record, newText) {
       if (!byId.has(record.id)) return undefined;
       if (newText !== undefined) {
         await writeFileDurably(textPath(record.id), newText);
         lowerTexts.set(record.id, newText.toLowerCase());
+        recentTexts.set(record.id, newText);
       }
       const current = byId.get(record.id);
       if (!current) return undefined;
@@ -264,6 +272,7 @@ export async function openStore(dataDir: string): Promise<Store> {
         byId.delete(d.id);
         segments.remove(d.id);
         lowerTexts.delete(d.id);
+        recentTexts.delete(d.id);
       }
       tenants.delete(tenant);
       data.idempotency = data.idempotency.filter((r) => r.tenant !== tenant);
