@@ -1,0 +1,42 @@
+import type { Check } from './checks/index.js';
+
+const AREA_TITLES: Record<string, string> = {
+  response: 'Every response',
+  auth: 'Authentication',
+  tenancy: 'Tenant isolation',
+  validation: 'Validation errors',
+  upload: 'Upload (`uploadDocuments`)',
+  list: 'List, filter and search (`listDocuments`)',
+  get: 'Read one document (`getDocument`)',
+  retry: 'Retry processing (`retryDocument`)',
+  lifecycle: 'Processing lifecycle',
+  robustness: 'Robustness',
+};
+
+/**
+ * Renders CHECKS.md from the catalog: one table per area with id, name, profile and what a pass proves.
+ * @example writeFileSync('conformance/CHECKS.md', renderChecksMarkdown(catalog));
+ */
+export function renderChecksMarkdown(catalog: readonly Check[]): string {
+  const out = [
+    '# Conformance checks',
+    '',
+    '<!-- Generated from conformance/lib/checks/*.ts by `npx tsx conformance/scripts/write-checks-md.ts`; do not edit by hand. -->',
+    '',
+    'Each check has a stable id (reports, JUnit files and CI history key on it) and runs in the `contract`',
+    'profile (stateless-safe: it passes against a mock such as `docproc mock`) or only in `full` (stateful',
+    'behaviour: uploads that are read back, processing, retries). A check a target gives no occasion for is',
+    'reported as *not exercised*, never as passed.',
+    '',
+    `${catalog.length} checks: ${catalog.filter((c) => c.profile === 'contract').length} in both profiles, ${catalog.filter((c) => c.profile === 'full').length} in \`full\` only.`,
+  ];
+  for (const area of Object.keys(AREA_TITLES)) {
+    const rows = catalog.filter((c) => c.area === area);
+    if (rows.length === 0) continue;
+    out.push('', `## ${AREA_TITLES[area]}`, '', '| Id | Name | Profile | What a pass proves |', '|---|---|---|---|');
+    for (const c of rows) out.push(`| \`${c.id}\` | \`${c.name}\` | ${c.profile} | ${c.description.replace(/\|/g, '\\|')} |`);
+  }
+  const unknown = catalog.filter((c) => !(c.area in AREA_TITLES));
+  if (unknown.length) throw new Error(`checks in areas CHECKS.md has no title for: ${unknown.map((c) => c.id).join(', ')}`);
+  return `${out.join('\n')}\n`;
+}

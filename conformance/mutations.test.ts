@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type RunningReferenceServer } from '../test/support/reference-server.js';
+import { startMutationProxy } from './support/mutation-proxy.js';
+import { mutants } from './support/mutants.js';
+import { createLimiter } from './support/limiter.js';
+import { failedChecks, runSuite } from './support/run-suite.js';
+
+// One real reference server behind a proxy per mutant; each run uses its own run id, so runs side by side
+// never see each other's documents.
+const KEYS = { primary: 'mutant-primary-key', secondary: 'mutant-second-key' };
+// Two suite runs at a time: each is a CLI process with its own vitest workers, on shared CI cores.
+const slots = createLimiter(2);
+let server: RunningReferenceServer;
+beforeAll(async () => {
+  server = await startReferenceServer({ apiKeys: [KEYS.primary, KEYS.secondary], maxFiles: 20, maxFileBytes: 65_536 });
+});
+afterAll(() => server?.close());
+
+describe('the suite fails every broken server, naming the broken property', { concurrent: true }, () => {
+  it('has at least a dozen mutants, each with a distinct name', () => {
+    expect(mutants.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
+  });
+
+  it.each(mutants)('$name ($defect): fails $fails', async (mutant) => {
+    await slots.acquire();
+    const proxy = await startMutationProxy(server.baseUrl, mutant.mutation(KEYS));
+    try {
+      const args = (mutant.args ?? []).map((a) => (a === 'SECOND' ? KEYS.secondary : a));
+      const run = await runSuite(['--base-url', proxy.baseUrl, '--api-key', KEYS.primary, '--only', mutant.only.join(','), ...args]);
+      expect(run.code, run.output).toBe(1);
+      expect(failedChecks(run), run.output).toEqual([...mutant.fails].sort());
+      expect(run.report!.unattributed, run.output).toEqual([]);
+      if (mutant.mentions) {
+        const messages = run.report!.checks.flatMap((c) => c.failures.map((f) => `${f.received}\n${f.documented}`)).join('\n');
+        expect(messages).toContain(mutant.mentions);
+      }
+    } finally {
+      await proxy.close();
+      slots.release();
+    }
+  }, 600_000);
+});

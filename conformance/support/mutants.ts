@@ -1,0 +1,195 @@
+// Test-only: deliberately broken variants of the reference server, one defect each, as proxy mutations.
+import { editJson, eachDocument, joinMultipart, splitMultipart, type Mutation, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
+
+/** One broken server and the verdict the suite must reach about it. */
+export interface Mutant {
+  name: string;
+  /** The defect, as a sentence. */
+  defect: string;
+  /** The areas run against it (only what can show the defect, to keep a dozen runs fast). */
+  only: string[];
+  /** Checks that must fail: together they name the defect. */
+  fails: string[];
+  /** Extra CLI arguments. */
+  args?: string[];
+  /** A substring the failure message must contain (for checks shared by several mutants). */
+  mentions?: string;
+  mutation: (keys: { primary: string; secondary: string }) => Mutation;
+}
+
+const isList = (r: ProxyRequest) => r.method === 'GET' && r.url.startsWith('/api/v1/documents/get_documents');
+const isUpload = (r: ProxyRequest) => r.method === 'POST' && r.url.startsWith('/api/v1/documents/upload_files');
+const isRetry = (r: ProxyRequest) => r.method === 'POST' && r.url.startsWith('/api/v1/documents/retry_documents/');
+const STATUSES = ['processing', 'completed', 'failed'];
+
+function withQuery(request: ProxyRequest, edit: (q: URLSearchParams) => void): ProxyRequest {
+  const url = new URL(request.url, 'http://x');
+  edit(url.searchParams);
+  return { ...request, url: `${url.pathname}${url.search}` };
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): ProxyResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)) };
+}
+
+/** A list that ignores content: walks every page upstream without `search` and filters names only. */
+async function searchNamesOnly(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
+  const url = new URL(request.url, 'http://x');
+  const term = url.searchParams.get('search');
+  if (!isList(request) || term === null || term.length === 0 || term.length > 200) return upstream(request);
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const limit = Number(url.searchParams.get('limit') ?? 20);
+  const all: Array<{ filename: string }> = [];
+  for (let p = 1; ; p++) {
+    const res = await upstream(withQuery(request, (q) => (q.delete('search'), q.set('limit', '100'), q.set('page', String(p)))));
+    if (res.status !== 200) return res;
+    const body = JSON.parse(res.body.toString()) as { documents: Array<{ filename: string }>; pagination: { total_pages: number } };
+    all.push(...body.documents);
+    if (p >= body.pagination.total_pages) break;
+  }
+  const hits = all.filter((d) => d.filename.toLowerCase().includes(term.toLowerCase()));
+  const pagination = { page, limit, total: hits.length, total_pages: Math.ceil(hits.length / limit) };
+  return json(200, { documents: hits.slice((page - 1) * limit, page * limit), pagination }, { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' });
+}
+
+/** An upload that stores each part on its own, so good parts before a bad one are kept. */
+async function uploadPartByPart(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
+  const split = isUpload(request) ? splitMultipart(request.body, request.headers['content-type'] ?? '') : undefined;
+  if (!split || split.parts.length < 2) return upstream(request);
+  const documents: unknown[] = [];
+  let last: ProxyResponse | undefined;
+  for (const part of split.parts) {
+    last = await upstream({ ...request, body: joinMultipart(split.boundary, [part]) });
+    if (last.status !== 202) return last;
+    documents.push(...(JSON.parse(last.body.toString()) as { documents: unknown[] }).documents);
+  }
+  return { ...last!, body: Buffer.from(JSON.stringify({ documents })) };
+}
+
+/** The mutants; each `fails` list is exactly the checks whose descriptions name that defect. */
+export const mutants: Mutant[] = [
+  {
+    name: 'auth-ignored', defect: 'requests without a key are served', only: ['auth'], fails: ['auth.missing-key', 'auth.checked-first'],
+    mutation: ({ primary }) => ({ request: (r) => (r.headers['x-api-key'] === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r) }),
+  },
+  {
+    name: 'unknown-key-accepted', defect: 'any key is accepted', only: ['auth'], fails: ['auth.wrong-key'],
+    mutation: ({ primary, secondary }) => ({
+      request: (r) => (r.headers['x-api-key'] !== undefined && ![primary, secondary].includes(r.headers['x-api-key']) ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r),
+    }),
+  },
+  {
+    name: 'tenants-share-documents', defect: "the second key sees the first key's documents", only: ['tenancy'], fails: ['tenancy.document-hidden', 'tenancy.list-hidden'],
+    args: ['--second-api-key', 'SECOND'],
+    mutation: ({ primary, secondary }) => ({ request: (r) => (r.headers['x-api-key'] === secondary ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r) }),
+  },
+  {
+    name: 'upload-answers-200', defect: 'a successful upload is a 200 instead of a 202', only: ['upload'], fails: ['response.status-documented'], mentions: '200',
+    mutation: () => ({ response: (res, req) => (isUpload(req) && res.status === 202 ? { ...res, status: 200 } : res) }),
+  },
+  {
+    name: 'field-renamed', defect: 'document_id is sent as id', only: ['get'], fails: ['response.body-matches-schema'], mentions: "must have required property 'document_id'",
+    mutation: () => ({ response: (res) => editJson(res, (b) => eachDocument(b, (d) => { d.id = d.document_id; delete d.document_id; })) }),
+  },
+  {
+    name: 'ids-as-strings', defect: 'document_id is a string', only: ['get'], fails: ['response.body-matches-schema'], mentions: '/document_id must be integer',
+    mutation: () => ({ response: (res) => editJson(res, (b) => eachDocument(b, (d) => { d.document_id = String(d.document_id); })) }),
+  },
+  {
+    name: 'total-off-by-one', defect: 'pagination.total counts one document too many', only: ['list'], fails: ['list.pages-agree-with-total'],
+    mutation: () => ({ response: (res, req) => (isList(req) && res.status === 200 ? editJson(res, (b) => { b.pagination.total += 1; }) : res) }),
+  },
+  {
+    name: 'status-filter-ignored', defect: 'status_filter is ignored', only: ['list'], fails: ['list.status-filter'],
+    mutation: () => ({ request: (r) => (isList(r) ? withQuery(r, (q) => STATUSES.includes(q.get('status_filter') ?? '') && q.delete('status_filter')) : r) }),
+  },
+  {
+    name: 'search-ignores-content', defect: 'search matches filenames only', only: ['list'], fails: ['list.search-by-content'],
+    mutation: () => ({ respond: searchNamesOnly }),
+  },
+  {
+    name: 'limit-ignored', defect: 'limit is ignored (the default page size is used)', only: ['list'], fails: ['list.limit-respected'],
+    mutation: () => ({ request: (r) => (isList(r) ? withQuery(r, (q) => /^[1-9]\d*$/.test(q.get('limit') ?? '') && Number(q.get('limit')) <= 100 && q.delete('limit')) : r) }),
+  },
+  {
+    name: 'default-limit-10', defect: 'the default page size is 10, though pagination says 20', only: ['list'], fails: ['list.default-limit-applied'],
+    mutation: () => ({
+      request: (r) => (isList(r) ? withQuery(r, (q) => !q.has('limit') && q.set('limit', '10')) : r),
+      response: (res, req) => (isList(req) && res.status === 200 ? editJson(res, (b) => { if (b.pagination.limit === 10) b.pagination.limit = 20; }) : res),
+    }),
+  },
+  {
+    name: 'oldest-first', defect: 'each page is ordered oldest first', only: ['list'], fails: ['list.newest-first'],
+    mutation: () => ({ response: (res, req) => (isList(req) && res.status === 200 ? editJson(res, (b) => { b.documents.reverse(); }) : res) }),
+  },
+  {
+    name: 'never-completes', defect: 'documents never leave processing', only: ['lifecycle'], fails: ['lifecycle.reaches-terminal'], args: ['--timeout-ms', '1500'],
+    mutation: () => ({
+      response: (res) => editJson(res, (b) => eachDocument(b, (d) => {
+        if (d.status !== 'completed') return;
+        Object.assign(d, { status: 'processing', processed_at: null, error: null, ...('content' in d ? { content: null } : {}) });
+      })),
+    }),
+  },
+  {
+    name: 'retry-accepted-while-processing', defect: 'a retry while processing is accepted', only: ['retry'], fails: ['retry.conflict-while-processing'],
+    mutation: () => ({
+      respond: async (req, upstream) => {
+        const res = await upstream(req);
+        if (!isRetry(req) || res.status !== 409) return res;
+        const doc = await upstream({ ...req, method: 'GET', body: Buffer.alloc(0), url: req.url.replace('retry_documents', 'get_document') });
+        return editJson({ ...doc, status: 202 }, (d) => { d.attempts += 1; });
+      },
+    }),
+  },
+  {
+    name: 'retry-keeps-attempts', defect: "a retry's answer does not count the new attempt", only: ['retry'], fails: ['retry.restarts-processing'],
+    mutation: () => ({ response: (res, req) => (isRetry(req) && res.status === 202 ? editJson(res, (d) => { d.attempts -= 1; }) : res) }),
+  },
+  {
+    name: 'upload-not-atomic', defect: 'a multi-file upload stores the good parts before rejecting a bad one', only: ['upload'], fails: ['upload.all-or-nothing'],
+    mutation: () => ({ respond: uploadPartByPart }),
+  },
+  {
+    name: 'filename-mangled', defect: 'non-ASCII filenames are decoded as Latin-1', only: ['upload'], fails: ['upload.echoes-fields', 'upload.filename-rfc5987'],
+    mutation: () => ({
+      response: (res) => editJson(res, (b) => eachDocument(b, (d) => { d.filename = Buffer.from(String(d.filename), 'utf8').toString('latin1'); })),
+    }),
+  },
+  {
+    name: 'errors-as-text', defect: 'errors are text/plain', only: ['get'], fails: ['response.error-is-problem'],
+    mutation: () => ({ response: (res) => (res.status >= 400 ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain' }, body: Buffer.from('Not Found') } : res) }),
+  },
+  {
+    name: 'errors-without-problem-fields', defect: 'errors are application/json without the problem fields', only: ['get'], fails: ['response.error-is-problem'],
+    mutation: () => ({ response: (res) => (res.status >= 400 ? json(res.status, { error: 'request failed' }, { 'x-request-id': res.headers['x-request-id'] ?? 'x' }) : res) }),
+  },
+  {
+    name: 'request-id-missing', defect: 'responses carry no X-Request-Id', only: ['get'], fails: ['response.headers-present'], mentions: 'X-Request-Id is missing',
+    mutation: () => ({ response: (res) => { const headers = { ...res.headers }; delete headers['x-request-id']; return { ...res, headers }; } }),
+  },
+  {
+    name: 'completed-with-error', defect: 'completed documents carry an error', only: ['get'], fails: ['document.state-consistent'],
+    mutation: () => ({
+      response: (res) => editJson(res, (b) => eachDocument(b, (d) => { if (d.status === 'completed') d.error = { code: 'processing_error', message: 'stale' }; })),
+    }),
+  },
+  {
+    name: 'crashes-on-json-upload', defect: 'an upload with a JSON body is a 500', only: ['robustness'], fails: ['response.never-5xx'],
+    mutation: () => ({
+      respond: (req, upstream) => (isUpload(req) && (req.headers['content-type'] ?? '').startsWith('application/json')
+        ? Promise.resolve({ status: 500, headers: { 'content-type': 'application/problem+json', 'x-request-id': req.headers['x-request-id'] ?? 'x' }, body: Buffer.from(JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'boom', code: 'internal_error' })) })
+        : upstream(req)),
+    }),
+  },
+  {
+    name: 'wrong-method-is-404', defect: 'a wrong method is a 404 instead of a 405', only: ['robustness'], fails: ['response.status-documented'], mentions: '404 application/problem+json',
+    mutation: () => ({
+      response: (res) => (res.status === 405 ? json(404, { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no route', code: 'not_found' }, { 'content-type': 'application/problem+json', 'x-request-id': res.headers['x-request-id'] ?? 'x' }) : res),
+    }),
+  },
+  {
+    name: 'undocumented-property-strict', defect: 'documents carry an undocumented property (run with --strict)', only: ['get'], fails: ['response.no-undocumented-properties'], args: ['--strict'],
+    mutation: () => ({ response: (res) => editJson(res, (b) => eachDocument(b, (d) => { d.storage_path = '/var/data/x'; })) }),
+  },
+];
