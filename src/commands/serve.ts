@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { DEV_API_KEY } from '../server/auth.js';
-import { listen } from '../server/http-server.js';
+import { DEFAULT_HTTP_TIMEOUTS, listen } from '../server/http-server.js';
 import { createLogger, LOG_LEVELS } from '../server/logging.js';
 import { createReferenceService, DEFAULT_PROCESSING_DELAY_MS } from '../server/service.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../server/upload/upload-parser.js';
@@ -19,6 +19,8 @@ export interface ServeOptions {
   maxFileBytes: number;
   maxFiles: number;
   concurrency: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   corsOrigin: string[];
   logLevel: LevelWithSilent;
   logFormat: 'auto' | 'pretty' | 'json';
@@ -69,6 +71,18 @@ export function serveCommand(): Command {
     .addOption(new Option('--max-files <n>', 'most files per upload').env('DOCPROC_MAX_FILES').default(DEFAULT_UPLOAD_LIMITS.maxFiles).argParser(integer(1, 1000)))
     .addOption(new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once').env('DOCPROC_CONCURRENCY').default(2).argParser(integer(1, 64)))
     .addOption(
+      new Option('--headers-timeout-ms <ms>', 'time a client has to send its request headers (slow clients are cut)')
+        .env('DOCPROC_HEADERS_TIMEOUT_MS')
+        .default(DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs)
+        .argParser(integer(1)),
+    )
+    .addOption(
+      new Option('--request-timeout-ms <ms>', 'time a client has to send a whole request, upload included')
+        .env('DOCPROC_REQUEST_TIMEOUT_MS')
+        .default(DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs)
+        .argParser(integer(1)),
+    )
+    .addOption(
       new Option('--cors-origin <origin>', 'a browser origin allowed to call the API, repeatable; env DOCPROC_CORS_ORIGINS (comma-separated)')
         .argParser(collect)
         .default([], '*'),
@@ -95,7 +109,8 @@ export function serveCommand(): Command {
           corsOrigins,
           logger,
         });
-        http = await listen(service.app, { port: options.port, host: options.host }).catch(async (error: unknown) => {
+        const timeouts = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: Math.max(options.requestTimeoutMs, options.headersTimeoutMs) };
+        http = await listen(service.app, { port: options.port, host: options.host, timeouts }).catch(async (error: unknown) => {
           await service!.close();
           throw error;
         });

@@ -1,6 +1,38 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
+
+/** How long a client may take; slow clients are cut so they cannot hold connections forever. */
+export interface HttpTimeouts {
+  /** Time to receive a request's headers (default 10 s): what a slowloris client exhausts. */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included (default 5 min: a 25 MiB upload on a slow link). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open (default 5 s). */
+  keepAliveTimeoutMs: number;
+}
+
+/** The timeouts `docproc serve` uses unless told otherwise. */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000 };
+
+// Errors Node raises before a request reaches Express (a timeout, malformed HTTP, oversized
+// headers): answered with the same problem+json as everything else instead of Node's bare text.
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const requestId = randomUUID();
+  const detail =
+    status === 408 ? 'The request was not received in time.' : status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.';
+  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail, code: 'invalid_request', request_id: requestId });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 /** A listening HTTP server with a graceful close. */
 export interface ListeningServer {
@@ -16,12 +48,27 @@ export interface ListeningServer {
 }
 
 /**
- * Listens on host:port (0 picks a free port) and resolves once listening.
+ * Listens on host:port (0 picks a free port) with the given timeouts and resolves once listening.
  * @example const { url, close } = await listen(app, { port: 4010, host: '127.0.0.1' });
  */
-export function listen(app: Express, { port, host }: { port: number; host: string }): Promise<ListeningServer> {
+export function listen(
+  app: Express,
+  { port, host, timeouts = {} }: { port: number; host: string; timeouts?: Partial<HttpTimeouts> },
+): Promise<ListeningServer> {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(
+      {
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        // Node checks the two timeouts above only this often (30 s by default).
+        connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+      },
+      app,
+    );
+    server.keepAliveTimeout = keepAliveTimeoutMs;
+    server.on('clientError', answerClientError);
+    server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {
       server.off('error', reject);

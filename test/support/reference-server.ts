@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { Contract } from '../../src/contract/contract.js';
-import { listen } from '../../src/server/http-server.js';
+import { listen, type HttpTimeouts } from '../../src/server/http-server.js';
 import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/service.js';
 
 /** Options of {@link startReferenceServer}; every one is optional. */
 export interface ReferenceServerOptions extends Partial<Omit<ReferenceServiceOptions, 'logger'>> {
   /** Logger for requests and processing (default: silent). */
   logger?: Logger;
+  /** HTTP timeouts (default: those of `docproc serve`). */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 /** A reference server running in this process on 127.0.0.1. */
@@ -47,7 +49,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     if (ownDir) await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const http = await listen(service.app, { port: 0, host: '127.0.0.1' });
+  const http = await listen(service.app, { port: 0, host: '127.0.0.1', timeouts: options.timeouts });
   let closing: Promise<void> | undefined;
   return {
     baseUrl: http.url,

@@ -1,0 +1,85 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocprocClient } from '../../src/client/index.js';
+import { startReferenceServer } from '../support/reference-server.js';
+
+// Slowloris on loopback, bounded: 200 connections that dribble their headers must neither hold
+// their sockets past the headers timeout nor slow down a normal client meanwhile.
+type Server = Awaited<ReturnType<typeof startReferenceServer>>;
+const HEADERS_TIMEOUT_MS = 1_000;
+const SLOW_CLIENTS = 200;
+let server: Server;
+beforeAll(async () => {
+  server = await startReferenceServer({ timeouts: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: 5_000 } });
+});
+afterAll(() => server?.close());
+
+interface Slow {
+  socket: Socket;
+  closedAfterMs: Promise<number>;
+  answer: Promise<string>;
+}
+
+function slowClient(port: number): Slow {
+  const started = Date.now();
+  const socket = connect(port, '127.0.0.1');
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+  socket.on('error', () => {});
+  socket.write('GET /api/v1/documents/get_documents HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+  // One more header byte every 100 ms, never finishing the headers.
+  const drip = setInterval(() => socket.writable && socket.write('X'), 100);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return {
+    socket,
+    closedAfterMs: closed.then(() => {
+      clearInterval(drip);
+      return Date.now() - started;
+    }),
+    answer: closed.then(() => answer),
+  };
+}
+
+describe('slow clients', () => {
+  it('200 connections dribbling headers are cut after the headers timeout with a 408 problem, and others are served meanwhile', async () => {
+    const port = Number(new URL(server.baseUrl).port);
+    const slow = Array.from({ length: SLOW_CLIENTS }, () => slowClient(port));
+    try {
+      const client = createDocprocClient({ baseUrl: server.baseUrl, apiKey: 'docproc-dev-key' });
+      const latencies: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const started = performance.now();
+        const { response } = await client.listDocuments();
+        expect(response.status).toBe(200);
+        latencies.push(performance.now() - started);
+      }
+      expect(Math.max(...latencies)).toBeLessThan(500);
+
+      const closedAfter = await Promise.all(slow.map((s) => s.closedAfterMs));
+      // Node checks the timeout once a second, so a slow socket lives at most ~timeout + 1 s.
+      expect(Math.max(...closedAfter)).toBeLessThan(HEADERS_TIMEOUT_MS + 2_500);
+      const answers = await Promise.all(slow.map((s) => s.answer));
+      const answered = answers.filter((a) => a.startsWith('HTTP/1.1 408'));
+      expect(answered.length).toBe(SLOW_CLIENTS);
+      const body = JSON.parse(answered[0]!.slice(answered[0]!.indexOf('\r\n\r\n') + 4)) as { status: number; code: string };
+      expect(answered[0]).toContain('Content-Type: application/problem+json');
+      expect(body).toMatchObject({ status: 408, code: 'invalid_request' });
+    } finally {
+      for (const s of slow) s.socket.destroy();
+    }
+  }, 30_000);
+
+  it('answers malformed HTTP with a 400 problem instead of bare text', async () => {
+    const port = Number(new URL(server.baseUrl).port);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.write('GET /api/v1/documents/get_documents HTTP/1.1\r\nHost: x\r\nBad Header Name: y\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('application/problem+json');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'invalid_request' });
+  });
+});
