@@ -8,6 +8,8 @@ export interface LoadResult {
   /** Responses whose status was not the expected one, plus socket errors and timeouts. */
   unexpected: number;
   total: number;
+  /** How many answers had each status, e.g. `{ 202: 20 }`. */
+  statuses: Record<number, number>;
 }
 
 /** Options of {@link measure}. */
@@ -31,12 +33,14 @@ export interface MeasureOptions {
  */
 export async function measure({ url, method = 'GET', headers, body, expectStatus, connections = 10, durationSec = 10, amount }: MeasureOptions): Promise<LoadResult> {
   let unexpected = 0;
+  const statuses: Record<number, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { url, method, headers, body, connections, ...(amount ? { amount } : { duration: durationSec }), timeout: 30 },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
     instance.on('response', (_client, statusCode) => {
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
       if (statusCode !== expectStatus) unexpected++;
     });
   });
@@ -46,6 +50,7 @@ export async function measure({ url, method = 'GET', headers, body, expectStatus
     p99Ms: result.latency.p99,
     unexpected: unexpected + result.errors + result.timeouts,
     total: result.requests.total,
+    statuses,
   };
 }
 
