@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     include: ['conformance/suite/*.suite.ts'],
     // Files mostly wait on the target (uploads, polling), so more of them than cores can run at once.
-    pool: 'forks',
+    pool: 'threads',
     maxWorkers: 2,
     minWorkers: 1,
     // Scenario files share no state but the loaded libraries and contract; loading those once per worker

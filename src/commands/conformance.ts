@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -100,11 +101,18 @@ export async function preflight(baseUrl: string, apiKey: string, listPath: strin
   if (response.status === 401) throw new UsageError(`${baseUrl} refused --api-key (401 on GET ${listPath}); check the key`);
 }
 
+/** Where vitest's progress and the summary go (the process's own streams by default). */
+export interface ConformanceOutput {
+  stdout: Writable;
+  stderr: Writable;
+}
+
 /**
- * Runs the suite with vitest's node API and resolves to the exit code.
+ * Runs the suite with vitest's node API and resolves to the exit code; throws {@link UsageError} for bad
+ * usage or an unreachable target. Leaves `process.exitCode` as it found it.
  * @example process.exitCode = await runConformance({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key', profile: 'full', ... });
  */
-export async function runConformance(options: ConformanceOptions): Promise<number> {
+export async function runConformance(options: ConformanceOptions, output?: ConformanceOutput): Promise<number> {
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const spec = /^https?:\/\//.test(options.spec) ? options.spec : resolve(options.spec);
   let listPath: string;
@@ -142,6 +150,7 @@ export async function runConformance(options: ConformanceOptions): Promise<numbe
   // `list` selects list.suite.ts and list-filters.suite.ts alike.
   const filters = (options.only ?? []).map((area) => `conformance/suite/${area}`);
   const { startVitest } = await import('vitest/node');
+  const exitCodeBefore = process.exitCode;
   const vitest = await startVitest('test', filters, {
     config: join(packageRoot, 'conformance/vitest.config.ts'),
     root: packageRoot,
@@ -151,10 +160,12 @@ export async function runConformance(options: ConformanceOptions): Promise<numbe
     // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
     testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,
     hookTimeout: 2 * options.requestTimeoutMs,
-  });
+  }, {}, output ?? {});
   const files = vitest.state.getFiles();
   const failed = files.length === 0 || files.some((f) => f.result?.state === 'fail') || vitest.state.getUnhandledErrors().length > 0;
   await vitest.close();
+  // vitest sets process.exitCode itself; the verdict is this function's return value.
+  process.exitCode = exitCodeBefore;
   return failed ? EXIT.failed : EXIT.passed;
 }
 
