@@ -31,6 +31,10 @@ describe('the suite fails every broken server, naming the broken property', { co
       expect(run.code, run.output).toBe(1);
       expect(failedChecks(run), run.output).toEqual([...mutant.fails].sort());
       expect(run.report!.unattributed, run.output).toEqual([]);
+      // Every failure carries a reproducer, and no key is ever printed or stored.
+      const failures = run.report!.checks.flatMap((c) => c.failures);
+      expect(failures.every((f) => f.curl?.startsWith('curl ') && f.received && f.documented)).toBe(true);
+      expect(run.output + JSON.stringify(run.report)).not.toContain(KEYS.primary);
       if (mutant.mentions) {
         const messages = run.report!.checks.flatMap((c) => c.failures.map((f) => `${f.received}\n${f.documented}`)).join('\n');
         expect(messages).toContain(mutant.mentions);

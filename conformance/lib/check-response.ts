@@ -17,7 +17,9 @@ import {
 import { undocumentedProperties } from './schema-walk.js';
 import { verify } from './verify.js';
 
-/** Undocumented properties warn (printed, and kept in the report) unless the run is strict. */
+const printed = new Set<string>();
+
+/** Undocumented properties warn (printed once per worker, every one kept in the report) unless the run is strict. */
 export function noUndocumentedProperties(exchange: Exchange, ctx: ResponseCheckContext): void {
   const schema = documentedResponse(exchange)?.content?.[exchange.mediaType]?.schema;
   if (!schema || exchange.json === undefined) return;
@@ -28,7 +30,8 @@ export function noUndocumentedProperties(exchange: Exchange, ctx: ResponseCheckC
   if (ctx.strict) return verify(check, false, details);
   const message = `${exchange.target.label}: undocumented ${extra.join(', ')} (a failure with --strict)`;
   recordWarning(check, { operation: exchange.target.label, message, ...(exchange.requestId ? { requestId: exchange.requestId } : {}) });
-  console.warn(`warning [${check.id}] ${message}`);
+  if (!printed.has(message)) console.warn(`warning [${check.id}] ${message}`);
+  printed.add(message);
 }
 
 /**

@@ -15,7 +15,8 @@ export interface CheckReport {
   outcome: CheckOutcome;
   passes: number;
   failures: Array<FailureRecord & { test: string }>;
-  warnings: Array<WarningRecord & { test: string }>;
+  /** One entry per distinct warning, with how often it was seen. */
+  warnings: Array<WarningRecord & { test: string; count: number }>;
   /** Why some (or all) scenarios could not exercise it. */
   notExercised: string[];
 }
@@ -77,7 +78,12 @@ export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly
       const r = test.record;
       passes += r?.counts[check.id]?.passed ?? 0;
       for (const f of r?.failures ?? []) if (f.check === check.id) failures.push({ ...f, test: test.name });
-      for (const w of r?.warnings ?? []) if (w.check === check.id) warnings.push({ ...w, test: test.name });
+      for (const w of r?.warnings ?? []) {
+        if (w.check !== check.id) continue;
+        const seen = warnings.find((x) => x.message === w.message);
+        if (seen) seen.count += 1;
+        else warnings.push({ ...w, test: test.name, count: 1 });
+      }
       for (const n of r?.notExercised ?? []) if (n.check === check.id) notExercised.add(`${test.name}: ${n.reason}`);
       const declared = r?.declared.includes(check.id) ?? false;
       const evaluated = !!r?.counts[check.id];
@@ -86,7 +92,9 @@ export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly
     }
     const outcome = outcomeOf(check, info.profile, passes, failures.length, warnings.length);
     if (outcome === 'not-exercised' && notExercised.size === 0) {
-      notExercised.add(info.only && !info.only.includes(check.area) ? `area ${check.area} not selected by --only` : 'no scenario evaluated it');
+      // Response checks run inside every area, so --only never leaves them out by itself.
+      const leftOut = info.only && check.area !== 'response' && !info.only.includes(check.area);
+      notExercised.add(leftOut ? `area ${check.area} not selected by --only` : 'no scenario evaluated it');
     }
     return { ...check, outcome, passes, failures, warnings, notExercised: [...notExercised] };
   });

@@ -24,7 +24,10 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
   const warned = report.checks.filter((c) => c.outcome === 'warned' || (c.warnings.length && c.outcome !== 'failed'));
   if (warned.length) out.push('   Warnings', ...list(warned.flatMap((c) => [...new Set(c.warnings.map((w) => w.message))].map((m) => `    ! ${c.id}: ${m}`))));
   const skipped = report.checks.filter((c) => c.outcome === 'not-exercised');
-  if (skipped.length) out.push('   Not exercised (not passed)', ...list(skipped.map((c) => `    ○ ${c.id}: ${c.notExercised[0] ?? ''}`)));
+  const unselected = skipped.filter((c) => report.only && c.area !== 'response' && !report.only.includes(c.area));
+  const unexercised = skipped.filter((c) => !unselected.includes(c));
+  if (skipped.length) out.push('   Not exercised (not passed)', ...list(unexercised.map((c) => `    ○ ${c.id}: ${c.notExercised[0] ?? ''}`)));
+  if (unselected.length) out.push(`    ○ ${unselected.length} checks in areas --only left out (${[...new Set(unselected.map((c) => c.area))].join(', ')})`);
   const gaps = Object.entries(report.coverage)
     .filter(([, e]) => e.neverObserved.length)
     .map(([op, e]) => `    ${op}: ${e.neverObserved.join(', ')}`);
