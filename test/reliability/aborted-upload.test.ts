@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocprocClient, type DocprocClient } from '../../src/client/index.js';
-import { startReferenceServer } from '../support/reference-server.js';
+import { startReferenceServer, until } from '../support/reference-server.js';
 
 // A client that vanishes mid-upload must leave nothing behind: no document, no temp file.
 type Server = Awaited<ReturnType<typeof startReferenceServer>>;
@@ -15,16 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return condition();
-}
-
-/** Starts a multipart upload that announces `announced` bytes, sends `sent` of them, then cuts the connection. */
+/** Starts a multipart upload announcing 10 MB more than it sends (after `completeParts` whole files), then cuts the connection. */
 function abortedUpload(sentBytes: number, completeParts: number): Promise<void> {
   return new Promise((resolve) => {
     const boundary = 'abortboundary';
@@ -57,7 +48,7 @@ describe('a client that drops the connection mid-body', () => {
     const before = (await client.listDocuments()).data!.pagination.total;
     await abortedUpload(sentBytes, completeParts);
     const tmpDir = join(server.dataDir, 'tmp');
-    expect(await until(async () => (await readdir(tmpDir)).length === 0)).toBe(true);
+    expect(await until(async () => (await readdir(tmpDir)).length === 0, 5_000)).toBe(true);
     const { data, response } = await client.listDocuments();
     expect(response.status).toBe(200);
     expect(data!.pagination.total).toBe(before);
