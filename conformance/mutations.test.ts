@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type RunningReferenceServer } from '../test/support/reference-server.js';
+import { catalog } from './lib/checks/index.js';
 import { startMutationProxy } from './support/mutation-proxy.js';
 import { mutants } from './support/mutants.js';
 import { createLimiter } from './support/limiter.js';
@@ -8,6 +9,15 @@ import { failedChecks, runSuite } from './support/run-suite.js';
 // One real reference server behind a proxy per mutant; each run uses its own run id, so runs side by side
 // never see each other's documents.
 const KEYS = { primary: 'mutant-primary-key', secondary: 'mutant-second-key' };
+// Response checks whose failures lib/check-response.test.ts proves on hand-made responses.
+const PROVEN_BY_UNIT_TESTS = ['response.content-type-documented', 'response.error-code-documented', 'response.request-id-echoed'];
+// Checks that compare one status with the documented one (expectStatus/expectProblem) and have no mutant
+// of their own; the same helpers fail for the mutants of their neighbours.
+const NOT_MUTATED = [
+  'upload.accepted', 'upload.one-document-per-part', 'upload.no-files', 'upload.too-many-files', 'upload.file-too-large',
+  'list.defaults', 'list.unknown-params-ignored', 'get.returns-document', 'get.unknown-id',
+  'retry.accepted', 'retry.unknown-id', 'retry.rejects-invalid-id', 'robustness.unknown-path', 'robustness.hostile-rejected',
+];
 // Two suite runs at a time: each is a CLI process with its own vitest workers, on shared CI cores.
 const slots = createLimiter(2);
 let server: RunningReferenceServer;
@@ -20,6 +30,11 @@ describe('the suite fails every broken server, naming the broken property', { co
   it('has at least a dozen mutants, each with a distinct name', () => {
     expect(mutants.length).toBeGreaterThanOrEqual(12);
     expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
+  });
+
+  it('proves every check can fail, by a mutant here or in lib/check-response.test.ts, but for a few plain status checks', () => {
+    const proven = new Set([...mutants.flatMap((m) => m.fails), ...PROVEN_BY_UNIT_TESTS]);
+    expect(catalog.filter((c) => !proven.has(c.id)).map((c) => c.id)).toEqual(NOT_MUTATED);
   });
 
   it.each(mutants)('$name ($defect): fails $fails', async (mutant) => {

@@ -80,6 +80,14 @@ describe('uploadDocuments rejects what it cannot store', () => {
     if (currentProfile() === 'full') expectNamesParameter(exchange, 'body', 'file');
   });
 
+  kit.scenario('a "file" part beside a good one is a 400 that stores nothing, not silently ignored', { profile: 'full', checks: [upload.wrongField] }, async (tools) => {
+    const t = kit.token('typo');
+    const exchange = await kit.api.upload([part(`${t}-good.pdf`, pdf), part(`${t}-typo.pdf`, pdf, 'application/pdf', 'file')]);
+    expectStatus(upload.wrongField, exchange, 400, 'a part under another name than files[]');
+    expectNamesParameter(exchange, 'body', 'file');
+    await expectNothingCreated(kit, tools, upload.wrongField, t, pdf);
+  });
+
   const unsupported = [
     { label: 'a text file', part: part(`${kit.token('text')}-notes.txt`, fixture('not-a-document.txt'), 'text/plain') },
     { label: 'a text file named .png and sent as image/png', part: part(`${kit.token('text')}-notes.png`, fixture('text-named.png'), 'image/png') },

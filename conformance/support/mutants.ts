@@ -33,7 +33,11 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 }
 
 /** A list that ignores content: walks every page upstream without `search` and filters names only. */
-async function searchNamesOnly(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
+async function searchNamesOnly(
+  request: ProxyRequest,
+  upstream: (r: ProxyRequest) => Promise<ProxyResponse>,
+  matches?: (filename: string) => boolean,
+): Promise<ProxyResponse> {
   const url = new URL(request.url, 'http://x');
   const term = url.searchParams.get('search');
   if (!isList(request) || term === null || term.length === 0 || term.length > 200) return upstream(request);
@@ -47,9 +51,17 @@ async function searchNamesOnly(request: ProxyRequest, upstream: (r: ProxyRequest
     all.push(...body.documents);
     if (p >= body.pagination.total_pages) break;
   }
-  const hits = all.filter((d) => d.filename.toLowerCase().includes(term.toLowerCase()));
+  const hits = all.filter((d) => (matches ? matches(d.filename) : d.filename.toLowerCase().includes(term.toLowerCase())));
   const pagination = { page, limit, total: hits.length, total_pages: Math.ceil(hits.length / limit) };
   return json(200, { documents: hits.slice((page - 1) * limit, page * limit), pagination }, { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' });
+}
+
+/** A search where `%` and `_` are SQL LIKE wildcards (on filenames), as a naive LIKE query would do. */
+async function searchLike(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
+  const term = new URL(request.url, 'http://x').searchParams.get('search');
+  if (!isList(request) || !term || !/[%_]/.test(term)) return upstream(request);
+  const pattern = new RegExp(term.split('').map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join(''), 'i');
+  return searchNamesOnly(request, upstream, (filename) => pattern.test(filename));
 }
 
 /** An upload that stores each part on its own, so good parts before a bad one are kept. */
@@ -105,7 +117,7 @@ export const mutants: Mutant[] = [
   },
   {
     name: 'search-ignores-content', defect: 'search matches filenames only', only: ['list'], fails: ['list.search-by-content'],
-    mutation: () => ({ respond: searchNamesOnly }),
+    mutation: () => ({ respond: (req, upstream) => searchNamesOnly(req, upstream) }),
   },
   {
     name: 'limit-ignored', defect: 'limit is ignored (the default page size is used)', only: ['list'], fails: ['list.limit-respected'],
@@ -147,7 +159,7 @@ export const mutants: Mutant[] = [
     mutation: () => ({ response: (res, req) => (isRetry(req) && res.status === 202 ? editJson(res, (d) => { d.attempts -= 1; }) : res) }),
   },
   {
-    name: 'upload-not-atomic', defect: 'a multi-file upload stores the good parts before rejecting a bad one', only: ['upload'], fails: ['upload.all-or-nothing'],
+    name: 'upload-not-atomic', defect: 'a multi-file upload stores the good parts before rejecting a bad one', only: ['upload'], fails: ['upload.all-or-nothing', 'upload.wrong-field'],
     mutation: () => ({ respond: uploadPartByPart }),
   },
   {
@@ -191,5 +203,97 @@ export const mutants: Mutant[] = [
   {
     name: 'undocumented-property-strict', defect: 'documents carry an undocumented property (run with --strict)', only: ['get'], fails: ['response.no-undocumented-properties'], args: ['--strict'],
     mutation: () => ({ response: (res) => editJson(res, (b) => eachDocument(b, (d) => { d.storage_path = '/var/data/x'; })) }),
+  },
+  {
+    name: 'search-is-sql-like', defect: 'search treats % and _ as wildcards', only: ['list'], fails: ['list.search-is-literal'],
+    mutation: () => ({ respond: searchLike }),
+  },
+  {
+    name: 'past-end-repeats-last-page', defect: 'a page past the end repeats the last page', only: ['list'], fails: ['list.page-past-end'],
+    mutation: () => ({
+      respond: async (req, upstream) => {
+        const res = await upstream(req);
+        if (!isList(req) || res.status !== 200) return res;
+        const body = JSON.parse(res.body.toString()) as { documents: unknown[]; pagination: { page: number; total_pages: number } };
+        if (body.documents.length > 0 || body.pagination.total_pages === 0 || body.pagination.page <= body.pagination.total_pages) return res;
+        const last = await upstream(withQuery(req, (q) => q.set('page', String(body.pagination.total_pages))));
+        return editJson(last, (b) => { b.pagination.page = body.pagination.page; });
+      },
+    }),
+  },
+  {
+    name: 'content-loses-text', defect: 'completed documents have empty content', only: ['lifecycle'], fails: ['lifecycle.completed-has-content'],
+    mutation: () => ({ response: (res) => editJson(res, (b) => eachDocument(b, (d) => { if (d.status === 'completed' && 'content' in d) d.content = ''; })) }),
+  },
+  {
+    name: 'failure-misclassified', defect: 'an unreadable file fails as processing_error', only: ['lifecycle'], fails: ['lifecycle.failed-has-error'],
+    mutation: () => ({ response: (res) => editJson(res, (b) => eachDocument(b, (d) => { if (d.status === 'failed') d.error = { code: 'processing_error', message: 'try again' }; })) }),
+  },
+  {
+    name: 'read-differs-from-upload', defect: 'a read document reports another size than its upload', only: ['get'], fails: ['get.matches-upload'],
+    mutation: () => ({ response: (res, req) => (req.method === 'GET' && req.url.includes('/get_document/') && res.status === 200 ? editJson(res, (d) => { d.size_bytes += 1; }) : res) }),
+  },
+  {
+    name: 'validation-without-errors', defect: '400s do not say which parameter was wrong', only: ['get'], fails: ['validation.names-parameter'],
+    mutation: () => ({ response: (res) => (res.status === 400 ? editJson(res, (b) => { delete b.errors; }) : res) }),
+  },
+  {
+    name: 'allow-lists-every-method', defect: "a 405's Allow header lists every method", only: ['robustness'], fails: ['robustness.wrong-method'],
+    mutation: () => ({ response: (res) => (res.status === 405 ? { ...res, headers: { ...res.headers, allow: 'GET, POST, PUT, PATCH, DELETE' } } : res) }),
+  },
+  {
+    name: 'retried-text-lost', defect: 'a retried document completes without its text', only: ['retry'], fails: ['retry.finishes-again'],
+    mutation: () => ({
+      response: (res) => editJson(res, (b) => eachDocument(b, (d) => { if (d.status === 'completed' && Number(d.attempts) > 1 && 'content' in d) d.content = ''; })),
+    }),
+  },
+  {
+    name: 'hangs-on-unknown-id', defect: 'reading an unknown id never answers', only: ['get'], fails: ['http.responds'], args: ['--request-timeout-ms', '1000'],
+    mutation: () => ({ respond: (req, upstream) => (req.url.endsWith(`/get_document/${Number.MAX_SAFE_INTEGER}`) ? new Promise<never>(() => {}) : upstream(req)) }),
+  },
+  {
+    name: 'request-id-constant', defect: 'requests without a usable X-Request-Id all get the same one', only: ['robustness'], fails: ['robustness.request-id-generated'],
+    mutation: () => ({
+      response: (res, req) => (/^[\x21-\x7E]{1,200}$/.test(req.headers['x-request-id'] ?? '') ? res : { ...res, headers: { ...res.headers, 'x-request-id': 'generated' } }),
+    }),
+  },
+  {
+    name: 'limit-clamped', defect: 'a limit over the maximum is clamped instead of refused', only: ['list'], fails: ['list.rejects-invalid-params'],
+    mutation: () => ({ request: (r) => (isList(r) ? withQuery(r, (q) => /^\d+$/.test(q.get('limit') ?? '') && Number(q.get('limit')) > 100 && q.set('limit', '100')) : r) }),
+  },
+  {
+    name: 'search-case-sensitive', defect: 'search is case-sensitive (and matches names only)', only: ['list'], fails: ['list.search-by-filename', 'list.search-by-content'],
+    mutation: () => ({
+      respond: (req, upstream) => searchNamesOnly(req, upstream, (filename) => filename.includes(new URL(req.url, 'http://x').searchParams.get('search') ?? '')),
+    }),
+  },
+  {
+    name: 'huge-ids-clamped', defect: 'ids beyond 2^53-1 are read as the largest id instead of refused', only: ['get'], fails: ['get.rejects-invalid-id'],
+    mutation: () => ({ request: (r) => ({ ...r, url: r.url.replace(/\/get_document\/\d{16,}$/, (m) => (BigInt(m.split('/').pop()!) > BigInt(Number.MAX_SAFE_INTEGER) ? `/get_document/${Number.MAX_SAFE_INTEGER}` : m)) }) }),
+  },
+  {
+    name: 'unknown-field-ignored', defect: 'parts under other field names are silently dropped', only: ['upload'], fails: ['upload.wrong-field'],
+    mutation: () => ({
+      request: (r) => {
+        const split = isUpload(r) ? splitMultipart(r.body, r.headers['content-type'] ?? '') : undefined;
+        const kept = split?.parts.filter((p) => p.head.includes('name="files[]"'));
+        return split && kept!.length > 0 && kept!.length < split.parts.length ? { ...r, body: joinMultipart(split.boundary, kept!) } : r;
+      },
+    }),
+  },
+  {
+    name: 'unsupported-file-skipped', defect: 'files that are not PDF, JPEG or PNG are skipped instead of refused', only: ['upload'], fails: ['upload.unsupported-type', 'upload.all-or-nothing'],
+    mutation: () => ({
+      respond: async (req, upstream) => {
+        const split = isUpload(req) ? splitMultipart(req.body, req.headers['content-type'] ?? '') : undefined;
+        if (!split) return upstream(req);
+        const known = (d: Buffer) => d.subarray(0, 5).toString('latin1') === '%PDF-' || d[0] === 0x89 || (d[0] === 0xff && d[1] === 0xd8);
+        const kept = split.parts.filter((p) => known(p.data));
+        if (kept.length === split.parts.length) return upstream(req);
+        // With nothing left, store the file anyway (as a PDF): the point is that it is not refused.
+        const parts = kept.length > 0 ? kept : split.parts.map((p) => ({ ...p, data: Buffer.from('%PDF-1.7\n%%EOF\n') }));
+        return upstream({ ...req, body: joinMultipart(split.boundary, parts) });
+      },
+    }),
   },
 ];

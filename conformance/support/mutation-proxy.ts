@@ -71,7 +71,11 @@ export async function startMutationProxy(upstreamBaseUrl: string, mutation: Muta
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      // A mutant may hold a request forever; its connection must not keep the proxy open.
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -29,6 +29,6 @@ export const robustnessChecks = {
     name: 'unusableRequestIdIsReplaced',
     profile: 'full',
     area: 'robustness',
-    description: 'An unusable X-Request-Id (over 200 characters, or with spaces) is not echoed: the server makes a valid one.',
+    description: 'A request without a usable X-Request-Id (none, over 200 characters, with spaces) gets one the server made for it: two such requests never share an id.',
   }),
 } as const;

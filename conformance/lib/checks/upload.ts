@@ -43,7 +43,7 @@ export const uploadChecks = {
     name: 'uploadUnderWrongFieldIsRejected',
     profile: 'contract',
     area: 'upload',
-    description: 'A file under another field name (`file`) is a 400, not silently ignored.',
+    description: 'A file under another field name (`file`) is a 400, even beside a good `files[]` part, and nothing is stored.',
   }),
   unsupportedType: defineCheck({
     id: 'upload.unsupported-type',
