@@ -17,7 +17,7 @@ afterAll(() => server?.close());
 
 /** Starts a multipart upload announcing 10 MB more than it sends (after `completeParts` whole files), then cuts the connection. */
 function abortedUpload(sentBytes: number, completeParts: number): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const boundary = 'abortboundary';
     const head = (name: string) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`);
     const whole = Buffer.concat([
@@ -36,7 +36,12 @@ function abortedUpload(sentBytes: number, completeParts: number): Promise<void> 
     });
     req.on('error', () => resolve());
     req.on('close', () => resolve());
-    req.write(whole, () => setTimeout(() => req.destroy(), 100));
+    // Cut only once the partial file is on disk, so the test sees the server clean up after it.
+    req.write(whole, async () => {
+      const onDisk = await until(async () => (await readdir(join(server.dataDir, 'tmp'))).length > completeParts, 5_000, 10);
+      if (!onDisk) reject(new Error('the partial upload never reached the temp dir'));
+      req.destroy();
+    });
   });
 }
 
