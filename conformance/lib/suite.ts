@@ -66,10 +66,11 @@ function readConfig(): ConformanceSuiteConfig {
 }
 
 /**
- * Opens the suite for one scenario file: reads the run's config, loads the contract, builds the HTTP layer.
+ * Opens the suite for one scenario file (`file` names it in request ids when an area has several files):
+ * reads the run's config, loads the contract, builds the HTTP layer.
  * @example const kit = await openSuite('list'); kit.scenario('lists', { profile: 'contract', checks: [] }, async () => { await kit.api.list(); });
  */
-export async function openSuite(area: Area): Promise<SuiteKit> {
+export async function openSuite(area: Area, file: string = area): Promise<SuiteKit> {
   const config = readConfig();
   setRunProfile(config.profile);
   const contract = await contractOf(config.spec);
@@ -79,7 +80,8 @@ export async function openSuite(area: Area): Promise<SuiteKit> {
     contract,
     strict: config.strict,
     requestTimeoutMs: config.requestTimeoutMs,
-    requestIdPrefix: `conformance-${config.runId}-${area}`,
+    // Per file, not per area: two files of one area must never send the same request id.
+    requestIdPrefix: `conformance-${config.runId}-${file}`,
     reproDir: config.reproDir,
   });
   const facts = contractFacts(contract);

@@ -10,7 +10,7 @@ import { once, openSuite } from '../lib/suite.js';
 import { verify } from '../lib/verify.js';
 import { waitForAll } from '../lib/wait.js';
 
-const kit = await openSuite('list');
+const kit = await openSuite('list', 'list-filters');
 const { list, upload } = checks;
 const token = kit.token('filters');
 // The word exists only inside the text layer of one PDF: no filename and no other document has it.

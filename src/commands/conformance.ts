@@ -66,6 +66,14 @@ function areaList(value: string): string[] {
   return areas;
 }
 
+/** Reads a boolean environment variable: true/1/yes or false/0/no/empty (case-insensitive). */
+export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = (env[name] ?? '').trim().toLowerCase();
+  if (['', '0', 'false', 'no'].includes(value)) return false;
+  if (['1', 'true', 'yes'].includes(value)) return true;
+  throw new UsageError(`${name} must be true or false, not ${JSON.stringify(env[name])}`);
+}
+
 /** A run id that sorts by time and never repeats: `20250102t030405-k3f9q2`. */
 export function createRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').toLowerCase();
@@ -185,12 +193,14 @@ export function conformanceCommand(): Command {
     .addOption(new Option('--max-file-bytes <n>', "the deployment's per-file size limit: enables the 413 file_too_large check").env(env('MAX_FILE_BYTES')).argParser(positiveInt))
     .addOption(new Option('--junit <file>', 'write JUnit XML here').env(env('JUNIT')))
     .addOption(new Option('--report <file>', 'write the JSON report (every check, coverage matrix) here').env(env('REPORT')))
-    .addOption(new Option('--strict', 'undocumented response properties fail instead of warning').env(env('STRICT')).default(false))
+    // Not .env(): commander turns a boolean on for any value, and DOCPROC_STRICT=false must mean false.
+    .addOption(new Option('--strict', 'undocumented response properties fail instead of warning (env: DOCPROC_STRICT=true|false)').default(false))
     .addOption(new Option('--only <areas>', `run only these comma-separated areas: ${CONFORMANCE_AREAS.join(', ')}`).env(env('ONLY')).argParser(areaList))
     // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
     .action(async (options: ConformanceOptions) => {
       try {
+        options.strict ||= envFlag('DOCPROC_STRICT');
         process.exitCode = await runConformance(options);
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;

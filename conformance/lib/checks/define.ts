@@ -35,11 +35,6 @@ export function defineCheck(check: Check): Check {
   return frozen;
 }
 
-/** Every check declared so far, in declaration order (import `checks/index.ts` first for the full catalog). */
-export function registeredChecks(): Check[] {
-  return [...registry.values()];
-}
-
 /** Whether a run of `profile` evaluates checks of `checkProfile`. */
 export function profileIncludes(profile: Profile, checkProfile: Profile): boolean {
   return profile === 'full' || checkProfile === 'contract';
