@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CONFORMANCE_AREAS } from '../src/commands/conformance.js';
@@ -33,6 +33,19 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
     expect(run.output, 'no stack trace').not.toMatch(/^\s+at /m);
     expect(run.report, 'nothing ran').toBeUndefined();
   }, 60_000);
+});
+
+describe('what the suite imports', () => {
+  it('never reaches into src/server or test helpers: it must judge any server, never the reference one from inside', () => {
+    const roots = ['./lib/', './lib/checks/', './suite/'];
+    const offenders = roots.flatMap((dir) =>
+      readdirSync(new URL(dir, import.meta.url))
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+        .filter((f) => /from '[^']*(src\/server|test\/support)[^']*'/.test(readFileSync(new URL(dir + f, import.meta.url), 'utf8')))
+        .map((f) => dir + f),
+    );
+    expect(offenders).toEqual([]);
+  });
 });
 
 describe('--only areas', () => {

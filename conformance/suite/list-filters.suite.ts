@@ -46,7 +46,7 @@ async function matching(check: Check, query: Record<string, string>): Promise<{ 
 
 function expectExactly(check: Check, found: { exchange: Exchange; documents: WireDocument[] }, want: WireFullDocument[], what: string): void {
   verify(check, sameSet(idsOf(found.documents), idsOf(want)), () => ({
-    received: `${setText(idsOf(found.documents))} ${show(found.documents.map((d) => d.filename), 300)}`,
+    received: `${setText(idsOf(found.documents))} ${show(found.documents.map((d) => `${d.document_id} ${d.status} ${d.filename}`), 500)}`,
     documented: `exactly ${setText(idsOf(want))}: ${what}`,
     exchange: found.exchange,
   }));
