@@ -5,11 +5,14 @@ import { runSuite, type SuiteRun } from './support/run-suite.js';
 // The reference server in this process, on a free port, with the fast processing delay of tests.
 const KEYS = ['full-profile-key', 'full-profile-second-key'];
 const MAX_FILE_BYTES = 65_536;
+// Long enough that a stalled event loop on a busy CI machine cannot let a whole processing run finish
+// between two simultaneous retries (which the 409 check would rightly call a defect).
+const PROCESSING_DELAY_MS = 200;
 let server: RunningReferenceServer;
 let run: SuiteRun;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ apiKeys: KEYS, maxFiles: 20, maxFileBytes: MAX_FILE_BYTES });
+  server = await startReferenceServer({ apiKeys: KEYS, maxFiles: 20, maxFileBytes: MAX_FILE_BYTES, processingDelayMs: PROCESSING_DELAY_MS });
   run = await runSuite(
     ['--base-url', server.baseUrl, '--api-key', KEYS[0]!, '--second-api-key', KEYS[1]!, '--max-files', '20', '--max-file-bytes', String(MAX_FILE_BYTES), '--timeout-ms', '20000', '--strict'],
     { junit: true },

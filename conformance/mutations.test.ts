@@ -20,9 +20,12 @@ const NOT_MUTATED = [
 ];
 // Two suite runs at a time: each is a CLI process with its own vitest workers, on shared CI cores.
 const slots = createLimiter(2);
+// Long enough that a stalled event loop on a busy CI machine cannot let a whole processing run finish
+// between two simultaneous retries (which the 409 check would rightly call a defect).
+const PROCESSING_DELAY_MS = 200;
 let server: RunningReferenceServer;
 beforeAll(async () => {
-  server = await startReferenceServer({ apiKeys: [KEYS.primary, KEYS.secondary], maxFiles: 20, maxFileBytes: 65_536 });
+  server = await startReferenceServer({ apiKeys: [KEYS.primary, KEYS.secondary], maxFiles: 20, maxFileBytes: 65_536, processingDelayMs: PROCESSING_DELAY_MS });
 });
 afterAll(() => server?.close());
 

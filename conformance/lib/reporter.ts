@@ -2,13 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { loadContract } from '../../src/contract/contract.js';
 import { catalog } from './checks/index.js';
 import { buildReport, type RunInfo, type TestInput } from './report.js';
 import { formatSummary } from './summary.js';
 
-/** Options the CLI passes to the reporter. */
-export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & { reportFile: string | null };
+/** Options the CLI passes to the reporter: the run, where to write the report, and each operation's documented statuses. */
+export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & { reportFile: string | null; documented: Record<string, string[]> };
 
 /**
  * Turns the run's test records into the JSON report (`--report`) and the console summary that follows
@@ -24,7 +23,7 @@ export default class ConformanceReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): Promise<void> {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {
     const tests: TestInput[] = [];
     for (const mod of modules) {
       const file = mod.moduleId.replace(`${this.vitest?.config.root ?? ''}/`, '');
@@ -43,8 +42,8 @@ export default class ConformanceReporter implements Reporter {
       }
     }
     for (const error of unhandled) tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [error.message] });
-    const { reportFile, ...info } = this.options;
-    const report = buildReport({ ...info, startedAt: this.startedAt, finishedAt: new Date().toISOString() }, tests, catalog, await documentedStatuses(info.spec));
+    const { reportFile, documented, ...info } = this.options;
+    const report = buildReport({ ...info, startedAt: this.startedAt, finishedAt: new Date().toISOString() }, tests, catalog, documented);
     if (reportFile) {
       mkdirSync(dirname(reportFile), { recursive: true });
       writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
@@ -52,9 +51,4 @@ export default class ConformanceReporter implements Reporter {
     const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text));
     log(formatSummary(report, reportFile));
   }
-}
-
-async function documentedStatuses(spec: string): Promise<Record<string, string[]>> {
-  const contract = await loadContract(spec);
-  return Object.fromEntries(contract.operations.map((op) => [op.operationId, Object.keys(op.definition.responses ?? {})]));
 }

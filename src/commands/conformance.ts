@@ -124,11 +124,13 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const spec = /^https?:\/\//.test(options.spec) ? options.spec : resolve(options.spec);
   let listPath: string;
+  let documented: Record<string, string[]>;
   try {
     const contract = await loadContract(spec);
     const list = contract.operations.find((o) => o.method === 'get' && !o.path.includes('{'));
     if (!list) throw new Error('it has no GET operation without path parameters to probe the target with');
     listPath = list.path;
+    documented = Object.fromEntries(contract.operations.map((op) => [op.operationId, Object.keys(op.definition.responses ?? {})]));
   } catch (error) {
     throw new UsageError(`cannot use --spec ${spec}: ${(error as Error).message}`);
   }
@@ -150,7 +152,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
   };
-  const reporterOptions = { runId, profile: options.profile, target: baseUrl, spec, strict: options.strict, only: options.only ?? null, reportFile: options.report ? resolve(options.report) : null };
+  const reporterOptions = { runId, profile: options.profile, target: baseUrl, spec, strict: options.strict, only: options.only ?? null, reportFile: options.report ? resolve(options.report) : null, documented };
   const reporters: Array<string | [string, Record<string, unknown>]> = ['default'];
   if (options.junit) reporters.push(['junit', { outputFile: resolve(options.junit), suiteName: `docproc conformance ${runId}` }]);
   reporters.push([join(packageRoot, 'conformance/lib/reporter.ts'), reporterOptions]);
