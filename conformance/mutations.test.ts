@@ -3,8 +3,8 @@ import { startReferenceServer, type RunningReferenceServer } from '../test/suppo
 import { catalog } from './lib/checks/index.js';
 import { startMutationProxy } from './support/mutation-proxy.js';
 import { mutants } from './support/mutants.js';
-import { createLimiter } from './support/limiter.js';
-import { failedChecks, runSuite } from './support/run-suite.js';
+import { createRunnerPool } from './support/runner-pool.js';
+import { failedChecks } from './support/run-suite.js';
 
 // One real reference server behind a proxy per mutant; each run uses its own run id, so runs side by side
 // never see each other's documents.
@@ -18,8 +18,8 @@ const NOT_MUTATED = [
   'list.defaults', 'list.unknown-params-ignored', 'get.returns-document', 'get.unknown-id',
   'retry.accepted', 'retry.unknown-id', 'retry.rejects-invalid-id', 'robustness.unknown-path', 'robustness.hostile-rejected',
 ];
-// Two suite runs at a time: each is a CLI process with its own vitest workers, on shared CI cores.
-const slots = createLimiter(2);
+// Two long-lived runner processes (tsx and vitest start once each), each running one mutant at a time.
+const pool = createRunnerPool(2);
 // Long enough that a stalled event loop on a busy CI machine cannot let a whole processing run finish
 // between two simultaneous retries (which the 409 check would rightly call a defect).
 const PROCESSING_DELAY_MS = 200;
@@ -27,7 +27,10 @@ let server: RunningReferenceServer;
 beforeAll(async () => {
   server = await startReferenceServer({ apiKeys: [KEYS.primary, KEYS.secondary], maxFiles: 20, maxFileBytes: 65_536, processingDelayMs: PROCESSING_DELAY_MS });
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await pool.close();
+  await server?.close();
+});
 
 describe('the suite fails every broken server, naming the broken property', { concurrent: true }, () => {
   it('has at least a dozen mutants, each with a distinct name', () => {
@@ -41,11 +44,9 @@ describe('the suite fails every broken server, naming the broken property', { co
   });
 
   it.each(mutants)('$name ($defect): fails $fails', async (mutant) => {
-    await slots.acquire();
     const proxy = await startMutationProxy(server.baseUrl, mutant.mutation(KEYS));
     try {
-      const args = (mutant.args ?? []).map((a) => (a === 'SECOND' ? KEYS.secondary : a));
-      const run = await runSuite(['--base-url', proxy.baseUrl, '--api-key', KEYS.primary, '--only', mutant.only.join(','), ...args]);
+      const run = await pool.run({ baseUrl: proxy.baseUrl, apiKey: KEYS.primary, only: mutant.only, ...mutant.options?.(KEYS) });
       expect(run.code, run.output).toBe(1);
       expect(failedChecks(run), run.output).toEqual([...mutant.fails].sort());
       expect(run.report!.unattributed, run.output).toEqual([]);
@@ -59,7 +60,6 @@ describe('the suite fails every broken server, naming the broken property', { co
       }
     } finally {
       await proxy.close();
-      slots.release();
     }
   }, 600_000);
 });

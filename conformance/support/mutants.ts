@@ -1,4 +1,5 @@
 // Test-only: deliberately broken variants of the reference server, one defect each, as proxy mutations.
+import type { ConformanceOptions } from '../../src/commands/conformance.js';
 import { editJson, eachDocument, joinMultipart, splitMultipart, type Mutation, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
 
 /** One broken server and the verdict the suite must reach about it. */
@@ -10,8 +11,8 @@ export interface Mutant {
   only: string[];
   /** Checks that must fail: together they name the defect. */
   fails: string[];
-  /** Extra CLI arguments. */
-  args?: string[];
+  /** Options beyond the target, the key and the areas. */
+  options?: (keys: { primary: string; secondary: string }) => Partial<ConformanceOptions>;
   /** A substring the failure message must contain (for checks shared by several mutants). */
   mentions?: string;
   mutation: (keys: { primary: string; secondary: string }) => Mutation;
@@ -92,7 +93,7 @@ export const mutants: Mutant[] = [
   },
   {
     name: 'tenants-share-documents', defect: "the second key sees the first key's documents", only: ['tenancy'], fails: ['tenancy.document-hidden', 'tenancy.list-hidden'],
-    args: ['--second-api-key', 'SECOND'],
+    options: ({ secondary }) => ({ secondApiKey: secondary }),
     mutation: ({ primary, secondary }) => ({ request: (r) => (r.headers['x-api-key'] === secondary ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r) }),
   },
   {
@@ -135,7 +136,7 @@ export const mutants: Mutant[] = [
     mutation: () => ({ response: (res, req) => (isList(req) && res.status === 200 ? editJson(res, (b) => { b.documents.reverse(); }) : res) }),
   },
   {
-    name: 'never-completes', defect: 'documents never leave processing', only: ['lifecycle'], fails: ['lifecycle.reaches-terminal'], args: ['--timeout-ms', '1500'],
+    name: 'never-completes', defect: 'documents never leave processing', only: ['lifecycle'], fails: ['lifecycle.reaches-terminal'], options: () => ({ timeoutMs: 1500 }),
     mutation: () => ({
       response: (res) => editJson(res, (b) => eachDocument(b, (d) => {
         if (d.status !== 'completed') return;
@@ -201,7 +202,7 @@ export const mutants: Mutant[] = [
     }),
   },
   {
-    name: 'undocumented-property-strict', defect: 'documents carry an undocumented property (run with --strict)', only: ['get'], fails: ['response.no-undocumented-properties'], args: ['--strict'],
+    name: 'undocumented-property-strict', defect: 'documents carry an undocumented property (run with --strict)', only: ['get'], fails: ['response.no-undocumented-properties'], options: () => ({ strict: true }),
     mutation: () => ({ response: (res) => editJson(res, (b) => eachDocument(b, (d) => { d.storage_path = '/var/data/x'; })) }),
   },
   {
@@ -248,7 +249,7 @@ export const mutants: Mutant[] = [
     }),
   },
   {
-    name: 'hangs-on-unknown-id', defect: 'reading an unknown id never answers', only: ['get'], fails: ['http.responds'], args: ['--request-timeout-ms', '1000'],
+    name: 'hangs-on-unknown-id', defect: 'reading an unknown id never answers', only: ['get'], fails: ['http.responds'], options: () => ({ requestTimeoutMs: 1000 }),
     mutation: () => ({ respond: (req, upstream) => (req.url.endsWith(`/get_document/${Number.MAX_SAFE_INTEGER}`) ? new Promise<never>(() => {}) : upstream(req)) }),
   },
   {
