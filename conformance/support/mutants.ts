@@ -1,6 +1,7 @@
 // Test-only: deliberately broken variants of the reference server, one defect each, as proxy mutations.
 import type { ConformanceOptions } from '../../src/commands/conformance.js';
-import { editJson, eachDocument, joinMultipart, splitMultipart, type Mutation, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
+import { isList, isRetry, isUpload, json, searchLike, searchNamesOnly, STATUSES, uploadPartByPart, withQuery } from './mutant-behaviours.js';
+import { editJson, eachDocument, joinMultipart, splitMultipart, type Mutation } from './mutation-proxy.js';
 
 /** One broken server and the verdict the suite must reach about it. */
 export interface Mutant {
@@ -16,67 +17,6 @@ export interface Mutant {
   /** A substring the failure message must contain (for checks shared by several mutants). */
   mentions?: string;
   mutation: (keys: { primary: string; secondary: string }) => Mutation;
-}
-
-const isList = (r: ProxyRequest) => r.method === 'GET' && r.url.startsWith('/api/v1/documents/get_documents');
-const isUpload = (r: ProxyRequest) => r.method === 'POST' && r.url.startsWith('/api/v1/documents/upload_files');
-const isRetry = (r: ProxyRequest) => r.method === 'POST' && r.url.startsWith('/api/v1/documents/retry_documents/');
-const STATUSES = ['processing', 'completed', 'failed'];
-
-function withQuery(request: ProxyRequest, edit: (q: URLSearchParams) => void): ProxyRequest {
-  const url = new URL(request.url, 'http://x');
-  edit(url.searchParams);
-  return { ...request, url: `${url.pathname}${url.search}` };
-}
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): ProxyResponse {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)) };
-}
-
-/** A list that ignores content: walks every page upstream without `search` and filters names only. */
-async function searchNamesOnly(
-  request: ProxyRequest,
-  upstream: (r: ProxyRequest) => Promise<ProxyResponse>,
-  matches?: (filename: string) => boolean,
-): Promise<ProxyResponse> {
-  const url = new URL(request.url, 'http://x');
-  const term = url.searchParams.get('search');
-  if (!isList(request) || term === null || term.length === 0 || term.length > 200) return upstream(request);
-  const page = Number(url.searchParams.get('page') ?? 1);
-  const limit = Number(url.searchParams.get('limit') ?? 20);
-  const all: Array<{ filename: string }> = [];
-  for (let p = 1; ; p++) {
-    const res = await upstream(withQuery(request, (q) => (q.delete('search'), q.set('limit', '100'), q.set('page', String(p)))));
-    if (res.status !== 200) return res;
-    const body = JSON.parse(res.body.toString()) as { documents: Array<{ filename: string }>; pagination: { total_pages: number } };
-    all.push(...body.documents);
-    if (p >= body.pagination.total_pages) break;
-  }
-  const hits = all.filter((d) => (matches ? matches(d.filename) : d.filename.toLowerCase().includes(term.toLowerCase())));
-  const pagination = { page, limit, total: hits.length, total_pages: Math.ceil(hits.length / limit) };
-  return json(200, { documents: hits.slice((page - 1) * limit, page * limit), pagination }, { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' });
-}
-
-/** A search where `%` and `_` are SQL LIKE wildcards (on filenames), as a naive LIKE query would do. */
-async function searchLike(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
-  const term = new URL(request.url, 'http://x').searchParams.get('search');
-  if (!isList(request) || !term || !/[%_]/.test(term)) return upstream(request);
-  const pattern = new RegExp(term.split('').map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join(''), 'i');
-  return searchNamesOnly(request, upstream, (filename) => pattern.test(filename));
-}
-
-/** An upload that stores each part on its own, so good parts before a bad one are kept. */
-async function uploadPartByPart(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
-  const split = isUpload(request) ? splitMultipart(request.body, request.headers['content-type'] ?? '') : undefined;
-  if (!split || split.parts.length < 2) return upstream(request);
-  const documents: unknown[] = [];
-  let last: ProxyResponse | undefined;
-  for (const part of split.parts) {
-    last = await upstream({ ...request, body: joinMultipart(split.boundary, [part]) });
-    if (last.status !== 202) return last;
-    documents.push(...(JSON.parse(last.body.toString()) as { documents: unknown[] }).documents);
-  }
-  return { ...last!, body: Buffer.from(JSON.stringify({ documents })) };
 }
 
 /** The mutants; each `fails` list is exactly the checks whose descriptions name that defect. */

@@ -1,0 +1,69 @@
+// Test-only: the request and response rewrites the mutants are made of.
+import { joinMultipart, splitMultipart, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
+
+/** A list request. */
+export const isList = (r: ProxyRequest) => r.method === 'GET' && r.url.startsWith('/api/v1/documents/get_documents');
+/** An upload request. */
+export const isUpload = (r: ProxyRequest) => r.method === 'POST' && r.url.startsWith('/api/v1/documents/upload_files');
+/** A retry request. */
+export const isRetry = (r: ProxyRequest) => r.method === 'POST' && r.url.startsWith('/api/v1/documents/retry_documents/');
+/** The document statuses of the bundled contract. */
+export const STATUSES = ['processing', 'completed', 'failed'];
+
+/** The request with its query edited. */
+export function withQuery(request: ProxyRequest, edit: (q: URLSearchParams) => void): ProxyRequest {
+  const url = new URL(request.url, 'http://x');
+  edit(url.searchParams);
+  return { ...request, url: `${url.pathname}${url.search}` };
+}
+
+/** A JSON response. */
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): ProxyResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(body)) };
+}
+
+/** A list that ignores content: walks every page upstream without `search` and filters names only. */
+export async function searchNamesOnly(
+  request: ProxyRequest,
+  upstream: (r: ProxyRequest) => Promise<ProxyResponse>,
+  matches?: (filename: string) => boolean,
+): Promise<ProxyResponse> {
+  const url = new URL(request.url, 'http://x');
+  const term = url.searchParams.get('search');
+  if (!isList(request) || term === null || term.length === 0 || term.length > 200) return upstream(request);
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const limit = Number(url.searchParams.get('limit') ?? 20);
+  const all: Array<{ filename: string }> = [];
+  for (let p = 1; ; p++) {
+    const res = await upstream(withQuery(request, (q) => (q.delete('search'), q.set('limit', '100'), q.set('page', String(p)))));
+    if (res.status !== 200) return res;
+    const body = JSON.parse(res.body.toString()) as { documents: Array<{ filename: string }>; pagination: { total_pages: number } };
+    all.push(...body.documents);
+    if (p >= body.pagination.total_pages) break;
+  }
+  const hits = all.filter((d) => (matches ? matches(d.filename) : d.filename.toLowerCase().includes(term.toLowerCase())));
+  const pagination = { page, limit, total: hits.length, total_pages: Math.ceil(hits.length / limit) };
+  return json(200, { documents: hits.slice((page - 1) * limit, page * limit), pagination }, { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' });
+}
+
+/** A search where `%` and `_` are SQL LIKE wildcards (on filenames), as a naive LIKE query would do. */
+export async function searchLike(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
+  const term = new URL(request.url, 'http://x').searchParams.get('search');
+  if (!isList(request) || !term || !/[%_]/.test(term)) return upstream(request);
+  const pattern = new RegExp(term.split('').map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join(''), 'i');
+  return searchNamesOnly(request, upstream, (filename) => pattern.test(filename));
+}
+
+/** An upload that stores each part on its own, so good parts before a bad one are kept. */
+export async function uploadPartByPart(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
+  const split = isUpload(request) ? splitMultipart(request.body, request.headers['content-type'] ?? '') : undefined;
+  if (!split || split.parts.length < 2) return upstream(request);
+  const documents: unknown[] = [];
+  let last: ProxyResponse | undefined;
+  for (const part of split.parts) {
+    last = await upstream({ ...request, body: joinMultipart(split.boundary, [part]) });
+    if (last.status !== 202) return last;
+    documents.push(...(JSON.parse(last.body.toString()) as { documents: unknown[] }).documents);
+  }
+  return { ...last!, body: Buffer.from(JSON.stringify({ documents })) };
+}
