@@ -6,12 +6,13 @@ import { catalog } from './checks/index.js';
 import { buildReport, type RunInfo, type TestInput } from './report.js';
 import { formatSummary } from './summary.js';
 
-/** Options the CLI passes to the reporter: the run, where to write the report, and each operation's documented statuses. */
-export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & { reportFile: string | null; documented: Record<string, string[]> };
+/** Options the CLI passes to the reporter: the run, where to write the report and the summary, and each operation's documented statuses. */
+export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & { reportFile: string | null; summaryFile: string; documented: Record<string, string[]> };
 
 /**
- * Turns the run's test records into the JSON report (`--report`) and the console summary that follows
- * vitest's own. Loaded by path by `docproc conformance`.
+ * Turns the run's test records into the JSON report (`--report`) and the console summary, which it writes
+ * to `summaryFile` for `docproc conformance` to print after vitest's own (vitest runs reporters side by
+ * side, so printing here could land in the middle of its summary). Loaded by path by the CLI.
  */
 export default class ConformanceReporter implements Reporter {
   private vitest?: Vitest;
@@ -42,13 +43,13 @@ export default class ConformanceReporter implements Reporter {
       }
     }
     for (const error of unhandled) tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [error.message] });
-    const { reportFile, documented, ...info } = this.options;
+    const { reportFile, summaryFile, documented, ...info } = this.options;
     const report = buildReport({ ...info, startedAt: this.startedAt, finishedAt: new Date().toISOString() }, tests, catalog, documented);
     if (reportFile) {
       mkdirSync(dirname(reportFile), { recursive: true });
       writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
     }
-    const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text));
-    log(formatSummary(report, reportFile));
+    mkdirSync(dirname(summaryFile), { recursive: true });
+    writeFileSync(summaryFile, formatSummary(report, reportFile));
   }
 }

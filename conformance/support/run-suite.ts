@@ -50,6 +50,9 @@ export async function runSuite(args: string[], { junit = false, env = {}, timeou
   const reportText = read(reportPath);
   const junitText = read(junitPath);
   rmSync(dir, { recursive: true, force: true });
+  // Failed runs keep reproducer bodies for a human; a test's are expected, so they go.
+  const runId = reportText ? (JSON.parse(reportText) as { runId?: string }).runId : undefined;
+  if (runId) rmSync(join(tmpdir(), `docproc-conformance-${runId}`), { recursive: true, force: true });
   return { code, output, ...(reportText ? { report: JSON.parse(reportText) as ConformanceReport } : {}), ...(junitText ? { junit: junitText } : {}) };
 }
 

@@ -41,6 +41,9 @@ process.on('message', (message: RunnerRequest) => {
       text = undefined;
     }
     rmSync(dir, { recursive: true, force: true });
+    // Failed runs keep reproducer bodies for a human; a mutant's are expected, so they go.
+    const runId = text ? (JSON.parse(text) as { runId?: string }).runId : undefined;
+    if (runId) rmSync(join(tmpdir(), `docproc-conformance-${runId}`), { recursive: true, force: true });
     process.send!({ id: message.id, code, output, ...(text ? { report: text } : {}) } satisfies RunnerReply);
   })();
 });

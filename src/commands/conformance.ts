@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -152,7 +153,8 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
   };
-  const reporterOptions = { runId, profile: options.profile, target: baseUrl, spec, strict: options.strict, only: options.only ?? null, reportFile: options.report ? resolve(options.report) : null, documented };
+  const summaryFile = join(config.reproDir, 'summary.txt');
+  const reporterOptions = { runId, profile: options.profile, target: baseUrl, spec, strict: options.strict, only: options.only ?? null, reportFile: options.report ? resolve(options.report) : null, summaryFile, documented };
   const reporters: Array<string | [string, Record<string, unknown>]> = ['default'];
   if (options.junit) reporters.push(['junit', { outputFile: resolve(options.junit), suiteName: `docproc conformance ${runId}` }]);
   reporters.push([join(packageRoot, 'conformance/lib/reporter.ts'), reporterOptions]);
@@ -171,6 +173,17 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,
     hookTimeout: 2 * options.requestTimeoutMs,
   }, {}, output ?? {});
+  // The suite's reporter leaves its summary in a file, to be printed after vitest's own.
+  if (existsSync(summaryFile)) {
+    (output?.stdout ?? process.stdout).write(`${readFileSync(summaryFile, 'utf8')}\n`);
+    rmSync(summaryFile);
+  }
+  // Keep the folder only when reproducers wrote request bodies into it.
+  try {
+    rmdirSync(config.reproDir);
+  } catch {
+    // not empty (reproducer bodies) or never made
+  }
   const files = vitest.state.getFiles();
   const failed = files.length === 0 || files.some((f) => f.result?.state === 'fail') || vitest.state.getUnhandledErrors().length > 0;
   await vitest.close();
