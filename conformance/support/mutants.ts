@@ -37,6 +37,18 @@ export const mutants: Mutant[] = [
     mutation: ({ primary, secondary }) => ({ request: (r) => (r.headers['x-api-key'] === secondary ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r) }),
   },
   {
+    name: 'idempotency-key-ignored', defect: 'uploads ignore the Idempotency-Key header (every retry creates new documents)', only: ['upload'],
+    fails: ['upload.idempotent-replay', 'upload.idempotency-key-reused', 'upload.idempotency-key-in-use'],
+    options: () => ({ maxFileBytes: 65_536 }),
+    mutation: () => ({
+      request: (r) => {
+        if (!isUpload(r) || r.headers['idempotency-key'] === undefined) return r;
+        const { 'idempotency-key': _, ...headers } = r.headers;
+        return { ...r, headers };
+      },
+    }),
+  },
+  {
     name: 'upload-answers-200', defect: 'a successful upload is a 200 instead of a 202', only: ['upload'], fails: ['response.status-documented'], mentions: '200',
     mutation: () => ({ response: (res, req) => (isUpload(req) && res.status === 202 ? { ...res, status: 200 } : res) }),
   },

@@ -1,6 +1,7 @@
 import { authChecks, tenancyChecks } from './auth.js';
 import type { Check } from './define.js';
 import { getChecks, lifecycleChecks, retryChecks } from './document.js';
+import { idempotencyChecks } from './idempotency.js';
 import { listChecks } from './list.js';
 import { responseChecks } from './response.js';
 import { robustnessChecks } from './robustness.js';
@@ -16,6 +17,7 @@ export const checks = {
   tenancy: tenancyChecks,
   validation: validationChecks,
   upload: uploadChecks,
+  idempotency: idempotencyChecks,
   list: listChecks,
   get: getChecks,
   retry: retryChecks,
