@@ -18,6 +18,13 @@ export async function scale({ workDir, sizes, durationSec }: { workDir: string; 
     const seedSec = (performance.now() - seedStarted) / 1000;
     const server = await startReference(dataDir, ['--processing-delay-ms', '0']);
     try {
+      // The first content search waits for the texts that start-up loads in the background; after
+      // it, the server is in its steady state, which is what the uploads below should measure.
+      const firstSearchStarted = performance.now();
+      const first = await fetch(`${server.baseUrl}/api/v1/documents/get_documents?search=${SEED_WORD}`, { headers: KEY_HEADERS });
+      const { pagination } = (await first.json()) as { pagination: { total: number } };
+      const firstSearchMs = performance.now() - firstSearchStarted;
+      if (pagination.total !== Math.ceil(size / 1000)) throw new Error(`search found ${pagination.total} of ${Math.ceil(size / 1000)}`);
       // Sequential uploads: each one's latency is the cost of one durable write at this size.
       const latencies: number[] = [];
       for (let i = 0; i < UPLOADS; i++) {
@@ -30,20 +37,15 @@ export async function scale({ workDir, sizes, durationSec }: { workDir: string; 
         latencies.push(performance.now() - started);
       }
       uploadP50.push(percentile(latencies, 50));
-      const firstSearchStarted = performance.now();
-      const first = await fetch(`${server.baseUrl}/api/v1/documents/get_documents?search=${SEED_WORD}`, { headers: KEY_HEADERS });
-      const { pagination } = (await first.json()) as { pagination: { total: number } };
-      const firstSearchMs = performance.now() - firstSearchStarted;
-      if (pagination.total !== Math.ceil(size / 1000)) throw new Error(`search found ${pagination.total} of ${Math.ceil(size / 1000)}`);
       const list = await measure({ url: `${server.baseUrl}/api/v1/documents/get_documents?limit=20`, headers: KEY_HEADERS, expectStatus: 200, durationSec, connections: 4 });
       const search = await measure({ url: `${server.baseUrl}/api/v1/documents/get_documents?search=${SEED_WORD}`, headers: KEY_HEADERS, expectStatus: 200, durationSec, connections: 4 });
       rows.push([
         size.toLocaleString('en'),
         fmt(seedSec, 1),
         server.startupMs,
+        fmt(firstSearchMs, 0),
         `${fmt(percentile(latencies, 50))} / ${fmt(percentile(latencies, 99))}`,
         `${fmt(list.requestsPerSec, 0)} (${list.p50Ms} / ${list.p99Ms})`,
-        fmt(firstSearchMs, 0),
         `${fmt(search.requestsPerSec, 0)} (${search.p50Ms} / ${search.p99Ms})`,
         fmt(await server.peakRssMiB(), 0),
       ]);
@@ -55,8 +57,8 @@ export async function scale({ workDir, sizes, durationSec }: { workDir: string; 
   return [
     {
       title: 'Scale: latency by number of stored documents',
-      note: `Documents seeded through the store (every one completed, with ~600 characters of text; 1 in 1000 contains the searched word). ${UPLOADS} sequential single-file uploads; list and search by autocannon, 4 connections, ${durationSec} s. ${growth}`,
-      head: ['stored', 'seed s', 'start-up ms', 'upload ms p50 / p99', 'list page req/s (p50 / p99 ms)', 'first content search ms', 'content search req/s (p50 / p99 ms)', 'peak RSS MiB'],
+      note: `Documents seeded through the store (every one completed, with ~600 characters of text; 1 in 1000 contains the searched word). After the first content search (which waits for the texts start-up loads in the background), ${UPLOADS} sequential single-file uploads; list and search by autocannon, 4 connections, ${durationSec} s. ${growth}`,
+      head: ['stored', 'seed s', 'start-up ms', 'first content search ms (waits for texts)', 'upload ms p50 / p99', 'list page req/s (p50 / p99 ms)', 'content search req/s (p50 / p99 ms)', 'peak RSS MiB'],
       rows,
     },
   ];
