@@ -10,8 +10,8 @@ import { bundledSpecPath, packageRoot } from '../paths.js';
 /** The areas of the suite (`conformance/suite/<area>[-*].suite.ts`), selectable with `--only`. */
 export const CONFORMANCE_AREAS = ['auth', 'tenancy', 'upload', 'list', 'get', 'retry', 'lifecycle', 'robustness'] as const;
 
-/** What the CLI hands to the suite's test files (through vitest's `provide`). */
-export interface ConformanceSuiteConfig {
+/** The parsed options of `docproc conformance`. */
+export interface ConformanceOptions {
   baseUrl: string;
   apiKey: string;
   secondApiKey?: string;
@@ -24,29 +24,19 @@ export interface ConformanceSuiteConfig {
   requestTimeoutMs: number;
   maxFiles?: number;
   maxFileBytes?: number;
-  strict: boolean;
-  /** Names everything the run creates: `conformance-<runId>-...`. */
-  runId: string;
-  /** Where curl reproducers put request bodies. */
-  reproDir: string;
-}
-
-/** The parsed options of `docproc conformance`. */
-export interface ConformanceOptions {
-  baseUrl: string;
-  apiKey: string;
-  secondApiKey?: string;
-  profile: 'contract' | 'full';
-  spec: string;
-  timeoutMs: number;
-  requestTimeoutMs: number;
-  maxFiles?: number;
-  maxFileBytes?: number;
   junit?: string;
   report?: string;
   strict: boolean;
   only?: string[];
 }
+
+/** What the CLI hands to the suite's test files (through vitest's `provide`): the options that judge the target, and the run's names. */
+export type ConformanceSuiteConfig = Omit<ConformanceOptions, 'junit' | 'report' | 'only'> & {
+  /** Names everything the run creates: `conformance-<runId>-...`. */
+  runId: string;
+  /** Where curl reproducers put request bodies. */
+  reproDir: string;
+};
 
 /** Exit codes: every check passed, a check failed, bad usage or an unreachable target. */
 export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
