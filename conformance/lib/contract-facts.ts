@@ -35,3 +35,9 @@ export function contractFacts(contract: Contract): ContractFacts {
   if (!fileField) throw new Error('the contract documents no multipart file field');
   return { defaultLimit: limit.default, maxLimit: limit.maximum, maxSearchLength: search.maxLength, statuses: status.enum as string[], fileField };
 }
+
+/**
+ * Path ids that are not a positive integer within 2^53-1, each a 400 on every `{document_id}`
+ * operation: a word, zero, a negative, a fraction, 30 digits, and 2^53 (one past the largest).
+ */
+export const INVALID_DOCUMENT_IDS = ['abc', '0', '-1', '1.5', '123456789012345678901234567890', '9007199254740992'] as const;

@@ -8,6 +8,7 @@ import { part, textPdf } from '../lib/files.js';
 import { once, openSuite } from '../lib/suite.js';
 import { currentProfile, verify } from '../lib/verify.js';
 import { waitForTerminal } from '../lib/wait.js';
+import { INVALID_DOCUMENT_IDS } from '../lib/contract-facts.js';
 
 const kit = await openSuite('get');
 const { get, upload } = checks;
@@ -53,7 +54,7 @@ describe('getDocument', () => {
 });
 
 describe('getDocument validates the id', () => {
-  for (const id of ['abc', '0', '-1', '1.5', '123456789012345678901234567890', '9007199254740992']) {
+  for (const id of INVALID_DOCUMENT_IDS) {
     kit.scenario(`id ${id} is a 400`, { profile: 'contract', checks: [get.rejectsInvalidId] }, async () => {
       const exchange = await kit.api.get(id);
       expectStatus(get.rejectsInvalidId, exchange, 400, 'not a positive integer within 2^53-1');

@@ -7,6 +7,7 @@ import { fixture, part, randomWord, textPdf } from '../lib/files.js';
 import { once, openSuite } from '../lib/suite.js';
 import { currentProfile, verify } from '../lib/verify.js';
 import { settle, waitForAll, waitForTerminal } from '../lib/wait.js';
+import { INVALID_DOCUMENT_IDS } from '../lib/contract-facts.js';
 
 const kit = await openSuite('retry');
 const { retry, upload } = checks;
@@ -85,7 +86,7 @@ describe('retryDocument', () => {
 });
 
 describe('retryDocument validates the id', () => {
-  for (const id of ['abc', '0', '-1', '1.5', '123456789012345678901234567890', '9007199254740992']) {
+  for (const id of INVALID_DOCUMENT_IDS) {
     kit.scenario(`id ${id} is a 400`, { profile: 'contract', checks: [retry.rejectsInvalidId] }, async () => {
       const exchange = await kit.api.retry(id);
       expectStatus(retry.rejectsInvalidId, exchange, 400, 'not a positive integer within 2^53-1');

@@ -4,12 +4,8 @@ import type { Adapter } from 'lowdb';
 
 let tempCounter = 0;
 
-/**
- * Flushes a directory's entries to disk, so a rename or unlink inside it survives a power cut
- * (fsync on the file alone does not persist its name).
- */
-export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+async function sync(path: string, flags: 'r' | 'r+'): Promise<void> {
+  const handle = await open(path, flags);
   try {
     await handle.sync();
   } finally {
@@ -17,15 +13,14 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Flushes a directory's entries to disk, so a rename or unlink inside it survives a power cut
+ * (fsync on the file alone does not persist its name).
+ */
+export const fsyncDir = (dir: string): Promise<void> => sync(dir, 'r');
+
 /** Flushes a file's bytes to disk. */
-export async function fsyncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+export const fsyncFile = (path: string): Promise<void> => sync(path, 'r+');
 
 /**
  * Replaces a file atomically and durably: write a temp file beside it, fsync it, rename it over the

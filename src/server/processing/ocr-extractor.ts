@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { imageSize } from 'image-size';
 import Tesseract from 'tesseract.js';
-import type { Extraction } from './lifecycle.js';
+import type { BytesExtractor, Extraction } from './lifecycle.js';
 
 /** Limits that keep one hostile image from stalling or exhausting the server. */
 export interface OcrLimits {
@@ -14,10 +14,7 @@ export interface OcrLimits {
 }
 
 /** Reads text from PNG and JPEG images with tesseract.js. */
-export interface OcrExtractor {
-  extract(bytes: Uint8Array): Promise<Extraction>;
-  close(): Promise<void>;
-}
+export type OcrExtractor = BytesExtractor;
 
 /**
  * The folder of the English traineddata installed from npm (`@tesseract.js-data/eng`). The

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Extraction } from './lifecycle.js';
+import type { BytesExtractor, Extraction } from './lifecycle.js';
 
 /** Limits that keep one hostile PDF from stalling or exhausting the server. */
 export interface PdfLimits {
@@ -12,10 +12,7 @@ export interface PdfLimits {
 }
 
 /** Extracts the text layer of PDFs, each in a worker thread that can be killed. */
-export interface PdfExtractor {
-  extract(bytes: Uint8Array): Promise<Extraction>;
-  close(): Promise<void>;
-}
+export type PdfExtractor = BytesExtractor;
 
 type Reply = { ok: true; text: string } | { ok: false; kind: 'pages'; pages: number } | { ok: false; kind: 'error'; name: string; message: string };
 
