@@ -54,6 +54,9 @@ describe('the suite fails every broken server, naming the broken property', { co
       const failures = run.report!.checks.flatMap((c) => c.failures);
       expect(failures.every((f) => f.curl?.startsWith('curl ') && f.received && f.documented)).toBe(true);
       expect(run.output + JSON.stringify(run.report)).not.toContain(KEYS.primary);
+      // A check its scenario never got to judge is not exercised, however far the scenario got.
+      const passed = new Set(run.report!.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));
+      expect((mutant.notPassed ?? []).filter((id) => passed.has(id)), run.output).toEqual([]);
       if (mutant.mentions) {
         const messages = run.report!.checks.flatMap((c) => c.failures.map((f) => `${f.received}\n${f.documented}`)).join('\n');
         expect(messages).toContain(mutant.mentions);

@@ -2,7 +2,6 @@ import { listed, uploaded } from './api.js';
 import type { Check } from './checks/index.js';
 import { part } from './files.js';
 import type { ScenarioTools, SuiteKit } from './suite.js';
-import { verify } from './verify.js';
 
 /**
  * Proves that a rejected request created no document named with `token`: uploads a control document under
@@ -20,7 +19,7 @@ export async function expectNothingCreated(kit: SuiteKit, tools: ScenarioTools, 
     return tools.notExercised(`a search for "${token}" did not find the control document ${doc.document_id} (see list.search-by-filename), so absence cannot be proven`, [check]);
   }
   const others = found.filter((d) => d.document_id !== doc.document_id);
-  verify(check, others.length === 0, () => ({
+  kit.verify(check, others.length === 0, () => ({
     received: `the rejected request left ${others.length} document(s): ${others.map((d) => `${d.document_id} ${JSON.stringify(d.filename)}`).join(', ')}`,
     documented: 'nothing stored by a rejected upload (only the control document matches the token)',
     exchange: search,

@@ -2,6 +2,7 @@ import type { components } from '../../src/generated/openapi.js';
 import type { WireDocument } from './document-state.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
 import type { Http, QueryInput, SendOptions } from './http.js';
+import type { Judge } from './judge.js';
 
 /** A full document (with `content`) as read from the wire. */
 export type WireFullDocument = components['schemas']['Document'];
@@ -12,7 +13,10 @@ type Extra = Omit<SendOptions, 'operation' | 'params' | 'query' | 'body' | 'key'
 
 /** The four operations over the recording layer; every call returns the checked exchange. */
 export interface Api {
-  upload(parts: FilePart[], extra?: Extra): Promise<Exchange>;
+  /** The judge of the file this API belongs to (waits and helpers record their verdicts there). */
+  readonly judge: Judge;
+  /** An upload of file parts; `beyondLimits` sends one the deployment's limits forbid, on purpose. */
+  upload(parts: FilePart[], extra?: Extra & { beyondLimits?: boolean }): Promise<Exchange>;
   /** An upload whose body is exact bytes (hand-built or hostile multipart). */
   uploadRaw(data: Uint8Array, contentType: string | undefined, extra?: Extra): Promise<Exchange>;
   list(query?: QueryInput, extra?: Extra & { rawQuery?: string }): Promise<Exchange>;
@@ -26,7 +30,8 @@ export interface Api {
  */
 export function createApi(http: Http, key: KeyChoice = 'primary'): Api {
   return {
-    upload: (parts, extra) => http.send({ ...extra, operation: 'uploadDocuments', key, body: { kind: 'files', parts } }),
+    judge: http.judge,
+    upload: (parts, { beyondLimits: _, ...extra } = {}) => http.send({ ...extra, operation: 'uploadDocuments', key, body: { kind: 'files', parts } }),
     uploadRaw: (data, contentType, extra) =>
       http.send({ ...extra, operation: 'uploadDocuments', key, body: { kind: 'raw', data, ...(contentType !== undefined ? { contentType } : {}) } }),
     list: (query, extra) => http.send({ ...extra, operation: 'listDocuments', key, ...(query ? { query } : {}) }),

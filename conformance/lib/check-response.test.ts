@@ -3,9 +3,9 @@ import { loadContract } from '../../src/contract/contract.js';
 import { checkResponse } from './check-response.js';
 import type { Exchange } from './exchange.js';
 import { ConformanceFailure } from './failure.js';
-import { createTestRecord, useRecord } from './recorder.js';
+import { createJudge } from './judge.js';
+import { createTestRecord } from './recorder.js';
 import { resolveTarget } from './target.js';
-import { setRunProfile } from './verify.js';
 
 // The response checks on hand-made exchanges: each broken response must fail the one check that names it.
 const contract = await loadContract();
@@ -35,16 +35,14 @@ function exchange({ status = 200, body = doc as unknown, contentType = 'applicat
 }
 
 function failingCheck(e: Exchange, { strict = false, profile = 'full' }: { strict?: boolean; profile?: 'contract' | 'full' } = {}): string | undefined {
-  setRunProfile(profile);
-  useRecord(createTestRecord());
+  const judge = createJudge(profile);
+  judge.use(createTestRecord());
   try {
-    checkResponse(e, { contract, strict });
+    checkResponse(e, { contract, strict, judge });
     return undefined;
   } catch (error) {
     if (error instanceof ConformanceFailure) return error.record.check;
     throw error;
-  } finally {
-    useRecord(undefined);
   }
 }
 

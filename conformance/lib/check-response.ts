@@ -1,7 +1,6 @@
 import { checks } from './checks/index.js';
 import { documentStateIsConsistent } from './document-state.js';
 import type { Exchange } from './exchange.js';
-import { recordPass, recordWarning } from './recorder.js';
 import {
   bodyMatchesSchema,
   contentTypeIsDocumented,
@@ -15,38 +14,33 @@ import {
   type ResponseCheckContext,
 } from './response-checks.js';
 import { undocumentedProperties } from './schema-walk.js';
-import { verify } from './verify.js';
 
-const printed = new Set<string>();
-
-/** Undocumented properties warn (printed once per worker, every one kept in the report) unless the run is strict. */
+/** Undocumented properties warn (the summary prints each once, the report keeps every one) unless the run is strict. */
 export function noUndocumentedProperties(exchange: Exchange, ctx: ResponseCheckContext): void {
   const schema = documentedResponse(exchange)?.content?.[exchange.mediaType]?.schema;
   if (!schema || exchange.json === undefined) return;
   const extra = undocumentedProperties(schema, exchange.json);
   const check = checks.response.noUndocumentedProperties;
-  if (extra.length === 0) return recordPass(check);
+  if (extra.length === 0) return ctx.judge.pass(check);
   const details = () => ({ received: `properties ${extra.join(', ')}`, documented: 'only the properties the schema declares', exchange });
-  if (ctx.strict) return verify(check, false, details);
+  if (ctx.strict) return ctx.judge.verify(check, false, details);
   const message = `${exchange.target.label}: undocumented ${extra.join(', ')} (a failure with --strict)`;
-  recordWarning(check, { operation: exchange.target.label, message, ...(exchange.requestId ? { requestId: exchange.requestId } : {}) });
-  if (!printed.has(message)) console.warn(`warning [${check.id}] ${message}`);
-  printed.add(message);
+  ctx.judge.warn(check, { operation: exchange.target.label, message, ...(exchange.requestId ? { requestId: exchange.requestId } : {}) });
 }
 
 /**
  * Runs every response check, most telling first, so a failure names the first property that broke.
- * @example checkResponse(exchange, { contract, strict: false });
+ * @example checkResponse(exchange, { contract, strict: false, judge });
  */
 export function checkResponse(exchange: Exchange, ctx: ResponseCheckContext): void {
-  neverServerError(exchange);
-  statusIsDocumented(exchange);
-  errorIsProblemJson(exchange);
-  contentTypeIsDocumented(exchange);
+  neverServerError(exchange, ctx);
+  statusIsDocumented(exchange, ctx);
+  errorIsProblemJson(exchange, ctx);
+  contentTypeIsDocumented(exchange, ctx);
   headersArePresent(exchange, ctx);
   bodyMatchesSchema(exchange, ctx);
-  errorCodeIsDocumented(exchange);
-  requestIdIsEchoed(exchange);
-  documentStateIsConsistent(exchange);
+  errorCodeIsDocumented(exchange, ctx);
+  requestIdIsEchoed(exchange, ctx);
+  documentStateIsConsistent(exchange, ctx.judge);
   noUndocumentedProperties(exchange, ctx);
 }

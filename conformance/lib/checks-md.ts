@@ -1,20 +1,9 @@
+import { CHECK_AREAS } from '../../src/commands/conformance-areas.js';
 import type { Check } from './checks/index.js';
 
-const AREA_TITLES: Record<string, string> = {
-  response: 'Every response',
-  auth: 'Authentication',
-  tenancy: 'Tenant isolation',
-  validation: 'Validation errors',
-  upload: 'Upload (`uploadDocuments`)',
-  list: 'List, filter and search (`listDocuments`)',
-  get: 'Read one document (`getDocument`)',
-  retry: 'Retry processing (`retryDocument`)',
-  lifecycle: 'Processing lifecycle',
-  robustness: 'Robustness',
-};
 
 /**
- * Renders CHECKS.md from the catalog: one table per area with id, name, profile and what a pass proves.
+ * Renders CHECKS.md from the catalog: one table per area with id, profile and what a pass proves.
  * @example writeFileSync('conformance/CHECKS.md', renderChecksMarkdown(catalog));
  */
 export function renderChecksMarkdown(catalog: readonly Check[]): string {
@@ -30,13 +19,13 @@ export function renderChecksMarkdown(catalog: readonly Check[]): string {
     '',
     `${catalog.length} checks: ${catalog.filter((c) => c.profile === 'contract').length} in both profiles, ${catalog.filter((c) => c.profile === 'full').length} in \`full\` only.`,
   ];
-  for (const area of Object.keys(AREA_TITLES)) {
+  for (const [area, title] of Object.entries(CHECK_AREAS)) {
     const rows = catalog.filter((c) => c.area === area);
     if (rows.length === 0) continue;
-    out.push('', `## ${AREA_TITLES[area]}`, '', '| Id | Name | Profile | What a pass proves |', '|---|---|---|---|');
-    for (const c of rows) out.push(`| \`${c.id}\` | \`${c.name}\` | ${c.profile} | ${c.description.replace(/\|/g, '\\|')} |`);
+    out.push('', `## ${title}`, '', '| Id | Profile | What a pass proves |', '|---|---|---|');
+    for (const c of rows) out.push(`| \`${c.id}\` | ${c.profile} | ${c.description.replace(/\|/g, '\\|')} |`);
   }
-  const unknown = catalog.filter((c) => !(c.area in AREA_TITLES));
+  const unknown = catalog.filter((c) => !(c.area in CHECK_AREAS));
   if (unknown.length) throw new Error(`checks in areas CHECKS.md has no title for: ${unknown.map((c) => c.id).join(', ')}`);
   return `${out.join('\n')}\n`;
 }

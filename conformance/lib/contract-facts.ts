@@ -9,6 +9,8 @@ export interface ContractFacts {
   statuses: string[];
   /** The multipart field files are sent under (`files[]`). */
   fileField: string;
+  /** The upload limits the contract documents as defaults (`x-upload-limits`), where it documents them. */
+  uploadLimits: { maxFiles?: number; maxFileBytes?: number };
 }
 
 function param(contract: Contract, operationId: string, name: string): OpenAPIV3_1.SchemaObject {
@@ -33,7 +35,12 @@ export function contractFacts(contract: Contract): ContractFacts {
   if (typeof search.maxLength !== 'number') throw new Error('the contract documents no maximum search length');
   if (!Array.isArray(status.enum)) throw new Error('the contract documents no status_filter values');
   if (!fileField) throw new Error('the contract documents no multipart file field');
-  return { defaultLimit: limit.default, maxLimit: limit.maximum, maxSearchLength: search.maxLength, statuses: status.enum as string[], fileField };
+  const limits = (contract.operation('uploadDocuments')?.definition as { 'x-upload-limits'?: { max_files?: unknown; max_file_bytes?: unknown } } | undefined)?.['x-upload-limits'];
+  const uploadLimits = {
+    ...(typeof limits?.max_files === 'number' ? { maxFiles: limits.max_files } : {}),
+    ...(typeof limits?.max_file_bytes === 'number' ? { maxFileBytes: limits.max_file_bytes } : {}),
+  };
+  return { defaultLimit: limit.default, maxLimit: limit.maximum, maxSearchLength: search.maxLength, statuses: status.enum as string[], fileField, uploadLimits };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SentRequest } from './exchange.js';
+import type { KeyVariant, SentRequest } from './exchange.js';
 
 /** Quotes a string for a POSIX shell. */
 export function shellQuote(text: string): string {
@@ -14,6 +14,12 @@ function safeName(name: string): string {
   return name.replace(/[^\w.-]+/g, '_').slice(-80) || 'file';
 }
 
+/** The near-misses of the run's key as shell words that build them from `$DOCPROC_API_KEY`. */
+const KEY_VARIANT_SHELL: Record<KeyVariant, string> = {
+  'swapped-case': `"x-api-key: $(printf %s "$${KEY_ENV.primary}" | tr a-zA-Z A-Za-z)"`,
+  'nbsp-padded': `"x-api-key: $(printf '\\240')$${KEY_ENV.primary}$(printf '\\240')"`,
+};
+
 /**
  * Builds a curl command that sends the same request, with the key as `$DOCPROC_API_KEY`; request bodies are
  * written under `bodyDir` so the command can be pasted on the machine that ran the suite.
@@ -22,6 +28,7 @@ function safeName(name: string): string {
 export function curlCommand(request: SentRequest, bodyDir: string, seq: number): string {
   const args = ['curl', '-sS', '-i', '-g', '-X', request.method, shellQuote(request.url)];
   if (request.key === 'primary' || request.key === 'secondary') args.push('-H', `"x-api-key: $${KEY_ENV[request.key]}"`);
+  else if (request.key !== 'none' && 'variant' in request.key) args.push('-H', KEY_VARIANT_SHELL[request.key.variant]);
   else if (request.key !== 'none') args.push('-H', shellQuote(`x-api-key: ${request.key.literal}`));
   for (const [name, value] of Object.entries(request.headers)) args.push('-H', shellQuote(`${name}: ${value}`));
   const body = request.body;

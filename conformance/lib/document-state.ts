@@ -2,7 +2,7 @@ import type { components } from '../../src/generated/openapi.js';
 import { checks } from './checks/index.js';
 import type { Exchange } from './exchange.js';
 import { show } from './failure.js';
-import { verify } from './verify.js';
+import type { Judge } from './judge.js';
 
 /** A document as read from the wire: a list summary, or a full document with `content`. */
 export type WireDocument = components['schemas']['DocumentSummary'] & { content?: string | null };
@@ -37,11 +37,11 @@ export function stateProblems(doc: WireDocument): string[] {
 }
 
 /** Every document in a successful body must agree with its own status. */
-export function documentStateIsConsistent(exchange: Exchange): void {
+export function documentStateIsConsistent(exchange: Exchange, judge: Judge): void {
   if (exchange.status >= 300) return;
   for (const doc of documentsIn(exchange.json)) {
     const problems = stateProblems(doc);
-    verify(checks.response.documentStateConsistent, problems.length === 0, () => ({
+    judge.verify(checks.response.documentStateConsistent, problems.length === 0, () => ({
       received: `document ${doc.document_id}: ${problems.join('; ')}`,
       documented: 'error only when failed, content only when completed, processed_at null exactly while processing',
       note: show(doc, 600),

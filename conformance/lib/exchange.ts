@@ -1,7 +1,10 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 
-/** Which key a request carries: the run's key, the second tenant's, none, or a literal (wrong) one. */
-export type KeyChoice = 'primary' | 'secondary' | 'none' | { literal: string };
+/** Near-misses of the run's key, made from it when sent so that the key itself is never kept or printed. */
+export type KeyVariant = 'swapped-case' | 'nbsp-padded';
+
+/** Which key a request carries: the run's key, the second tenant's, none, a literal (wrong) one, or a near-miss of the run's key. */
+export type KeyChoice = 'primary' | 'secondary' | 'none' | { literal: string } | { variant: KeyVariant };
 
 /** One file part of a multipart upload sent as FormData (what real clients send). */
 export interface FilePart {

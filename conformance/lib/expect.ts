@@ -2,42 +2,55 @@ import type { Check } from './checks/index.js';
 import { checks } from './checks/index.js';
 import type { Exchange } from './exchange.js';
 import { show } from './failure.js';
+import type { Judge } from './judge.js';
 import { describeResponse } from './response-checks.js';
-import { verify } from './verify.js';
 
-/**
- * Verifies the status of an exchange for a scenario's own check.
- * @example expectStatus(checks.upload.accepted, exchange, 202, 'a valid upload');
- */
-export function expectStatus(check: Check, exchange: Exchange, status: number, why: string): void {
-  verify(check, exchange.status === status, () => ({ received: describeResponse(exchange), documented: `${status} (${why})`, exchange }));
+/** Where a validation error may name what was wrong: `{in, name}` as the contract's `errors` entries say. */
+export interface Named {
+  in: string;
+  name: string;
+}
+
+/** The common shapes of a scenario's own assertions, bound to one judge. */
+export interface Expectations {
+  /** The exchange has `status`. */
+  expectStatus(check: Check, exchange: Exchange, status: number, why: string): void;
+  /** The exchange is a problem with `status` and `code`. */
+  expectProblem(check: Check, exchange: Exchange, status: number, code: string, why: string): void;
+  /** A 400 names the offending parameter or field in `errors`; any of `accepted` will do where the contract allows several readings. */
+  expectNamesParameter(exchange: Exchange, ...accepted: Named[]): void;
 }
 
 /**
- * Verifies a problem response: status and `code`.
- * @example expectProblem(checks.get.unknownId, exchange, 404, 'not_found', 'an id that does not exist');
+ * Binds the assertion helpers to `judge`.
+ * @example const { expectStatus } = createExpectations(judge); expectStatus(checks.upload.accepted, exchange, 202, 'a valid upload');
  */
-export function expectProblem(check: Check, exchange: Exchange, status: number, code: string, why: string): void {
-  const got = (exchange.json as { code?: unknown } | undefined)?.code;
-  verify(check, exchange.status === status && got === code, () => ({
-    received: describeResponse(exchange),
-    documented: `${status} with code ${JSON.stringify(code)} (${why})`,
-    exchange,
-  }));
-}
-
-/**
- * Verifies that a 400 names the offending parameter or field in `errors`.
- * @example expectNamesParameter(exchange, 'query', 'limit');
- */
-export function expectNamesParameter(exchange: Exchange, where: string, name: string): void {
-  const errors = (exchange.json as { errors?: Array<{ in?: unknown; name?: unknown }> } | undefined)?.errors;
-  const holds = Array.isArray(errors) && errors.some((e) => e.in === where && e.name === name);
-  verify(checks.validation.namesParameter, holds, () => ({
-    received: `errors ${show(errors)}`,
-    documented: `errors naming {"in": "${where}", "name": "${name}"}`,
-    exchange,
-  }));
+export function createExpectations(judge: Judge): Expectations {
+  return {
+    expectStatus(check, exchange, status, why) {
+      judge.verify(check, exchange.status === status, () => ({ received: describeResponse(exchange), documented: `${status} (${why})`, exchange }));
+    },
+    expectProblem(check, exchange, status, code, why) {
+      const got = (exchange.json as { code?: unknown } | undefined)?.code;
+      judge.verify(check, exchange.status === status && got === code, () => ({
+        received: describeResponse(exchange),
+        documented: `${status} with code ${JSON.stringify(code)} (${why})`,
+        exchange,
+      }));
+    },
+    expectNamesParameter(exchange, ...accepted) {
+      const errors = (exchange.json as { errors?: Array<{ in?: unknown; name?: unknown }> } | undefined)?.errors;
+      // Header names are case-insensitive; parameter and field names are not.
+      const same = (e: { in?: unknown; name?: unknown }, a: Named) =>
+        e.in === a.in && typeof e.name === 'string' && (a.in === 'header' ? e.name.toLowerCase() === a.name.toLowerCase() : e.name === a.name);
+      const holds = Array.isArray(errors) && errors.some((e) => accepted.some((a) => same(e, a)));
+      judge.verify(checks.validation.namesParameter, holds, () => ({
+        received: `errors ${show(errors)}`,
+        documented: `errors naming ${accepted.map((a) => `{"in": "${a.in}", "name": "${a.name}"}`).join(' or ')}`,
+        exchange,
+      }));
+    },
+  };
 }
 
 /** Orders two values for a Received/Documented pair as sorted, comma-separated lists. */

@@ -3,11 +3,10 @@ import type { Contract } from '../../src/contract/contract.js';
 import { checks } from './checks/index.js';
 import { checkResponse } from './check-response.js';
 import { curlCommand } from './curl.js';
-import type { Exchange, KeyChoice, RequestBody, SentRequest } from './exchange.js';
+import type { Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import { ConformanceFailure } from './failure.js';
-import { recordCoverage } from './recorder.js';
+import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
-import { verify } from './verify.js';
 
 /** Query parameters; pairs allow a repeated name. */
 export type QueryInput = Record<string, string | number> | Array<[string, string]>;
@@ -43,11 +42,15 @@ export interface HttpOptions {
   requestIdPrefix: string;
   /** Where reproducers write request bodies. */
   reproDir: string;
+  /** Where verdicts go. */
+  judge: Judge;
 }
 
 /** The recording HTTP layer: every response is checked against the contract before the scenario sees it. */
 export interface Http {
   send(options: SendOptions): Promise<Exchange>;
+  /** The judge every exchange is checked by. */
+  readonly judge: Judge;
 }
 
 function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined {
@@ -57,7 +60,14 @@ function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined
     if (!keys.secondary) throw new Error('conformance suite bug: the second key was used without --second-api-key');
     return keys.secondary;
   }
+  if ('variant' in key) return keyVariant(keys.primary, key.variant);
   return key.literal;
+}
+
+/** The run's key made into a near-miss: letter case swapped, or wrapped in U+00A0 (sent as the byte 0xA0). */
+export function keyVariant(key: string, variant: KeyVariant): string {
+  if (variant === 'nbsp-padded') return `\u00a0${key}\u00a0`;
+  return [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
 }
 
 function encodeBody(body: RequestBody | undefined): BodyInit | undefined {
@@ -70,12 +80,14 @@ function encodeBody(body: RequestBody | undefined): BodyInit | undefined {
 
 /**
  * Creates the recording HTTP layer over fetch.
- * @example const http = createHttp({ baseUrl, keys: { primary: key }, contract, strict: false, requestTimeoutMs: 30000, requestIdPrefix: 'conformance-run1-list', reproDir });
+ * @example const http = createHttp({ baseUrl, keys: { primary: key }, contract, strict: false, requestTimeoutMs: 30000, requestIdPrefix: 'conformance-run1-list', reproDir, judge });
  */
 export function createHttp(options: HttpOptions): Http {
   let seq = 0;
   const base = options.baseUrl.replace(/\/+$/, '');
+  const { judge } = options;
   return {
+    judge,
     async send(o) {
       const number = ++seq;
       const method = (o.method ?? (o.operation ? options.contract.operation(o.operation)?.method : undefined) ?? 'get').toUpperCase();
@@ -116,6 +128,7 @@ export function createHttp(options: HttpOptions): Http {
           received: `no HTTP response after ${Math.round(exchange.durationMs)} ms: ${reason}`,
           documented: `an HTTP response within ${options.requestTimeoutMs} ms`,
           exchange,
+          noResponse: reason,
         });
       }
       const text = new TextDecoder().decode(bytes);
@@ -134,9 +147,9 @@ export function createHttp(options: HttpOptions): Http {
         durationMs: performance.now() - started, reproduce,
         ...(jsonError !== undefined ? { jsonError } : {}), ...(requestId !== undefined ? { requestId } : {}),
       };
-      verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
-      recordCoverage(target.coverageKey, response.status);
-      checkResponse(exchange, { contract: options.contract, strict: options.strict });
+      judge.verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
+      judge.coverage(target.coverageKey, response.status);
+      checkResponse(exchange, { contract: options.contract, strict: options.strict, judge });
       return exchange;
     },
   };

@@ -3,7 +3,7 @@ import type { Check } from './checks/index.js';
 import { createTestRecord, type TestRecord } from './recorder.js';
 import { buildReport, type RunInfo, type TestInput } from './report.js';
 
-const check = (id: string, profile: 'contract' | 'full' = 'contract'): Check => ({ id, name: id, profile, area: id.split('.')[0] as Check['area'], description: '' });
+const check = (id: string, profile: 'contract' | 'full' = 'contract'): Check => ({ id, profile, area: id.split('.')[0] as Check['area'], description: '' });
 const catalog = [check('list.a'), check('list.b'), check('list.c', 'full'), check('get.d')];
 const info: RunInfo = { runId: 'r', profile: 'contract', target: 't', spec: 's', strict: false, only: null, startedAt: '', finishedAt: '' };
 
@@ -18,7 +18,7 @@ function test(name: string, state: TestInput['state'], r?: TestRecord, note?: st
 }
 
 describe('buildReport', () => {
-  const failure = { check: 'list.b', name: 'list.b', operation: 'op', request: 'GET /', received: 'x', documented: 'y' };
+  const failure = { check: 'list.b', operation: 'op', request: 'GET /', received: 'x', documented: 'y', at: 0 };
   const report = buildReport(
     info,
     [

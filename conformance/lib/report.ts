@@ -1,3 +1,4 @@
+import { SCENARIO_AREAS } from '../../src/commands/conformance-areas.js';
 import { profileIncludes, type Check, type Profile } from './checks/index.js';
 import type { FailureRecord } from './failure.js';
 import type { TestRecord, WarningRecord } from './recorder.js';
@@ -8,9 +9,8 @@ export type CheckOutcome = 'passed' | 'warned' | 'failed' | 'not-exercised' | 'n
 /** One check in the JSON report. */
 export interface CheckReport {
   id: string;
-  name: string;
   profile: Profile;
-  area: string;
+  area: Check['area'];
   description: string;
   outcome: CheckOutcome;
   passes: number;
@@ -51,10 +51,21 @@ export interface ConformanceReport extends RunInfo {
   summary: Record<CheckOutcome, number> & { tests: Record<TestInput['state'], number> };
   checks: CheckReport[];
   /** Failures no check claimed (a crashed scenario, a suite file that did not load): they fail the run too. */
-  unattributed: Array<{ test: string; error: string }>;
+  unattributed: Array<{ test: string; error: string; stack?: string }>;
   tests: Array<Omit<TestInput, 'record'> & { checks: string[] }>;
-  /** Operation -> status -> how many responses had it; `documented` lists what the contract allows. */
+  /**
+   * Operation -> status -> how many responses had it; `documented` lists what the contract allows and
+   * `neverObserved` the documented statuses a client can provoke (not 5xx) that no response had.
+   */
   coverage: Record<string, { documented: string[]; observed: Record<string, number>; neverObserved: string[] }>;
+}
+
+/**
+ * Whether `--only` left `check` out: its area has scenario files and was not selected. Checks of other
+ * areas (every response, validation errors) run inside all scenario files, so `--only` never leaves them out.
+ */
+export function leftOutByOnly(check: Pick<Check, 'area'>, only: readonly string[]): boolean {
+  return (SCENARIO_AREAS as readonly string[]).includes(check.area) && !only.includes(check.area);
 }
 
 function outcomeOf(check: Check, profile: Profile, passes: number, failures: number, warnings: number): CheckOutcome {
@@ -92,15 +103,14 @@ export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly
     }
     const outcome = outcomeOf(check, info.profile, passes, failures.length, warnings.length);
     if (outcome === 'not-exercised' && notExercised.size === 0) {
-      // Response checks run inside every area, so --only never leaves them out by itself.
-      const leftOut = info.only && check.area !== 'response' && !info.only.includes(check.area);
+      const leftOut = info.only && leftOutByOnly(check, info.only);
       notExercised.add(leftOut ? `area ${check.area} not selected by --only` : 'no scenario evaluated it');
     }
     return { ...check, outcome, passes, failures, warnings, notExercised: [...notExercised] };
   });
   const unattributed = tests
     .filter((t) => t.state === 'failed' && !(t.record?.failures.length))
-    .map((t) => ({ test: t.name, error: t.errors[0] ?? 'failed without an error message' }));
+    .map((t) => ({ test: t.name, error: t.errors[0] ?? 'failed without an error message', ...(t.record?.crash?.stack ? { stack: t.record.crash.stack } : {}) }));
   const coverage: ConformanceReport['coverage'] = {};
   for (const [op, statuses] of Object.entries(documented)) coverage[op] = { documented: statuses, observed: {}, neverObserved: [] };
   for (const test of tests) {
@@ -110,7 +120,11 @@ export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly
     }
   }
   for (const entry of Object.values(coverage)) {
-    entry.neverObserved = entry.documented.filter((s) => !Object.keys(entry.observed).some((o) => o === s || (s.endsWith('XX') && o[0] === s[0])));
+    // No client can provoke a server error on purpose, so a 5xx never observed is no gap in the run.
+    const provokable = entry.documented.filter((s) => s[0] !== '5');
+    entry.neverObserved = provokable.filter((s) => !Object.keys(entry.observed).some((o) => o === s || (s.endsWith('XX') && o[0] === s[0])));
+    // An operation --only left out was not meant to be exercised.
+    if (info.only && Object.keys(entry.observed).length === 0) entry.neverObserved = [];
   }
   const count = <T extends string>(values: T[], keys: readonly T[]) => Object.fromEntries(keys.map((k) => [k, values.filter((v) => v === k).length])) as Record<T, number>;
   const outcomes = count(checks.map((c) => c.outcome), ['passed', 'warned', 'failed', 'not-exercised', 'not-in-profile'] as const);

@@ -3,7 +3,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { checks } from './checks/index.js';
 import type { Exchange } from './exchange.js';
 import { show } from './failure.js';
-import { currentProfile, verify } from './verify.js';
+import type { Judge } from './judge.js';
 
 const c = checks.response;
 
@@ -11,11 +11,15 @@ const c = checks.response;
 export interface ResponseCheckContext {
   contract: Contract;
   strict: boolean;
+  judge: Judge;
 }
+
+/** How much of a body a failure record keeps (the console shows less; the JSON report all of this). */
+const RECORDED_BODY_LIMIT = 65_536;
 
 /** `204 application/json {"a":1}`: a one-line picture of a response for Received lines. */
 export function describeResponse(exchange: Exchange): string {
-  const body = exchange.json !== undefined ? show(exchange.json) : exchange.text ? show(exchange.text, 200) : '(empty body)';
+  const body = exchange.json !== undefined ? show(exchange.json, RECORDED_BODY_LIMIT) : exchange.text ? show(exchange.text, RECORDED_BODY_LIMIT) : '(empty body)';
   return `${exchange.status} ${exchange.mediaType || '(no content-type)'} ${body}`;
 }
 
@@ -32,8 +36,8 @@ function documentedStatuses(exchange: Exchange): string {
 const isJsonType = (mediaType: string) => mediaType === 'application/json' || mediaType.endsWith('+json');
 
 /** A 5xx is never acceptable, even where the contract documents a 500. */
-export function neverServerError(exchange: Exchange): void {
-  verify(c.neverServerError, exchange.status < 500, () => ({
+export function neverServerError(exchange: Exchange, ctx: ResponseCheckContext): void {
+  ctx.judge.verify(c.neverServerError, exchange.status < 500, () => ({
     received: describeResponse(exchange),
     documented: 'a non-5xx answer (the request the suite sent must not break the server)',
     exchange,
@@ -41,8 +45,8 @@ export function neverServerError(exchange: Exchange): void {
 }
 
 /** The status must be one the contract lists for this operation. */
-export function statusIsDocumented(exchange: Exchange): void {
-  verify(c.statusDocumented, documentedResponse(exchange) !== undefined, () => ({
+export function statusIsDocumented(exchange: Exchange, ctx: ResponseCheckContext): void {
+  ctx.judge.verify(c.statusDocumented, documentedResponse(exchange) !== undefined, () => ({
     received: describeResponse(exchange),
     documented: `one of ${documentedStatuses(exchange)}`,
     exchange,
@@ -50,12 +54,12 @@ export function statusIsDocumented(exchange: Exchange): void {
 }
 
 /** Every error is an RFC 9457 problem whose `status` repeats the HTTP status. */
-export function errorIsProblemJson(exchange: Exchange): void {
+export function errorIsProblemJson(exchange: Exchange, ctx: ResponseCheckContext): void {
   if (exchange.status < 400) return;
   const body = exchange.json as { status?: unknown } | undefined;
   const holds =
     exchange.mediaType === 'application/problem+json' && typeof body === 'object' && body !== null && !Array.isArray(body) && body.status === exchange.status;
-  verify(c.errorIsProblem, holds, () => ({
+  ctx.judge.verify(c.errorIsProblem, holds, () => ({
     received: describeResponse(exchange),
     documented: `application/problem+json with "status": ${exchange.status}`,
     exchange,
@@ -63,11 +67,11 @@ export function errorIsProblemJson(exchange: Exchange): void {
 }
 
 /** The Content-Type must be a media type documented for this status. */
-export function contentTypeIsDocumented(exchange: Exchange): void {
+export function contentTypeIsDocumented(exchange: Exchange, ctx: ResponseCheckContext): void {
   const content = documentedResponse(exchange)?.content;
   const types = Object.keys(content ?? {});
   const holds = types.length === 0 ? exchange.text.length === 0 : types.some((t) => matchesMediaType(t, exchange.mediaType));
-  verify(c.contentTypeDocumented, holds, () => ({
+  ctx.judge.verify(c.contentTypeDocumented, holds, () => ({
     received: exchange.headers.get('content-type') ?? '(no content-type)',
     documented: types.length ? types.join(' or ') : 'no body',
     exchange,
@@ -96,7 +100,7 @@ export function headersArePresent(exchange: Exchange, ctx: ResponseCheckContext)
     const result = ctx.contract.validate(schema, typed);
     if (!result.valid) problems.push(`${name}: ${show(value)} ${result.errors.join('; ')}`);
   }
-  verify(c.headersPresent, problems.length === 0, () => ({
+  ctx.judge.verify(c.headersPresent, problems.length === 0, () => ({
     received: problems.join('\n'),
     documented: Object.entries(headers).map(([n, h]) => `${n}${h.required ? ' (required)' : ''}`).join(', '),
     exchange,
@@ -108,17 +112,17 @@ export function bodyMatchesSchema(exchange: Exchange, ctx: ResponseCheckContext)
   const media = documentedResponse(exchange)?.content?.[exchange.mediaType];
   if (!media?.schema || !isJsonType(exchange.mediaType)) return;
   if (exchange.jsonError !== undefined) {
-    verify(c.bodyMatchesSchema, false, () => ({
-      received: `not JSON (${exchange.jsonError}): ${show(exchange.text, 200)}`,
+    ctx.judge.verify(c.bodyMatchesSchema, false, () => ({
+      received: `not JSON (${exchange.jsonError}): ${show(exchange.text, RECORDED_BODY_LIMIT)}`,
       documented: `${exchange.mediaType} matching the schema`,
       exchange,
     }));
   }
   const result = ctx.contract.validate(media.schema, exchange.json);
-  verify(c.bodyMatchesSchema, result.valid, () => ({
+  ctx.judge.verify(c.bodyMatchesSchema, result.valid, () => ({
     received: result.errors.join('\n'),
     documented: `the ${schemaName(media.schema!)} schema of a ${exchange.status} ${exchange.mediaType}`,
-    note: `body: ${show(exchange.json, 600)}`,
+    note: `body: ${show(exchange.json, RECORDED_BODY_LIMIT)}`,
     exchange,
   }));
 }
@@ -139,12 +143,12 @@ export function documentedErrorCodes(response: OpenAPIV3_1.ResponseObject | unde
 }
 
 /** A problem's code must be one the contract shows for that status (when it shows any). */
-export function errorCodeIsDocumented(exchange: Exchange): void {
+export function errorCodeIsDocumented(exchange: Exchange, ctx: ResponseCheckContext): void {
   if (exchange.status < 400) return;
   const codes = documentedErrorCodes(documentedResponse(exchange));
   if (codes.length === 0) return;
   const code = (exchange.json as { code?: unknown }).code;
-  verify(c.errorCodeDocumented, typeof code === 'string' && codes.includes(code), () => ({
+  ctx.judge.verify(c.errorCodeDocumented, typeof code === 'string' && codes.includes(code), () => ({
     received: `code ${show(code)}`,
     documented: `code ${codes.map((x) => JSON.stringify(x)).join(' or ')} for a ${exchange.status}`,
     exchange,
@@ -154,10 +158,10 @@ export function errorCodeIsDocumented(exchange: Exchange): void {
 const SANE_REQUEST_ID = /^[\x21-\x7E]{1,200}$/;
 
 /** A sane X-Request-Id sent by the suite must come back unchanged. */
-export function requestIdIsEchoed(exchange: Exchange): void {
-  if (currentProfile() !== 'full' || !exchange.requestId || !SANE_REQUEST_ID.test(exchange.requestId)) return;
+export function requestIdIsEchoed(exchange: Exchange, ctx: ResponseCheckContext): void {
+  if (ctx.judge.profile !== 'full' || !exchange.requestId || !SANE_REQUEST_ID.test(exchange.requestId)) return;
   const got = exchange.headers.get('x-request-id');
-  verify(c.requestIdEchoed, got === exchange.requestId, () => ({
+  ctx.judge.verify(c.requestIdEchoed, got === exchange.requestId, () => ({
     received: `X-Request-Id ${show(got)}`,
     documented: `X-Request-Id ${show(exchange.requestId)} (the one sent)`,
     exchange,

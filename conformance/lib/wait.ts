@@ -2,7 +2,6 @@ import { documentOf, type Api, type WireFullDocument } from './api.js';
 import { checks } from './checks/index.js';
 import type { Exchange } from './exchange.js';
 import { describeResponse } from './response-checks.js';
-import { verify } from './verify.js';
 
 /** Growing polling delays: 50 ms, then half again each time, at most 1 s. */
 export function* backoff(initialMs = 50, maxMs = 1000, factor = 1.5): Generator<number> {
@@ -30,7 +29,7 @@ export async function settle(api: Api, id: number, timeoutMs: number): Promise<S
   const delays = backoff();
   for (let polls = 1; ; polls++) {
     const last = await api.get(id);
-    verify(checks.get.returnsDocument, last.status === 200, () => ({
+    api.judge.verify(checks.get.returnsDocument, last.status === 200, () => ({
       received: describeResponse(last),
       documented: `200 (document ${id} was uploaded by this run)`,
       exchange: last,
@@ -47,7 +46,7 @@ export async function settle(api: Api, id: number, timeoutMs: number): Promise<S
  */
 export async function waitForTerminal(api: Api, id: number, timeoutMs: number): Promise<WireFullDocument> {
   const { doc, settled, polls, last } = await settle(api, id, timeoutMs);
-  verify(checks.lifecycle.reachesTerminal, settled, () => ({
+  api.judge.verify(checks.lifecycle.reachesTerminal, settled, () => ({
     received: `document ${id} still processing after ${timeoutMs} ms (${polls} polls, attempts ${doc.attempts})`,
     documented: `completed or failed within --timeout-ms ${timeoutMs}`,
     exchange: last,

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import type { Api } from '../lib/api.js';
 import { checks } from '../lib/checks/index.js';
-import type { Exchange } from '../lib/exchange.js';
-import { expectStatus } from '../lib/expect.js';
+import type { Exchange, KeyVariant } from '../lib/exchange.js';
+import { keyVariant } from '../lib/http.js';
 import { part, textPdf } from '../lib/files.js';
 import { openSuite } from '../lib/suite.js';
 
 const kit = await openSuite('auth');
+const { expectStatus } = kit;
 const { auth } = checks;
 // An id no tenant can have yet (ids are at most 2^53-1), so a request that wrongly passes changes nothing.
 const UNUSED_ID = Number.MAX_SAFE_INTEGER;
@@ -40,6 +41,21 @@ describe('x-api-key must be a known key', () => {
         expectStatus(auth.wrongKey, await send(kit.as({ literal: key })), 401, `x-api-key is ${label}`);
       });
     }
+  }
+});
+
+describe('x-api-key is compared exactly', () => {
+  // Plain spaces would prove nothing: HTTP strips them from header values before any server sees them.
+  // U+00A0 travels as the byte 0xA0, which HTTP keeps but String.prototype.trim() removes.
+  const variants: Array<{ label: string; variant: KeyVariant }> = [
+    { label: 'in other letter case', variant: 'swapped-case' },
+    { label: 'padded with no-break spaces', variant: 'nbsp-padded' },
+  ];
+  for (const v of variants) {
+    kit.scenario(`the run's key ${v.label} is a 401`, { profile: 'full', checks: [auth.keyExact] }, async (tools) => {
+      if (keyVariant(kit.config.apiKey, v.variant) === kit.config.apiKey) return tools.notExercised('the key has no letters, so it has no other letter case');
+      expectStatus(auth.keyExact, await kit.as({ variant: v.variant }).list(), 401, `x-api-key is the run's key ${v.label}`);
+    });
   }
 });
 

@@ -2,15 +2,14 @@ import { describe } from 'vitest';
 import { documentOf, uploaded, type WireFullDocument } from '../lib/api.js';
 import { checks } from '../lib/checks/index.js';
 import type { Exchange } from '../lib/exchange.js';
-import { expectNamesParameter, expectProblem, expectStatus } from '../lib/expect.js';
 import { show } from '../lib/failure.js';
 import { part, textPdf } from '../lib/files.js';
 import { once, openSuite } from '../lib/suite.js';
-import { currentProfile, verify } from '../lib/verify.js';
 import { waitForTerminal } from '../lib/wait.js';
 import { INVALID_DOCUMENT_IDS } from '../lib/contract-facts.js';
 
 const kit = await openSuite('get');
+const { verify, expectStatus, expectProblem, expectNamesParameter } = kit;
 const { get, upload } = checks;
 const pdf = await textPdf(['docproc conformance', 'get check']);
 // Fields an upload fixes for good; processing may change only status, content, error and the timestamps.
@@ -58,7 +57,7 @@ describe('getDocument validates the id', () => {
     kit.scenario(`id ${id} is a 400`, { profile: 'contract', checks: [get.rejectsInvalidId] }, async () => {
       const exchange = await kit.api.get(id);
       expectStatus(get.rejectsInvalidId, exchange, 400, 'not a positive integer within 2^53-1');
-      if (currentProfile() === 'full') expectNamesParameter(exchange, 'path', 'document_id');
+      if (kit.profile === 'full') expectNamesParameter(exchange, { in: 'path', name: 'document_id' });
     });
   }
 });

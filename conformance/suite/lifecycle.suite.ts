@@ -1,24 +1,23 @@
 import { describe } from 'vitest';
 import { uploaded, type WireFullDocument } from '../lib/api.js';
 import { checks } from '../lib/checks/index.js';
-import { expectStatus } from '../lib/expect.js';
 import { show } from '../lib/failure.js';
 import { fixture, part, randomWord, textPdf } from '../lib/files.js';
 import { once, openSuite } from '../lib/suite.js';
-import { verify } from '../lib/verify.js';
 import { waitForTerminal } from '../lib/wait.js';
 
 const kit = await openSuite('lifecycle');
+const { verify, expectStatus } = kit;
 const { lifecycle, upload } = checks;
 // Proves extraction really ran: this word exists nowhere but in this PDF's text layer.
 const word = randomWord();
 const wordPdf = await textPdf(['docproc conformance', `Lifecycle word ${word}`]);
 
 const uploadedPair = once(async () => {
-  const exchange = await kit.api.upload([part(`${kit.token()}-readable.pdf`, wordPdf), part(`${kit.token()}-damaged.pdf`, fixture('corrupt.pdf'))]);
-  expectStatus(upload.accepted, exchange, 202, 'valid files');
-  const [readable, damaged] = uploaded(exchange) as [WireFullDocument, WireFullDocument];
-  return { readable, damaged, exchange };
+  const exchanges = await kit.uploadInBatches([part(`${kit.token()}-readable.pdf`, wordPdf), part(`${kit.token()}-damaged.pdf`, fixture('corrupt.pdf'))]);
+  for (const exchange of exchanges) expectStatus(upload.accepted, exchange, 202, 'valid files');
+  const [readable, damaged] = exchanges.flatMap(uploaded) as [WireFullDocument, WireFullDocument];
+  return { readable, damaged };
 });
 
 describe('processing', () => {

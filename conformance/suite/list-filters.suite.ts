@@ -3,14 +3,15 @@ import { idsOf, listed, uploaded, type WireFullDocument } from '../lib/api.js';
 import { checks, type Check } from '../lib/checks/index.js';
 import type { WireDocument } from '../lib/document-state.js';
 import type { Exchange } from '../lib/exchange.js';
-import { expectStatus, sameSet, setText } from '../lib/expect.js';
+import { sameSet, setText } from '../lib/expect.js';
 import { show } from '../lib/failure.js';
+import { describeResponse } from '../lib/response-checks.js';
 import { fixture, part, randomWord, textPdf } from '../lib/files.js';
 import { once, openSuite } from '../lib/suite.js';
-import { verify } from '../lib/verify.js';
 import { waitForAll } from '../lib/wait.js';
 
 const kit = await openSuite('list', 'list-filters');
+const { verify, expectStatus } = kit;
 const { list, upload } = checks;
 const token = kit.token('filters');
 // The word exists only inside the text layer of one PDF: no filename and no other document has it.
@@ -29,10 +30,11 @@ const seed = once(async () => {
     part(`${token}-d-damaged.png`, fixture('truncated.png'), 'image/png'),
     part(`${literalStem}.pdf`, plainPdf),
   ];
-  const exchange = await kit.api.upload(parts);
-  expectStatus(upload.accepted, exchange, 202, 'valid files');
-  const docs = uploaded(exchange);
-  verify(upload.onePerPart, docs.length === parts.length, () => ({ received: `${docs.length} documents`, documented: `${parts.length}, one per part`, exchange }));
+  const docs: WireFullDocument[] = [];
+  for (const exchange of await kit.uploadInBatches(parts)) {
+    expectStatus(upload.accepted, exchange, 202, 'valid files');
+    docs.push(...uploaded(exchange));
+  }
   return docs;
 });
 const finished = once(async () => waitForAll(kit.api, idsOf(await seed()), kit.config.timeoutMs));
@@ -40,7 +42,7 @@ const finished = once(async () => waitForAll(kit.api, idsOf(await seed()), kit.c
 /** Every document matching `query` (one page of the maximum size: the seed is far smaller). */
 async function matching(check: Check, query: Record<string, string>): Promise<{ exchange: Exchange; documents: WireDocument[] }> {
   const exchange = await kit.api.list({ ...query, limit: kit.facts.maxLimit });
-  expectStatus(check, exchange, 200, 'a valid list request');
+  kit.require(check, exchange.status === 200, () => ({ received: describeResponse(exchange), documented: '200 (a valid list request)', exchange }));
   return { exchange, documents: listed(exchange).documents };
 }
 

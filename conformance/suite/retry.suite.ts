@@ -1,15 +1,14 @@
 import { describe } from 'vitest';
 import { documentOf, idsOf, uploaded, type WireFullDocument } from '../lib/api.js';
 import { checks } from '../lib/checks/index.js';
-import { expectNamesParameter, expectProblem, expectStatus } from '../lib/expect.js';
 import { show } from '../lib/failure.js';
 import { fixture, part, randomWord, textPdf } from '../lib/files.js';
 import { once, openSuite } from '../lib/suite.js';
-import { currentProfile, verify } from '../lib/verify.js';
 import { settle, waitForAll, waitForTerminal } from '../lib/wait.js';
 import { INVALID_DOCUMENT_IDS } from '../lib/contract-facts.js';
 
 const kit = await openSuite('retry');
+const { verify, expectStatus, expectProblem, expectNamesParameter } = kit;
 const { retry, upload } = checks;
 const word = randomWord();
 const wordPdf = await textPdf(['docproc conformance', `Retry word ${word}`]);
@@ -23,9 +22,9 @@ async function uploadOne(name: string, data: Uint8Array): Promise<WireFullDocume
 
 /** One document that completes and one that fails, both finished. */
 const finished = once(async () => {
-  const exchange = await kit.api.upload([part(`${kit.token()}-text.pdf`, wordPdf), part(`${kit.token()}-damaged.pdf`, fixture('corrupt.pdf'))]);
-  expectStatus(upload.accepted, exchange, 202, 'valid files');
-  return waitForAll(kit.api, idsOf(uploaded(exchange)), kit.config.timeoutMs);
+  const exchanges = await kit.uploadInBatches([part(`${kit.token()}-text.pdf`, wordPdf), part(`${kit.token()}-damaged.pdf`, fixture('corrupt.pdf'))]);
+  for (const exchange of exchanges) expectStatus(upload.accepted, exchange, 202, 'valid files');
+  return waitForAll(kit.api, idsOf(exchanges.flatMap(uploaded)), kit.config.timeoutMs);
 });
 
 function restarted(before: WireFullDocument, after: WireFullDocument): boolean {
@@ -90,7 +89,7 @@ describe('retryDocument validates the id', () => {
     kit.scenario(`id ${id} is a 400`, { profile: 'contract', checks: [retry.rejectsInvalidId] }, async () => {
       const exchange = await kit.api.retry(id);
       expectStatus(retry.rejectsInvalidId, exchange, 400, 'not a positive integer within 2^53-1');
-      if (currentProfile() === 'full') expectNamesParameter(exchange, 'path', 'document_id');
+      if (kit.profile === 'full') expectNamesParameter(exchange, { in: 'path', name: 'document_id' });
     });
   }
 });

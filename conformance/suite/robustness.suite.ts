@@ -2,15 +2,14 @@ import { describe } from 'vitest';
 import { expectNothingCreated } from '../lib/absence.js';
 import { checks } from '../lib/checks/index.js';
 import type { Exchange } from '../lib/exchange.js';
-import { expectProblem } from '../lib/expect.js';
 import { show } from '../lib/failure.js';
 import { textPdf } from '../lib/files.js';
 import { buildMultipart } from '../lib/multipart.js';
 import { describeResponse } from '../lib/response-checks.js';
 import { openSuite } from '../lib/suite.js';
-import { verify } from '../lib/verify.js';
 
 const kit = await openSuite('robustness');
+const { verify, expectProblem } = kit;
 const { robustness } = checks;
 const t = kit.token('hostile');
 const pdf = await textPdf(['docproc conformance', 'robustness check']);

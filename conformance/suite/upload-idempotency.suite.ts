@@ -2,17 +2,23 @@ import { describe } from 'vitest';
 import { idsOf, listed, uploaded } from '../lib/api.js';
 import { expectNothingCreated } from '../lib/absence.js';
 import { checks } from '../lib/checks/index.js';
-import { expectProblem, sameSet, setText } from '../lib/expect.js';
+import { sameSet, setText } from '../lib/expect.js';
 import { show } from '../lib/failure.js';
 import { part, pdfOfSize, textPdf } from '../lib/files.js';
 import { openSuite } from '../lib/suite.js';
-import { verify } from '../lib/verify.js';
 
 const kit = await openSuite('upload', 'upload-idempotency');
+const { verify, expectProblem } = kit;
 const { idempotency } = checks;
 const pdf = await textPdf(['docproc conformance idempotency', kit.token()]);
 // Keys are scoped to the API key and live 24 h: one per scenario and run keeps runs independent.
 const keyFor = (label: string) => `${kit.token(label)}-key`;
+
+/** The header the contract documents on the upload's 202 for a replay (`Idempotent-Replayed`), if any. */
+function replayHeader(): string | undefined {
+  const accepted = kit.contract.operation('uploadDocuments')?.definition.responses?.['202'] as { headers?: Record<string, unknown> } | undefined;
+  return Object.keys(accepted?.headers ?? {}).find((name) => /replay/i.test(name));
+}
 
 /** Every document of this run whose name carries `token` (the search is proven by list.search-by-filename). */
 async function documentsNamed(token: string) {
@@ -24,7 +30,7 @@ describe('uploadDocuments with an Idempotency-Key', () => {
   kit.scenario('the same upload sent twice under one key is replayed: same ids, nothing new', { profile: 'full', checks: [idempotency.replay] }, async (tools) => {
     const t = kit.token('replay');
     const headers = { 'Idempotency-Key': keyFor('replay') };
-    const parts = [part(`${t}-1.pdf`, pdf), part(`${t}-2.pdf`, pdf)];
+    const parts = [part(`${t}-1.pdf`, pdf), part(`${t}-2.pdf`, pdf)].slice(0, kit.limits.maxFiles);
     const first = await kit.api.upload(parts, { headers });
     const firstIds = idsOf(uploaded(first));
     if (firstIds.length !== parts.length) return tools.notExercised(`the first upload was not accepted (${first.status})`);
@@ -42,6 +48,26 @@ describe('uploadDocuments with an Idempotency-Key', () => {
     }));
   });
 
+  kit.scenario('a replay says so in its header; a first upload does not', { profile: 'full', checks: [idempotency.replayHeader] }, async (tools) => {
+    const header = replayHeader();
+    if (!header) return tools.notExercised("the contract documents no replay header on the upload's 202");
+    const headers = { 'Idempotency-Key': keyFor('replay-header') };
+    const parts = [part(`${kit.token('replay-header')}.pdf`, pdf)];
+    const first = await kit.api.upload(parts, { headers });
+    if (first.status !== 202) return tools.notExercised(`the first upload was not accepted (${first.status})`);
+    const again = await kit.api.upload(parts, { headers });
+    const sameIds = JSON.stringify(idsOf(uploaded(again))) === JSON.stringify(idsOf(uploaded(first)));
+    if (again.status !== 202 || !sameIds) return tools.notExercised(`the repeat was not replayed (see upload.idempotent-replay)`);
+    for (const [exchange, want] of [[first, null], [again, 'true']] as const) {
+      const got = exchange.headers.get(header);
+      verify(idempotency.replayHeader, got === want, () => ({
+        received: `${exchange === first ? 'first upload' : 'replay'}: ${header} ${show(got)}`,
+        documented: want === null ? `no ${header} on the first upload under a key` : `${header}: true on a replay`,
+        exchange,
+      }));
+    }
+  });
+
   kit.scenario('other files under a used key are a 409 idempotency_key_reused that stores nothing', { profile: 'full', checks: [idempotency.reused] }, async (tools) => {
     // Two tokens, neither containing the other: the search below must not find the first upload.
     const t = kit.token('reused-other');
@@ -57,7 +83,7 @@ describe('uploadDocuments with an Idempotency-Key', () => {
     const t = kit.token('in-use');
     const headers = { 'Idempotency-Key': keyFor('in-use') };
     // A few megabytes keep the first upload in flight while the repeat arrives.
-    const parts = [part(`${t}.pdf`, pdfOfSize(Math.min(4 * 1024 * 1024, kit.config.maxFileBytes ?? Infinity)))];
+    const parts = [part(`${t}.pdf`, pdfOfSize(Math.min(4 * 1024 * 1024, kit.limits.maxFileBytes)))];
     const [a, b] = await Promise.all([kit.api.upload(parts, { headers }), kit.api.upload(parts, { headers })]);
     const accepted = [a, b].filter((x) => x.status === 202);
     const refused = [a, b].filter((x) => x.status !== 202);

@@ -2,29 +2,35 @@ import { describe } from 'vitest';
 import { uploaded } from '../lib/api.js';
 import { expectNothingCreated } from '../lib/absence.js';
 import { checks } from '../lib/checks/index.js';
-import { expectNamesParameter, expectProblem, expectStatus } from '../lib/expect.js';
 import type { FilePart } from '../lib/exchange.js';
 import { show } from '../lib/failure.js';
 import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../lib/files.js';
 import { buildMultipart } from '../lib/multipart.js';
+import { describeResponse } from '../lib/response-checks.js';
 import { openSuite } from '../lib/suite.js';
-import { currentProfile, verify } from '../lib/verify.js';
 
 const kit = await openSuite('upload');
+const { verify, expectStatus, expectProblem, expectNamesParameter } = kit;
 const { upload } = checks;
 const field = kit.facts.fileField;
 const pdf = await textPdf(['docproc conformance', kit.token()]);
 const png = fixture('truncated.png');
 const encoder = new TextEncoder();
+const rawUpload = (parts: Parameters<typeof buildMultipart>[0]): [Uint8Array, string] => {
+  const { body, contentType } = buildMultipart(parts);
+  return [body, contentType];
+};
 
 describe('uploadDocuments accepts files', () => {
   kit.scenario('a valid one-file upload is a 202', { profile: 'contract', checks: [upload.accepted] }, async () => {
     expectStatus(upload.accepted, await kit.api.upload([part(`${kit.token('single')}.pdf`, pdf, 'application/pdf', field)]), 202, 'a valid PDF');
   });
 
-  kit.scenario('several files in one request come back one per part, in part order', { profile: 'full', checks: [upload.onePerPart] }, async () => {
+  kit.scenario('several files in one request come back one per part, in part order', { profile: 'full', checks: [upload.onePerPart] }, async (tools) => {
     const t = kit.token('order');
-    const parts = [part(`${t}-1-first.pdf`, pdf), part(`${t}-2-second.png`, png, 'image/png'), part(`${t}-3-third.pdf`, pdf)];
+    const all = [part(`${t}-1-first.pdf`, pdf), part(`${t}-2-second.png`, png, 'image/png'), part(`${t}-3-third.pdf`, pdf)];
+    if (kit.limits.maxFiles < 2) return tools.notExercised(`needs 2 files in one upload; the deployment takes ${kit.limits.maxFiles}`);
+    const parts = all.slice(0, kit.limits.maxFiles);
     const exchange = await kit.api.upload(parts);
     const docs = uploaded(exchange);
     verify(upload.onePerPart, docs.length === parts.length && docs.every((d, i) => d.filename === parts[i]!.filename && d.status === 'processing'), () => ({
@@ -42,10 +48,11 @@ describe('uploadDocuments accepts files', () => {
       { part: part(`${t}-a-png-named.pdf`, png, 'application/pdf'), type: 'image/png' },
       { part: part(`${t}-a-jpeg-named.bin`, truncatedJpeg(), 'application/octet-stream'), type: 'image/jpeg' },
     ];
-    const exchange = await kit.api.upload(cases.map((c) => c.part));
-    const docs = uploaded(exchange);
+    const exchanges = await kit.uploadInBatches(cases.map((c) => c.part));
+    const docs = exchanges.flatMap(uploaded);
     cases.forEach((c, i) => {
       const doc = docs[i];
+      const exchange = exchanges[Math.floor(i / kit.limits.maxFiles)]!;
       const want = { filename: c.part.filename, size_bytes: c.part.data.length, content_type: c.type, status: 'processing', attempts: 1, content: null, error: null, processed_at: null };
       const got = doc && Object.fromEntries(Object.keys(want).map((k) => [k, (doc as Record<string, unknown>)[k]]));
       verify(upload.echoesFields, JSON.stringify(got) === JSON.stringify(want), () => ({ received: `part ${i + 1}: ${show(got ?? null)}`, documented: `part ${i + 1}: ${show(want)}`, exchange }));
@@ -61,6 +68,25 @@ describe('uploadDocuments accepts files', () => {
   });
 });
 
+describe('uploadDocuments keeps filenames as data', () => {
+  kit.scenario('filenames with /, \\ and .. come back exactly as sent', { profile: 'full', checks: [upload.filenameVerbatim] }, async () => {
+    const t = kit.token('path');
+    // A backslash inside a quoted filename could be read as an escape, so that name travels as filename*.
+    const cases = [
+      { name: `${t}/reports/2024/q1.pdf`, raw: false },
+      { name: `../../${t}-etc-passwd.pdf`, raw: false },
+      { name: `C:\\Users\\${t}\\scan.pdf`, raw: true },
+    ];
+    for (const c of cases) {
+      const exchange = c.raw
+        ? await kit.api.uploadRaw(...rawUpload([{ field, filename: `${t}-fallback.pdf`, filenameStar: c.name, contentType: 'application/pdf', data: pdf }]))
+        : await kit.api.upload([part(c.name, pdf)]);
+      const got = uploaded(exchange)[0]?.filename;
+      verify(upload.filenameVerbatim, got === c.name, () => ({ received: `${exchange.status}: filename ${show(got ?? null)}`, documented: `202: filename ${show(c.name)}`, exchange }));
+    }
+  });
+});
+
 describe('uploadDocuments rejects what it cannot store', () => {
   const empty = [
     { label: 'an empty multipart body', data: encoder.encode('--b--\r\n'), type: 'multipart/form-data; boundary=b' as string | undefined },
@@ -70,21 +96,23 @@ describe('uploadDocuments rejects what it cannot store', () => {
     kit.scenario(`${label} is a 400`, { profile: 'contract', checks: [upload.noFiles] }, async () => {
       const exchange = await kit.api.uploadRaw(data, type);
       expectStatus(upload.noFiles, exchange, 400, `no ${field} part`);
-      if (currentProfile() === 'full') expectNamesParameter(exchange, 'body', field);
+      // The contract lets a body-less upload name the missing part or the missing multipart Content-Type.
+      const readings = type === undefined ? [{ in: 'body', name: field }, { in: 'header', name: 'Content-Type' }] : [{ in: 'body', name: field }];
+      if (kit.profile === 'full') expectNamesParameter(exchange, ...readings);
     });
   }
 
   kit.scenario('a file under the field name "file" is a 400', { profile: 'contract', checks: [upload.wrongField] }, async () => {
     const exchange = await kit.api.upload([part(`${kit.token('field')}.pdf`, pdf, 'application/pdf', 'file')]);
     expectStatus(upload.wrongField, exchange, 400, `files go under "${field}"`);
-    if (currentProfile() === 'full') expectNamesParameter(exchange, 'body', 'file');
+    if (kit.profile === 'full') expectNamesParameter(exchange, { in: 'body', name: 'file' });
   });
 
   kit.scenario('a "file" part beside a good one is a 400 that stores nothing, not silently ignored', { profile: 'full', checks: [upload.wrongField] }, async (tools) => {
     const t = kit.token('typo');
     const exchange = await kit.api.upload([part(`${t}-good.pdf`, pdf), part(`${t}-typo.pdf`, pdf, 'application/pdf', 'file')]);
     expectStatus(upload.wrongField, exchange, 400, 'a part under another name than files[]');
-    expectNamesParameter(exchange, 'body', 'file');
+    expectNamesParameter(exchange, { in: 'body', name: 'file' });
     await expectNothingCreated(kit, tools, upload.wrongField, t, pdf);
   });
 
@@ -100,8 +128,11 @@ describe('uploadDocuments rejects what it cannot store', () => {
 
   kit.scenario('good files with one bad one are a 415 that stores nothing', { profile: 'full', checks: [upload.allOrNothing] }, async (tools) => {
     const t = kit.token('atomic');
-    const parts = [part(`${t}-1-good.pdf`, pdf), part(`${t}-2-good.png`, png, 'image/png'), part(`${t}-3-bad.png`, fixture('text-named.png'), 'image/png'), part(`${t}-4-good.pdf`, pdf)];
-    expectProblem(upload.allOrNothing, await kit.api.upload(parts), 415, 'unsupported_media_type', 'the third part is text');
+    if (kit.limits.maxFiles < 2) return tools.notExercised(`needs a good and a bad file in one upload; the deployment takes ${kit.limits.maxFiles}`);
+    const all = [part(`${t}-1-good.pdf`, pdf), part(`${t}-2-good.png`, png, 'image/png'), part(`${t}-3-bad.png`, fixture('text-named.png'), 'image/png'), part(`${t}-4-good.pdf`, pdf)];
+    // The bad part goes last within the limit, after every good one that fits.
+    const parts = [...all.filter((p) => !p.filename.endsWith('bad.png')).slice(0, Math.min(3, kit.limits.maxFiles - 1)), all[2]!];
+    expectProblem(upload.allOrNothing, await kit.api.upload(parts), 415, 'unsupported_media_type', `part ${parts.length} is text`);
     await expectNothingCreated(kit, tools, upload.allOrNothing, t, pdf);
   });
 
@@ -110,15 +141,36 @@ describe('uploadDocuments rejects what it cannot store', () => {
     if (max === undefined) return tools.notExercised("pass --max-files N (the deployment's limit) to exercise it");
     const t = kit.token('many');
     const parts = Array.from({ length: max + 1 }, (_, i) => part(`${t}-${i + 1}.pdf`, pdf));
-    expectProblem(upload.tooManyFiles, await kit.api.upload(parts), 413, 'too_many_files', `${max + 1} files with --max-files ${max}`);
+    expectProblem(upload.tooManyFiles, await kit.api.upload(parts, { beyondLimits: true }), 413, 'too_many_files', `${max + 1} files with --max-files ${max}`);
     await expectNothingCreated(kit, tools, upload.tooManyFiles, t, pdf);
+  });
+
+  kit.scenario('exactly --max-files files are accepted', { profile: 'full', checks: [upload.filesAtLimit] }, async (tools) => {
+    const max = kit.config.maxFiles;
+    if (max === undefined) return tools.notExercised("pass --max-files N (the deployment's limit) to exercise it");
+    const t = kit.token('at-max-files');
+    const exchange = await kit.api.upload(Array.from({ length: max }, (_, i) => part(`${t}-${i + 1}.pdf`, pdf)));
+    verify(upload.filesAtLimit, exchange.status === 202 && uploaded(exchange).length === max, () => ({
+      received: describeResponse(exchange),
+      documented: `202 with ${max} documents (${max} files with --max-files ${max})`,
+      exchange,
+    }));
+  });
+
+  kit.scenario('a file of exactly --max-file-bytes is accepted', { profile: 'full', checks: [upload.fileAtLimit] }, async (tools) => {
+    const max = kit.config.maxFileBytes;
+    if (max === undefined) return tools.notExercised("pass --max-file-bytes N (the deployment's limit) to exercise it");
+    const exchange = await kit.api.upload([part(`${kit.token('at-max-bytes')}.pdf`, pdfOfSize(max))]);
+    expectStatus(upload.fileAtLimit, exchange, 202, `a file of ${max} bytes with --max-file-bytes ${max}`);
   });
 
   kit.scenario('a file over --max-file-bytes is a 413 that stores nothing', { profile: 'full', checks: [upload.fileTooLarge] }, async (tools) => {
     const max = kit.config.maxFileBytes;
     if (max === undefined) return tools.notExercised("pass --max-file-bytes N (the deployment's limit) to exercise it");
     const t = kit.token('large');
-    const exchange = await kit.api.upload([part(`${t}-small.pdf`, pdf), part(`${t}-large.pdf`, pdfOfSize(max + 1))]);
+    // A small file beside the large one proves the whole upload is refused (when two files fit in one).
+    const large = part(`${t}-large.pdf`, pdfOfSize(max + 1));
+    const exchange = await kit.api.upload(kit.limits.maxFiles > 1 ? [part(`${t}-small.pdf`, pdf), large] : [large], { beyondLimits: true });
     expectProblem(upload.fileTooLarge, exchange, 413, 'file_too_large', `a file of ${max + 1} bytes with --max-file-bytes ${max}`);
     await expectNothingCreated(kit, tools, upload.fileTooLarge, t, pdf);
   });

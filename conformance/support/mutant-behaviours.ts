@@ -67,3 +67,51 @@ export async function uploadPartByPart(request: ProxyRequest, upstream: (r: Prox
   }
   return { ...last!, body: Buffer.from(JSON.stringify({ documents })) };
 }
+
+/** A problem+json answer of the kind the reference server gives. */
+export function problem(request: ProxyRequest, status: number, code: string): ProxyResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/problem+json', 'x-request-id': request.headers['x-request-id'] ?? 'proxy' },
+    body: Buffer.from(JSON.stringify({ type: 'about:blank', title: 'Refused', status, detail: `refused by the mutant (${code})`, code })),
+  };
+}
+
+/** How many parts an upload's multipart body has. */
+export function partCount(request: ProxyRequest): number {
+  return splitMultipart(request.body, request.headers['content-type'] ?? '')?.parts.length ?? 0;
+}
+
+/** The size of an upload's largest part. */
+export function largestPart(request: ProxyRequest): number {
+  return Math.max(0, ...(splitMultipart(request.body, request.headers['content-type'] ?? '')?.parts.map((p) => p.data.length) ?? []));
+}
+
+/** A list whose totals add up what every key sees for the same query (the documents stay the caller's own). */
+export async function totalsAcrossTenants(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>, keys: string[]): Promise<ProxyResponse> {
+  const res = await upstream(request);
+  if (!isList(request) || res.status !== 200) return res;
+  const body = JSON.parse(res.body.toString()) as { pagination: { total: number; total_pages: number; limit: number } };
+  for (const key of keys.filter((k) => k !== request.headers['x-api-key'])) {
+    const other = await upstream({ ...request, headers: { ...request.headers, 'x-api-key': key } });
+    if (other.status === 200) body.pagination.total += (JSON.parse(other.body.toString()) as typeof body).pagination.total;
+  }
+  body.pagination.total_pages = Math.ceil(body.pagination.total / body.pagination.limit);
+  return { ...res, body: Buffer.from(JSON.stringify(body)) };
+}
+
+/** Uploads whose Idempotency-Key is remembered across API keys: a later key gets the first key's answer. */
+export function sharedIdempotencyKeys(): (request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>) => Promise<ProxyResponse> {
+  const seen = new Map<string, { apiKey: string; response: ProxyResponse }>();
+  return async (request, upstream) => {
+    const key = request.headers['idempotency-key'];
+    if (!isUpload(request) || key === undefined) return upstream(request);
+    const earlier = seen.get(key);
+    if (earlier && earlier.apiKey !== request.headers['x-api-key']) {
+      return { ...earlier.response, headers: { ...earlier.response.headers, 'x-request-id': request.headers['x-request-id'] ?? 'proxy' } };
+    }
+    const res = await upstream(request);
+    if (res.status === 202 && !earlier) seen.set(key, { apiKey: request.headers['x-api-key'] ?? '', response: res });
+    return res;
+  };
+}

@@ -1,6 +1,6 @@
 // Test-only: deliberately broken variants of the reference server, one defect each, as proxy mutations.
 import type { ConformanceOptions } from '../../src/commands/conformance.js';
-import { isList, isRetry, isUpload, json, searchLike, searchNamesOnly, STATUSES, uploadPartByPart, withQuery } from './mutant-behaviours.js';
+import { isList, isRetry, isUpload, json, largestPart, partCount, problem, searchLike, searchNamesOnly, sharedIdempotencyKeys, STATUSES, totalsAcrossTenants, uploadPartByPart, withQuery } from './mutant-behaviours.js';
 import { editJson, eachDocument, joinMultipart, splitMultipart, type Mutation } from './mutation-proxy.js';
 
 /** One broken server and the verdict the suite must reach about it. */
@@ -16,6 +16,8 @@ export interface Mutant {
   options?: (keys: { primary: string; secondary: string }) => Partial<ConformanceOptions>;
   /** A substring the failure message must contain (for checks shared by several mutants). */
   mentions?: string;
+  /** Checks the defect keeps from being judged: they must never be reported as passed. */
+  notPassed?: string[];
   mutation: (keys: { primary: string; secondary: string }) => Mutation;
 }
 
@@ -26,13 +28,14 @@ export const mutants: Mutant[] = [
     mutation: ({ primary }) => ({ request: (r) => (r.headers['x-api-key'] === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r) }),
   },
   {
-    name: 'unknown-key-accepted', defect: 'any key is accepted', only: ['auth'], fails: ['auth.wrong-key'],
+    name: 'unknown-key-accepted', defect: 'any key is accepted', only: ['auth'], fails: ['auth.key-exact', 'auth.wrong-key'],
     mutation: ({ primary, secondary }) => ({
       request: (r) => (r.headers['x-api-key'] !== undefined && ![primary, secondary].includes(r.headers['x-api-key']) ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r),
     }),
   },
   {
-    name: 'tenants-share-documents', defect: "the second key sees the first key's documents", only: ['tenancy'], fails: ['tenancy.document-hidden', 'tenancy.list-hidden'],
+    name: 'tenants-share-documents', defect: "the second key sees the first key's documents", only: ['tenancy'],
+    fails: ['tenancy.document-hidden', 'tenancy.idempotency-key-scoped', 'tenancy.list-hidden', 'tenancy.totals-scoped'],
     options: ({ secondary }) => ({ secondApiKey: secondary }),
     mutation: ({ primary, secondary }) => ({ request: (r) => (r.headers['x-api-key'] === secondary ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r) }),
   },
@@ -246,6 +249,52 @@ export const mutants: Mutant[] = [
         // With nothing left, store the file anyway (as a PDF): the point is that it is not refused.
         const parts = kept.length > 0 ? kept : split.parts.map((p) => ({ ...p, data: Buffer.from('%PDF-1.7\n%%EOF\n') }));
         return upstream({ ...req, body: joinMultipart(split.boundary, parts) });
+      },
+    }),
+  },
+  {
+    name: 'totals-count-other-tenants', defect: "pagination.total counts other tenants' documents too", only: ['tenancy'], fails: ['tenancy.totals-scoped'],
+    options: ({ secondary }) => ({ secondApiKey: secondary }),
+    mutation: ({ primary, secondary }) => ({ respond: (req, upstream) => totalsAcrossTenants(req, upstream, [primary, secondary]) }),
+  },
+  {
+    name: 'idempotency-keys-shared-across-tenants', defect: "an Idempotency-Key is shared by every API key (a data leak)", only: ['tenancy'], fails: ['tenancy.idempotency-key-scoped'],
+    options: ({ secondary }) => ({ secondApiKey: secondary }),
+    mutation: () => ({ respond: sharedIdempotencyKeys() }),
+  },
+  {
+    name: 'replay-without-header', defect: 'a replayed upload does not say it is one', only: ['upload'], fails: ['upload.replay-header'],
+    mutation: () => ({ response: (res) => { const headers = { ...res.headers }; delete headers['idempotent-replayed']; return { ...res, headers }; } }),
+  },
+  {
+    name: 'filename-basename', defect: 'filenames are cut to their last path segment', only: ['upload'], fails: ['upload.filename-verbatim'],
+    mutation: () => ({ response: (res) => editJson(res, (b) => eachDocument(b, (d) => { d.filename = String(d.filename).split(/[\\/]/).pop(); })) }),
+  },
+  {
+    name: 'key-compared-loosely', defect: 'x-api-key is trimmed and compared case-insensitively', only: ['auth'], fails: ['auth.key-exact'],
+    mutation: ({ primary, secondary }) => ({
+      request: (r) => {
+        const loose = (r.headers['x-api-key'] ?? '').trim().toLowerCase();
+        const known = [primary, secondary].find((k) => k.toLowerCase() === loose);
+        return known && r.headers['x-api-key'] !== known ? { ...r, headers: { ...r.headers, 'x-api-key': known } } : r;
+      },
+    }),
+  },
+  {
+    name: 'max-files-exclusive', defect: 'exactly --max-files files are refused (413)', only: ['upload'], fails: ['upload.files-at-limit'], options: () => ({ maxFiles: 5 }),
+    mutation: () => ({ respond: (req, upstream) => (isUpload(req) && partCount(req) >= 5 ? Promise.resolve(problem(req, 413, 'too_many_files')) : upstream(req)) }),
+  },
+  {
+    name: 'max-file-bytes-exclusive', defect: 'a file of exactly --max-file-bytes is refused (413)', only: ['upload'], fails: ['upload.file-at-limit'], options: () => ({ maxFileBytes: 65_536 }),
+    mutation: () => ({ respond: (req, upstream) => (isUpload(req) && largestPart(req) >= 65_536 ? Promise.resolve(problem(req, 413, 'file_too_large')) : upstream(req)) }),
+  },
+  {
+    name: 'past-end-is-404', defect: 'a page past the end is a 404', only: ['list'], fails: ['response.status-documented'], mentions: '404', notPassed: ['list.page-past-end'],
+    mutation: () => ({
+      response: (res, req) => {
+        if (!isList(req) || res.status !== 200) return res;
+        const body = JSON.parse(res.body.toString()) as { documents: unknown[]; pagination: { page: number; total_pages: number } };
+        return body.documents.length === 0 && body.pagination.page > Math.max(1, body.pagination.total_pages) ? problem(req, 404, 'not_found') : res;
       },
     }),
   },

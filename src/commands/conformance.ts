@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { rmdirSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadContract } from '../contract/contract.js';
 import { bundledSpecPath, packageRoot } from '../paths.js';
+import { SCENARIO_AREAS } from './conformance-areas.js';
 
 /** The areas of the suite (`conformance/suite/<area>[-*].suite.ts`), selectable with `--only`. */
-export const CONFORMANCE_AREAS = ['auth', 'tenancy', 'upload', 'list', 'get', 'retry', 'lifecycle', 'robustness'] as const;
+export const CONFORMANCE_AREAS = SCENARIO_AREAS;
 
 /** The parsed options of `docproc conformance`. */
 export interface ConformanceOptions {
@@ -100,7 +101,7 @@ export async function preflight(baseUrl: string, apiKey: string, listPath: strin
   if (response.status === 401) throw new UsageError(`${baseUrl} refused --api-key (401 on GET ${listPath}); check the key`);
 }
 
-/** Where vitest's progress and the summary go (the process's own streams by default). */
+/** Where the suite's progress, failures and summary go (the process's own streams by default). */
 export interface ConformanceOutput {
   stdout: Writable;
   stderr: Writable;
@@ -125,10 +126,14 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   } catch (error) {
     throw new UsageError(`cannot use --spec ${spec}: ${(error as Error).message}`);
   }
+  if (options.secondApiKey !== undefined && options.secondApiKey === options.apiKey) {
+    throw new UsageError('--second-api-key is the same key as --api-key: the tenancy checks need the key of another tenant');
+  }
   await preflight(baseUrl, options.apiKey, listPath, options.requestTimeoutMs);
   if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, options.requestTimeoutMs);
 
   const runId = createRunId();
+  const reportFile = options.report ? resolve(options.report) : null;
   const config: ConformanceSuiteConfig = {
     baseUrl,
     apiKey: options.apiKey,
@@ -138,16 +143,18 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     requestTimeoutMs: options.requestTimeoutMs,
     strict: options.strict,
     runId,
-    reproDir: join(tmpdir(), `docproc-conformance-${runId}`),
+    // Beside the report when there is one, so a CI artifact of the report's folder holds the reproducers' bodies.
+    reproDir: join(reportFile ? dirname(reportFile) : tmpdir(), `docproc-conformance-${runId}`),
     ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
   };
-  const summaryFile = join(config.reproDir, 'summary.txt');
-  const reporterOptions = { runId, profile: options.profile, target: baseUrl, spec, strict: options.strict, only: options.only ?? null, reportFile: options.report ? resolve(options.report) : null, summaryFile, documented };
-  const reporters: Array<string | [string, Record<string, unknown>]> = ['default'];
-  if (options.junit) reporters.push(['junit', { outputFile: resolve(options.junit), suiteName: `docproc conformance ${runId}` }]);
-  reporters.push([join(packageRoot, 'conformance/lib/reporter.ts'), reporterOptions]);
+  // The reporter runs in this process and hands its report back through this callback: no temp file.
+  let report: { result: 'passed' | 'failed' } | undefined;
+  const reporterOptions = {
+    runId, profile: options.profile, target: baseUrl, spec, strict: options.strict, only: options.only ?? null, reportFile,
+    junitFile: options.junit ? resolve(options.junit) : null, documented, onReport: (r: typeof report) => void (report = r),
+  };
 
   // `list` selects list.suite.ts and list-filters.suite.ts alike.
   const filters = (options.only ?? []).map((area) => `conformance/suite/${area}`);
@@ -157,17 +164,13 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     config: join(packageRoot, 'conformance/vitest.config.ts'),
     root: packageRoot,
     watch: false,
-    reporters,
+    // The suite's own reporter is the only one: it prints each failure once, in time linear in its size.
+    reporters: [[join(packageRoot, 'conformance/lib/reporter.ts'), reporterOptions]],
     provide: { docprocConformance: config },
     // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
     testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,
     hookTimeout: 2 * options.requestTimeoutMs,
   }, {}, output ?? {});
-  // The suite's reporter leaves its summary in a file, to be printed after vitest's own.
-  if (existsSync(summaryFile)) {
-    (output?.stdout ?? process.stdout).write(`${readFileSync(summaryFile, 'utf8')}\n`);
-    rmSync(summaryFile);
-  }
   // Keep the folder only when reproducers wrote request bodies into it.
   try {
     rmdirSync(config.reproDir);
@@ -175,7 +178,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     // not empty (reproducer bodies) or never made
   }
   const files = vitest.state.getFiles();
-  const failed = files.length === 0 || files.some((f) => f.result?.state === 'fail') || vitest.state.getUnhandledErrors().length > 0;
+  const failed = !report || report.result === 'failed' || files.length === 0 || files.some((f) => f.result?.state === 'fail') || vitest.state.getUnhandledErrors().length > 0;
   await vitest.close();
   // vitest sets process.exitCode itself; the verdict is this function's return value.
   process.exitCode = exitCodeBefore;

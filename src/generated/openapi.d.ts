@@ -224,7 +224,12 @@ export interface components {
              * @enum {string}
              */
             in: "query" | "path" | "body" | "header";
-            /** @description The parameter or multipart field name. */
+            /**
+             * @description The parameter, header or multipart field name (header names are case-insensitive). An upload
+             *     with no body, or without a multipart Content-Type, may be named either way: as the missing
+             *     `files[]` part (`in: body`) or as the `Content-Type` header (`in: header`); clients must
+             *     accept both.
+             */
             name: string;
             /** @description What is wrong with it. */
             message: string;

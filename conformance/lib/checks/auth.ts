@@ -4,24 +4,27 @@ import { defineCheck } from './define.js';
 export const authChecks = {
   missingKey: defineCheck({
     id: 'auth.missing-key',
-    name: 'missingKeyIsUnauthorized',
     profile: 'contract',
     area: 'auth',
     description: 'A request without `x-api-key` is a 401 on every operation.',
   }),
   checkedFirst: defineCheck({
     id: 'auth.checked-first',
-    name: 'authIsCheckedFirst',
     profile: 'contract',
     area: 'auth',
     description: 'A keyless request that is also invalid (bad parameter, unknown id) is a 401, not a 400 or 404.',
   }),
   wrongKey: defineCheck({
     id: 'auth.wrong-key',
-    name: 'unknownKeyIsUnauthorized',
     profile: 'full',
     area: 'auth',
     description: 'A request with an unknown `x-api-key` (or an empty one) is a 401 on every operation.',
+  }),
+  keyExact: defineCheck({
+    id: 'auth.key-exact',
+    profile: 'full',
+    area: 'auth',
+    description: 'A key that differs from a valid one only in letter case, or padded with characters a trim() removes (U+00A0), is a 401.',
   }),
 } as const;
 
@@ -29,16 +32,27 @@ export const authChecks = {
 export const tenancyChecks = {
   documentHidden: defineCheck({
     id: 'tenancy.document-hidden',
-    name: 'otherTenantsDocumentIsNotFound',
     profile: 'full',
     area: 'tenancy',
     description: "With --second-api-key: one key's document is a 404 for the other key, on read and on retry.",
   }),
   listHidden: defineCheck({
     id: 'tenancy.list-hidden',
-    name: 'otherTenantsDocumentIsNotListed',
     profile: 'full',
     area: 'tenancy',
     description: "With --second-api-key: one key's document never appears in the other key's lists, filename searches or content searches.",
+  }),
+  totalsScoped: defineCheck({
+    id: 'tenancy.totals-scoped',
+    profile: 'full',
+    area: 'tenancy',
+    description:
+      "With --second-api-key: `total` and `total_pages` count only the key's own documents (a search for the other key's document totals 0; the other key's uploads leave this key's total unchanged).",
+  }),
+  idempotencyKeyScoped: defineCheck({
+    id: 'tenancy.idempotency-key-scoped',
+    profile: 'full',
+    area: 'tenancy',
+    description: "With --second-api-key: an Idempotency-Key belongs to its API key: the other key sending the same Idempotency-Key and files gets new documents of its own, never the first key's.",
   }),
 } as const;

@@ -1,15 +1,15 @@
+import type { CheckArea } from '../../../src/commands/conformance-areas.js';
+
 /** The two profiles: `contract` is stateless-safe (passes against a mock), `full` adds stateful behaviour. */
 export type Profile = 'contract' | 'full';
 
-/** The groups CHECKS.md and the report use; also the scenario files' names (`--only`). */
-export type Area = 'response' | 'auth' | 'tenancy' | 'validation' | 'upload' | 'list' | 'get' | 'retry' | 'lifecycle' | 'robustness';
+/** The groups CHECKS.md and the report use (the one list lives in src/commands/conformance-areas.ts). */
+export type Area = CheckArea;
 
 /** One named, stably identified property of a conforming server. */
 export interface Check {
   /** Stable id (`area.kebab-name`): reports, CI history and mutation tests key on it, so never rename one. */
   readonly id: string;
-  /** The camelCase name printed beside the id, e.g. `statusIsDocumented`. */
-  readonly name: string;
   /** The least profile that runs it (`contract` checks run in `full` too). */
   readonly profile: Profile;
   readonly area: Area;
@@ -20,8 +20,8 @@ export interface Check {
 const registry = new Map<string, Check>();
 
 /**
- * Declares a check; ids and names must be unique across the catalog.
- * @example const c = defineCheck({ id: 'list.defaults', name: 'listDefaultsAreDocumented', profile: 'contract', area: 'list', description: '...' });
+ * Declares a check; ids must be unique across the catalog.
+ * @example const c = defineCheck({ id: 'list.defaults', profile: 'contract', area: 'list', description: '...' });
  */
 export function defineCheck(check: Check): Check {
   if (!/^[a-z]+\.[a-z0-9-]+$/.test(check.id)) throw new Error(`check id must be area.kebab-case: ${check.id}`);
@@ -29,7 +29,6 @@ export function defineCheck(check: Check): Check {
     throw new Error(`check ${check.id} is not in its area ${check.area}`);
   }
   if (registry.has(check.id)) throw new Error(`duplicate check id ${check.id}`);
-  if ([...registry.values()].some((c) => c.name === check.name)) throw new Error(`duplicate check name ${check.name}`);
   const frozen = Object.freeze({ ...check });
   registry.set(check.id, frozen);
   return frozen;

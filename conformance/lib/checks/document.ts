@@ -4,28 +4,24 @@ import { defineCheck } from './define.js';
 export const getChecks = {
   returnsDocument: defineCheck({
     id: 'get.returns-document',
-    name: 'uploadedDocumentIsReadable',
     profile: 'contract',
     area: 'get',
     description: 'Reading the document an upload just returned is a 200.',
   }),
   matchesUpload: defineCheck({
     id: 'get.matches-upload',
-    name: 'documentMatchesUpload',
     profile: 'full',
     area: 'get',
     description: 'A read document equals what the upload returned (id, filename, type, size, created_at, attempts), apart from processing results.',
   }),
   unknownId: defineCheck({
     id: 'get.unknown-id',
-    name: 'unknownDocumentIsNotFound',
     profile: 'full',
     area: 'get',
     description: 'Reading an id that does not exist is a 404 not_found.',
   }),
   rejectsInvalidId: defineCheck({
     id: 'get.rejects-invalid-id',
-    name: 'invalidDocumentIdIsRejected',
     profile: 'contract',
     area: 'get',
     description: 'Reading `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400.',
@@ -36,14 +32,12 @@ export const getChecks = {
 export const retryChecks = {
   accepted: defineCheck({
     id: 'retry.accepted',
-    name: 'retryIsAccepted',
     profile: 'contract',
     area: 'retry',
     description: 'Retrying a document that is not processing is a 202.',
   }),
   restartsProcessing: defineCheck({
     id: 'retry.restarts-processing',
-    name: 'retryRestartsProcessing',
     profile: 'full',
     area: 'retry',
     description:
@@ -51,14 +45,12 @@ export const retryChecks = {
   }),
   finishesAgain: defineCheck({
     id: 'retry.finishes-again',
-    name: 'retriedDocumentFinishesAgain',
     profile: 'full',
     area: 'retry',
     description: 'A retried document ends again: the completed one completed with its text, the failed one failed with its error.',
   }),
   conflictWhileProcessing: defineCheck({
     id: 'retry.conflict-while-processing',
-    name: 'retryWhileProcessingIsConflict',
     profile: 'full',
     area: 'retry',
     description:
@@ -66,14 +58,12 @@ export const retryChecks = {
   }),
   unknownId: defineCheck({
     id: 'retry.unknown-id',
-    name: 'unknownRetryIsNotFound',
     profile: 'full',
     area: 'retry',
     description: 'Retrying an id that does not exist is a 404 not_found.',
   }),
   rejectsInvalidId: defineCheck({
     id: 'retry.rejects-invalid-id',
-    name: 'invalidRetryIdIsRejected',
     profile: 'contract',
     area: 'retry',
     description: 'Retrying `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400.',
@@ -84,21 +74,18 @@ export const retryChecks = {
 export const lifecycleChecks = {
   reachesTerminal: defineCheck({
     id: 'lifecycle.reaches-terminal',
-    name: 'documentsReachTerminalState',
     profile: 'full',
     area: 'lifecycle',
     description: 'Uploaded documents leave `processing` within --timeout-ms (polled with backoff, never a fixed sleep).',
   }),
   completedHasContent: defineCheck({
     id: 'lifecycle.completed-has-content',
-    name: 'readableDocumentCompletesWithText',
     profile: 'full',
     area: 'lifecycle',
     description: "The run's generated PDF ends `completed` with its unique word in `content`.",
   }),
   failedHasError: defineCheck({
     id: 'lifecycle.failed-has-error',
-    name: 'damagedDocumentFailsWithError',
     profile: 'full',
     area: 'lifecycle',
     description: 'The corrupt PDF fixture ends `failed` with `error.code` unreadable_document and a message.',

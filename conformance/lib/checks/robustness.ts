@@ -4,21 +4,18 @@ import { defineCheck } from './define.js';
 export const robustnessChecks = {
   unknownPath: defineCheck({
     id: 'robustness.unknown-path',
-    name: 'unknownPathIsNotFound',
     profile: 'full',
     area: 'robustness',
     description: 'An unknown path under /api/v1 is a 404 not_found problem.',
   }),
   wrongMethod: defineCheck({
     id: 'robustness.wrong-method',
-    name: 'wrongMethodIsNotAllowed',
     profile: 'full',
     area: 'robustness',
     description: 'A known path with another method is a 405 method_not_allowed whose Allow header names the documented method.',
   }),
   hostileRejected: defineCheck({
     id: 'robustness.hostile-rejected',
-    name: 'hostileRequestIsRejected',
     profile: 'full',
     area: 'robustness',
     description:
@@ -26,7 +23,6 @@ export const robustnessChecks = {
   }),
   requestIdGenerated: defineCheck({
     id: 'robustness.request-id-generated',
-    name: 'unusableRequestIdIsReplaced',
     profile: 'full',
     area: 'robustness',
     description: 'A request without a usable X-Request-Id (none, over 200 characters, with spaces) gets one the server made for it: two such requests never share an id.',

@@ -4,21 +4,18 @@ import { defineCheck } from './define.js';
 export const uploadChecks = {
   accepted: defineCheck({
     id: 'upload.accepted',
-    name: 'validUploadIsAccepted',
     profile: 'contract',
     area: 'upload',
     description: 'A valid upload of one PDF is a 202.',
   }),
   onePerPart: defineCheck({
     id: 'upload.one-document-per-part',
-    name: 'uploadKeepsPartOrder',
     profile: 'full',
     area: 'upload',
     description: 'An upload of several files returns one `processing` document per part, in the order the parts were sent.',
   }),
   echoesFields: defineCheck({
     id: 'upload.echoes-fields',
-    name: 'uploadEchoesFields',
     profile: 'full',
     area: 'upload',
     description:
@@ -26,49 +23,60 @@ export const uploadChecks = {
   }),
   extendedFilename: defineCheck({
     id: 'upload.filename-rfc5987',
-    name: 'uploadDecodesExtendedFilename',
     profile: 'full',
     area: 'upload',
     description: "A filename sent as `filename*=UTF-8''...` (RFC 5987) is stored decoded.",
   }),
   noFiles: defineCheck({
     id: 'upload.no-files',
-    name: 'uploadWithoutFilesIsRejected',
     profile: 'contract',
     area: 'upload',
     description: 'An upload with no `files[]` part (an empty multipart body, or no body) is a 400.',
   }),
   wrongField: defineCheck({
     id: 'upload.wrong-field',
-    name: 'uploadUnderWrongFieldIsRejected',
     profile: 'contract',
     area: 'upload',
     description: 'A file under another field name (`file`) is a 400, even beside a good `files[]` part, and nothing is stored.',
   }),
   unsupportedType: defineCheck({
     id: 'upload.unsupported-type',
-    name: 'unsupportedFileIsRejected',
     profile: 'full',
     area: 'upload',
     description: 'A file that is not a PDF, JPEG or PNG by its bytes is a 415 unsupported_media_type, whatever its name says.',
   }),
   allOrNothing: defineCheck({
     id: 'upload.all-or-nothing',
-    name: 'uploadIsAllOrNothing',
     profile: 'full',
     area: 'upload',
     description: "Good parts with one bad part are a 415 and create no document (proven by searching for the upload's unique token).",
   }),
   tooManyFiles: defineCheck({
     id: 'upload.too-many-files',
-    name: 'tooManyFilesAreRejected',
     profile: 'full',
     area: 'upload',
     description: 'With --max-files N: N+1 files in one upload are a 413 too_many_files and create nothing.',
   }),
+  filenameVerbatim: defineCheck({
+    id: 'upload.filename-verbatim',
+    profile: 'full',
+    area: 'upload',
+    description: 'Filenames with `/`, `\\` and `..` in them come back exactly as sent: a filename is data, never cut to its last path segment.',
+  }),
+  filesAtLimit: defineCheck({
+    id: 'upload.files-at-limit',
+    profile: 'full',
+    area: 'upload',
+    description: 'With --max-files N: exactly N files in one upload are a 202 (the limit is inclusive).',
+  }),
+  fileAtLimit: defineCheck({
+    id: 'upload.file-at-limit',
+    profile: 'full',
+    area: 'upload',
+    description: 'With --max-file-bytes N: a file of exactly N bytes is a 202 (the limit is inclusive).',
+  }),
   fileTooLarge: defineCheck({
     id: 'upload.file-too-large',
-    name: 'oversizedFileIsRejected',
     profile: 'full',
     area: 'upload',
     description: 'With --max-file-bytes N: a file of N+1 bytes is a 413 file_too_large and creates nothing.',
@@ -79,7 +87,6 @@ export const uploadChecks = {
 export const validationChecks = {
   namesParameter: defineCheck({
     id: 'validation.names-parameter',
-    name: 'validationErrorNamesParameter',
     profile: 'full',
     area: 'validation',
     description: 'A 400 for an invalid parameter or multipart field lists it in `errors` with its name and location (`in`).',

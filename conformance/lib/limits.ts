@@ -1,0 +1,43 @@
+import type { ConformanceSuiteConfig } from '../../src/commands/conformance.js';
+import type { Api } from './api.js';
+import type { ContractFacts } from './contract-facts.js';
+
+/** Thrown instead of sending an upload the deployment's limits forbid: what it was for is not exercised. */
+export class OverLimit extends Error {
+  override readonly name = 'OverLimit';
+}
+
+/** What one upload may carry on this deployment, and an API that never sends more. */
+export interface Limits {
+  maxFiles: number;
+  maxFileBytes: number;
+  /** `api` with uploads checked against the limits first (`{ beyondLimits: true }` sends one on purpose). */
+  guard(api: Api): Api;
+}
+
+/**
+ * The deployment's limits: `--max-files` / `--max-file-bytes` when given, else the contract's documented
+ * defaults, else none (a contract that documents none).
+ * @example const limits = createLimits(config, facts); limits.maxFiles // 20 with the bundled contract
+ */
+export function createLimits(config: Pick<ConformanceSuiteConfig, 'maxFiles' | 'maxFileBytes'>, facts: ContractFacts): Limits {
+  const maxFiles = config.maxFiles ?? facts.uploadLimits.maxFiles ?? Number.POSITIVE_INFINITY;
+  const maxFileBytes = config.maxFileBytes ?? facts.uploadLimits.maxFileBytes ?? Number.POSITIVE_INFINITY;
+  const flag = (given: number | undefined, name: string) => (given === undefined ? `the contract's default ${name}` : `--${name}`);
+  return {
+    maxFiles,
+    maxFileBytes,
+    guard: (api) => ({
+      ...api,
+      upload(parts, extra = {}) {
+        const { beyondLimits = false, ...rest } = extra;
+        if (!beyondLimits) {
+          if (parts.length > maxFiles) throw new OverLimit(`needs ${parts.length} files in one upload; ${flag(config.maxFiles, 'max-files')} is ${maxFiles}`);
+          const big = parts.find((p) => p.data.length > maxFileBytes);
+          if (big) throw new OverLimit(`needs a file of ${big.data.length} bytes; ${flag(config.maxFileBytes, 'max-file-bytes')} is ${maxFileBytes}`);
+        }
+        return api.upload(parts, rest);
+      },
+    }),
+  };
+}
