@@ -23,6 +23,7 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
     { name: 'an unknown --only area', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--only', 'payments'], message: /expected some of auth/ },
     { name: 'a --base-url that already ends in /api/v1', args: (p) => ['--base-url', `http://127.0.0.1:${p}/api/v1`, '--api-key', 'k'], message: /without \/api\/v1 .*try http:\/\/127\.0\.0\.1:\d+$/m },
     { name: 'a DOCPROC_STRICT that is not a boolean', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k'], env: () => ({ DOCPROC_STRICT: 'maybe' }), message: /DOCPROC_STRICT must be true or false, not "maybe"/ },
+    { name: 'the same key as --api-key and --second-api-key', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--second-api-key', 'k'], message: /--second-api-key is the same key as --api-key/ },
     { name: 'a --spec that does not exist', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--spec', 'no/such/openapi.yaml'], message: /cannot use --spec .*no\/such\/openapi\.yaml/ },
   ];
   it.each(cases)('$name', async ({ args, env, message }) => {

@@ -11,6 +11,8 @@ export class OverLimit extends Error {
 export interface Limits {
   maxFiles: number;
   maxFileBytes: number;
+  /** Where the file limit comes from, for reasons: `--max-files is 3`. */
+  filesText: string;
   /** `api` with uploads checked against the limits first (`{ beyondLimits: true }` sends one on purpose). */
   guard(api: Api): Api;
 }
@@ -24,15 +26,17 @@ export function createLimits(config: Pick<ConformanceSuiteConfig, 'maxFiles' | '
   const maxFiles = config.maxFiles ?? facts.uploadLimits.maxFiles ?? Number.POSITIVE_INFINITY;
   const maxFileBytes = config.maxFileBytes ?? facts.uploadLimits.maxFileBytes ?? Number.POSITIVE_INFINITY;
   const flag = (given: number | undefined, name: string) => (given === undefined ? `the contract's default ${name}` : `--${name}`);
+  const filesText = `${flag(config.maxFiles, 'max-files')} is ${maxFiles}`;
   return {
     maxFiles,
     maxFileBytes,
+    filesText,
     guard: (api) => ({
       ...api,
       upload(parts, extra = {}) {
         const { beyondLimits = false, ...rest } = extra;
         if (!beyondLimits) {
-          if (parts.length > maxFiles) throw new OverLimit(`needs ${parts.length} files in one upload; ${flag(config.maxFiles, 'max-files')} is ${maxFiles}`);
+          if (parts.length > maxFiles) throw new OverLimit(`needs ${parts.length} files in one upload; ${filesText}`);
           const big = parts.find((p) => p.data.length > maxFileBytes);
           if (big) throw new OverLimit(`needs a file of ${big.data.length} bytes; ${flag(config.maxFileBytes, 'max-file-bytes')} is ${maxFileBytes}`);
         }

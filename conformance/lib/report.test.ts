@@ -58,4 +58,16 @@ describe('buildReport', () => {
     expect(skipped.checks.find((c) => c.id === 'list.a')).toMatchObject({ outcome: 'not-exercised', notExercised: ['skips: not exercised: no second key'] });
     expect(skipped.result).toBe('passed');
   });
+
+  it('never lists a 5xx as a gap (no client can provoke one on purpose), nor operations --only left out', () => {
+    const tests = [test('lists', 'passed', record((r) => { r.coverage.listDocuments = { '200': 1 }; }))];
+    const documented = { listDocuments: ['200', '400', '500'], getDocument: ['200', '404', '500'] };
+    const all = buildReport(info, tests, catalog, documented);
+    expect(all.coverage.listDocuments!.neverObserved).toEqual(['400']);
+    expect(all.coverage.getDocument!.neverObserved).toEqual(['200', '404']);
+    const only = buildReport({ ...info, only: ['list'] }, tests, catalog, documented);
+    expect(only.coverage.getDocument!.neverObserved).toEqual([]);
+    expect(only.coverage.listDocuments!.neverObserved).toEqual(['400']);
+  });
 });
+

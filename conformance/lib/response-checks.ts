@@ -121,15 +121,15 @@ export function bodyMatchesSchema(exchange: Exchange, ctx: ResponseCheckContext)
   const result = ctx.contract.validate(media.schema, exchange.json);
   ctx.judge.verify(c.bodyMatchesSchema, result.valid, () => ({
     received: result.errors.join('\n'),
-    documented: `the ${schemaName(media.schema!)} schema of a ${exchange.status} ${exchange.mediaType}`,
+    documented: `valid against the contract's schema for a ${exchange.status} ${exchange.mediaType}${schemaName(media.schema!)}`,
     note: `body: ${show(exchange.json, RECORDED_BODY_LIMIT)}`,
     exchange,
   }));
 }
 
 function schemaName(schema: object): string {
-  const s = schema as { title?: string; description?: string };
-  return s.title ?? s.description?.split(/[.\n]/)[0] ?? 'documented';
+  const title = (schema as { title?: string }).title;
+  return title ? ` (${title})` : '';
 }
 
 /** Codes the contract's examples give for a documented error response. */

@@ -29,7 +29,7 @@ describe('uploadDocuments accepts files', () => {
   kit.scenario('several files in one request come back one per part, in part order', { profile: 'full', checks: [upload.onePerPart] }, async (tools) => {
     const t = kit.token('order');
     const all = [part(`${t}-1-first.pdf`, pdf), part(`${t}-2-second.png`, png, 'image/png'), part(`${t}-3-third.pdf`, pdf)];
-    if (kit.limits.maxFiles < 2) return tools.notExercised(`needs 2 files in one upload; the deployment takes ${kit.limits.maxFiles}`);
+    if (kit.limits.maxFiles < 2) return tools.notExercised(`needs 2 files in one upload; ${kit.limits.filesText}`);
     const parts = all.slice(0, kit.limits.maxFiles);
     const exchange = await kit.api.upload(parts);
     const docs = uploaded(exchange);
@@ -128,7 +128,7 @@ describe('uploadDocuments rejects what it cannot store', () => {
 
   kit.scenario('good files with one bad one are a 415 that stores nothing', { profile: 'full', checks: [upload.allOrNothing] }, async (tools) => {
     const t = kit.token('atomic');
-    if (kit.limits.maxFiles < 2) return tools.notExercised(`needs a good and a bad file in one upload; the deployment takes ${kit.limits.maxFiles}`);
+    if (kit.limits.maxFiles < 2) return tools.notExercised(`needs a good and a bad file in one upload; ${kit.limits.filesText}`);
     const all = [part(`${t}-1-good.pdf`, pdf), part(`${t}-2-good.png`, png, 'image/png'), part(`${t}-3-bad.png`, fixture('text-named.png'), 'image/png'), part(`${t}-4-good.pdf`, pdf)];
     // The bad part goes last within the limit, after every good one that fits.
     const parts = [...all.filter((p) => !p.filename.endsWith('bad.png')).slice(0, Math.min(3, kit.limits.maxFiles - 1)), all[2]!];

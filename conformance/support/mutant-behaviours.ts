@@ -1,5 +1,5 @@
 // Test-only: the request and response rewrites the mutants are made of.
-import { joinMultipart, splitMultipart, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
+import { eachDocument, editJson, joinMultipart, splitMultipart, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
 
 /** A list request. */
 export const isList = (r: ProxyRequest) => r.method === 'GET' && r.url.startsWith('/api/v1/documents/get_documents');
@@ -114,4 +114,18 @@ export function sharedIdempotencyKeys(): (request: ProxyRequest, upstream: (r: P
     if (res.status === 202 && !earlier) seen.set(key, { apiKey: request.headers['x-api-key'] ?? '', response: res });
     return res;
   };
+}
+
+/** Quote-heavy text without an `@`: the kind of line that made vitest's stack parser backtrack for minutes. */
+export const NOISY_TEXT = Array.from({ length: 120 }, (_, i) => `"field_${i}": "value \\"${i}\\""`).join(', ');
+
+/**
+ * Every document body made wrong twice over, as a server written elsewhere might: timestamps without a
+ * timezone (the schema wants date-time) and a ~4 KB undocumented property full of quotes.
+ */
+export function noisyDocuments(response: ProxyResponse): ProxyResponse {
+  return editJson(response, (b) => eachDocument(b, (d) => {
+    for (const k of ['created_at', 'updated_at', 'processed_at']) if (typeof d[k] === 'string') d[k] = String(d[k]).replace(/(\.\d+)?Z$/, '');
+    d.debug = NOISY_TEXT;
+  }));
 }

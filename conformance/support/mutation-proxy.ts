@@ -1,6 +1,6 @@
 // Test-only: an HTTP proxy in front of the real reference server that rewrites traffic to give it exactly
 // one defect, so the mutation tests can prove the suite notices it. No defect ever lives in src/server.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request as the proxy sees it; `url` is the path and query. */
@@ -26,6 +26,8 @@ export interface Mutation {
   request?(request: ProxyRequest): ProxyRequest;
   respond?(request: ProxyRequest, upstream: Upstream): Promise<ProxyResponse>;
   response?(response: ProxyResponse, request: ProxyRequest): ProxyResponse | Promise<ProxyResponse>;
+  /** Writes the response on the wire some other way (chunked, compressed...); default: one write with Content-Length. */
+  write?(res: ServerResponse, response: ProxyResponse, request: ProxyRequest): void;
 }
 
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'content-encoding']);
@@ -60,6 +62,7 @@ export async function startMutationProxy(upstreamBaseUrl: string, mutation: Muta
         if (mutation.request) request = mutation.request(request);
         let response = mutation.respond ? await mutation.respond(request, upstream) : await upstream(request);
         if (mutation.response) response = await mutation.response(response, request);
+        if (mutation.write) return mutation.write(res, response, request);
         res.writeHead(response.status, { ...response.headers, 'content-length': String(response.body.length) });
         res.end(response.body);
       })().catch((error: Error) => {

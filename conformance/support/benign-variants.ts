@@ -1,0 +1,92 @@
+// Test-only: servers that differ from the reference server only in ways the contract allows. The suite
+// must pass every one with zero failures: a false failure is as serious as a missed defect.
+import { gzipSync } from 'node:zlib';
+import type { ConformanceOptions } from '../../src/commands/conformance.js';
+import type { ReferenceServerOptions } from '../../test/support/reference-server.js';
+import type { Mutation, ProxyResponse } from './mutation-proxy.js';
+
+/** One allowed variation of the wire or the deployment. */
+export interface BenignVariant {
+  name: string;
+  /** What differs, as a sentence. */
+  difference: string;
+  /** The proxy's rewrite, if the variation is on the wire. */
+  mutation?: Mutation;
+  /** How the reference server behind it is started, if the deployment differs. */
+  server?: ReferenceServerOptions;
+  /** Suite options that describe the deployment (its limits). */
+  options?: Partial<ConformanceOptions>;
+  /** Checks the deployment gives no occasion for (each reported with the reason), if any. */
+  notExercised?: string[];
+}
+
+const isJson = (r: ProxyResponse) => /json/.test(r.headers['content-type'] ?? '');
+
+function rewriteJson(response: ProxyResponse, edit: (value: unknown) => unknown): ProxyResponse {
+  return isJson(response) && response.body.length > 0 ? { ...response, body: Buffer.from(JSON.stringify(edit(JSON.parse(response.body.toString('utf8'))))) } : response;
+}
+
+/** Every object's keys in reverse order, recursively: JSON objects are unordered. */
+export function reverseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reverseKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+}
+
+const UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/;
+
+/** The same instant written with microseconds and a +02:00 offset, as another stack might (RFC 3339 allows both). */
+export function offsetTimestamp(value: string): string {
+  const m = UTC_TIMESTAMP.exec(value);
+  if (!m) return value;
+  const local = new Date(Date.parse(value) + 2 * 3600_000).toISOString().replace(/\.\d+Z$/, '');
+  return `${local}.${(m[5] ?? '').padEnd(3, '0')}123+02:00`;
+}
+
+function offsetTimestamps(value: unknown): unknown {
+  if (typeof value === 'string') return offsetTimestamp(value);
+  if (Array.isArray(value)) return value.map(offsetTimestamps);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, offsetTimestamps(v)]));
+}
+
+/** Header names in upper case (HTTP header names are case-insensitive). */
+export function shoutHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
+}
+
+/**
+ * Every wire-level variation at once: keys reordered, timestamps with microseconds and an offset,
+ * `charset=utf-8`, header names upper-cased, extra undocumented headers, `Connection: close`, bodies
+ * chunked, and gzip when the client accepts it. Each is proven active by benign-variants.test.ts.
+ */
+export const wireVariations: Mutation = {
+  response: (response) => {
+    let out = rewriteJson(response, (body) => offsetTimestamps(reverseKeys(body)));
+    const type = out.headers['content-type'];
+    if (type && isJson(out) && !/charset/i.test(type)) out = { ...out, headers: { ...out.headers, 'content-type': `${type}; charset=utf-8` } };
+    return { ...out, headers: { ...out.headers, 'x-powered-by': 'another-stack/1.0', 'server-timing': 'db;dur=1.2', 'cache-control': 'no-store' } };
+  },
+  write(res, response, request) {
+    const gzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && response.body.length > 0;
+    const body = gzip ? gzipSync(response.body) : response.body;
+    res.writeHead(response.status, shoutHeaders({ ...response.headers, connection: 'close', ...(gzip ? { 'content-encoding': 'gzip' } : {}) }));
+    // Several chunks, so Transfer-Encoding: chunked carries the body in pieces.
+    for (let i = 0; i < body.length; i += 512) res.write(body.subarray(i, i + 512));
+    res.end();
+  },
+};
+
+/** The variants the suite must pass, each against its own reference server. */
+export const benignVariants: BenignVariant[] = [
+  { name: 'wire-variations', difference: 'every wire-level variation the contract allows, at once', mutation: wireVariations },
+  { name: 'slow-processing', difference: 'processing takes 10x longer (2 s a run)', server: { processingDelayMs: 2000 } },
+  ...[1, 3, 7].map((n) => ({
+    name: `max-files-${n}`,
+    difference: `the deployment takes at most ${n} file(s) per upload`,
+    server: { maxFiles: n },
+    options: { maxFiles: n },
+    // Both need two files in one upload.
+    ...(n === 1 ? { notExercised: ['upload.all-or-nothing', 'upload.one-document-per-part'] } : {}),
+  })),
+];
