@@ -45,6 +45,8 @@ describe('the wire variations are really on the wire', () => {
       const list = JSON.parse(gunzipSync(body).toString()) as { documents: Array<Record<string, string>> };
       expect(Object.keys(list)).toEqual(['pagination', 'documents']);
       expect(list.documents[0]!.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+02:00$/);
+      const bodyless = await fetch(`${proxy.baseUrl}/api/v1/documents/upload_files`, { method: 'POST', headers: { 'x-api-key': KEYS[0]! } });
+      expect(((await bodyless.json()) as { errors: unknown }).errors).toEqual([{ in: 'header', name: 'content-type', message: 'must be multipart/form-data' }]);
     } finally {
       await proxy.close();
       await server.close();

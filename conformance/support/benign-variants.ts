@@ -3,7 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import type { ConformanceOptions } from '../../src/commands/conformance.js';
 import type { ReferenceServerOptions } from '../../test/support/reference-server.js';
-import type { Mutation, ProxyResponse } from './mutation-proxy.js';
+import type { Mutation, ProxyRequest, ProxyResponse } from './mutation-proxy.js';
 
 /** One allowed variation of the wire or the deployment. */
 export interface BenignVariant {
@@ -55,14 +55,22 @@ export function shoutHeaders(headers: Record<string, string>): Record<string, st
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
 }
 
+/** An upload without a multipart Content-Type answered by naming the header, a reading the contract allows. */
+function nameContentType(response: ProxyResponse, request: ProxyRequest): ProxyResponse {
+  const upload = request.method === 'POST' && request.url.startsWith('/api/v1/documents/upload_files');
+  if (response.status !== 400 || !upload || /multipart/i.test(request.headers['content-type'] ?? '')) return response;
+  return rewriteJson(response, (body) => ({ ...(body as object), errors: [{ in: 'header', name: 'content-type', message: 'must be multipart/form-data' }] }));
+}
+
 /**
  * Every wire-level variation at once: keys reordered, timestamps with microseconds and an offset,
  * `charset=utf-8`, header names upper-cased, extra undocumented headers, `Connection: close`, bodies
- * chunked, and gzip when the client accepts it. Each is proven active by benign-variants.test.ts.
+ * chunked, gzip when the client accepts it, and a body-less upload's 400 naming the Content-Type header.
+ * Each is proven active by benign-variants.test.ts.
  */
 export const wireVariations: Mutation = {
-  response: (response) => {
-    let out = rewriteJson(response, (body) => offsetTimestamps(reverseKeys(body)));
+  response: (response, request) => {
+    let out = rewriteJson(nameContentType(response, request), (body) => offsetTimestamps(reverseKeys(body)));
     const type = out.headers['content-type'];
     if (type && isJson(out) && !/charset/i.test(type)) out = { ...out, headers: { ...out.headers, 'content-type': `${type}; charset=utf-8` } };
     return { ...out, headers: { ...out.headers, 'x-powered-by': 'another-stack/1.0', 'server-timing': 'db;dur=1.2', 'cache-control': 'no-store' } };
