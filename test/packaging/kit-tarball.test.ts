@@ -71,6 +71,11 @@ describe('the docproc-kit tarball, installed from a file as the README says', ()
     expect(conformanceHelp.stdout).toContain('--base-url');
   }, 120_000);
 
+  it('keeps `docproc-kit/client` importable for those who install the whole kit', async () => {
+    const imported = await runOk(process.execPath, ['--input-type=module', '-e', "const m = await import('docproc-kit/client'); console.log(typeof m.createDocprocClient)"], { cwd: ciRepo!, timeoutMs: 60_000 });
+    expect(imported.stdout.trim()).toBe('function');
+  }, 90_000);
+
   it('runs the full conformance suite from the tarball against the reference server from the tarball: exit 0, reports written', async () => {
     const baseUrl = await serveFromTarball();
     // The environment of the README's GitHub Actions step.
