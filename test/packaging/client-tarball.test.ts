@@ -1,3 +1,4 @@
+import { build } from 'esbuild';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,22 @@ describe('@docproc-kit/client packed and installed on its own', () => {
     expect(await installedPackages(app!)).toEqual(['@docproc-kit/client', 'openapi-fetch', 'openapi-typescript-helpers']);
     expect(await diskBytes(join(app!, 'node_modules'))).toBeLessThan(1024 * 1024);
   });
+
+  it('bundles from the installed package for the browser, minified under 20 kB, with no Node built-in', async () => {
+    const result = await build({
+      stdin: { contents: "export { createDocprocClient } from '@docproc-kit/client';", resolveDir: app!, loader: 'js' },
+      bundle: true,
+      minify: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    const bundle = result.outputFiles[0]!.text;
+    expect(bundle).not.toMatch(/["']node:/);
+    expect(bundle.length).toBeLessThan(20 * 1024);
+  }, 60_000);
 
   it('imports as ESM in Node and uploads a file to the reference server, then reads its text back', async () => {
     server = await startReferenceServer({ processingDelayMs: 50 });
