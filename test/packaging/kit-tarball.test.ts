@@ -22,6 +22,7 @@ beforeAll(async () => {
   // A backend team's repository: no package.json, the tarball committed under ci/.
   ciRepo = await mkdtemp(join(tmpdir(), 'docproc-ci-'));
   await mkdir(join(ciRepo, 'ci'));
+  await mkdir(join(ciRepo, 'tmp')); // the suite keeps request bodies under $TMPDIR: here, removed with the rest
   await copyFile(packed.tarball, join(ciRepo, 'ci', basename(packed.tarball)));
   await runOk('npm', ['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund', `./ci/${basename(packed.tarball)}`], { cwd: ciRepo, timeoutMs: 600_000 });
 }, 900_000);
@@ -80,6 +81,7 @@ describe('the docproc-kit tarball, installed from a file as the README says', ()
     const baseUrl = await serveFromTarball();
     // The environment of the README's GitHub Actions step.
     const env = {
+      TMPDIR: join(ciRepo!, 'tmp'),
       DOCPROC_BASE_URL: baseUrl,
       DOCPROC_API_KEY: 'team-key',
       DOCPROC_SECOND_API_KEY: 'second-team-key',
@@ -102,7 +104,7 @@ describe('the docproc-kit tarball, installed from a file as the README says', ()
 npx docproc conformance --base-url "$DOCPROC_BASE_URL" \\
   --junit reports/conformance.xml --report reports/conformance.json || status=$?
 exit "$status"`;
-    const env = { DOCPROC_BASE_URL: exit === 0 ? await serveFromTarball() : 'http://127.0.0.1:9', DOCPROC_API_KEY: 'team-key', DOCPROC_SECOND_API_KEY: 'second-team-key' };
+    const env = { TMPDIR: join(ciRepo!, 'tmp'), DOCPROC_BASE_URL: exit === 0 ? await serveFromTarball() : 'http://127.0.0.1:9', DOCPROC_API_KEY: 'team-key', DOCPROC_SECOND_API_KEY: 'second-team-key' };
     const result = await run('bash', ['-c', step], { cwd: ciRepo!, timeoutMs: 240_000, env });
     expect(result.code, result.stdout + result.stderr).toBe(exit);
   }, 300_000);
