@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // One project per part of the kit, so `npx vitest --project server` runs just that part.
 // conformance/suite/ is NOT collected here: those files are the conformance suite itself and need a
@@ -12,7 +12,9 @@ export default defineConfig({
       { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'] } },
       { extends: true, test: { name: 'server', include: ['src/server/**/*.test.ts'] } },
       { extends: true, test: { name: 'conformance', include: ['conformance/*.test.ts', 'conformance/lib/**/*.test.ts'] } },
-      { extends: true, test: { name: 'reliability', include: ['test/**/*.test.ts', 'bench/**/*.test.ts'] } },
+      { extends: true, test: { name: 'reliability', include: ['test/**/*.test.ts', 'bench/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/packaging/**'] } },
+      // Packs the kit and the client, installs the tarballs into scratch projects and runs them (slowest: npm install).
+      { extends: true, test: { name: 'packaging', include: ['test/packaging/**/*.test.ts'] } },
     ],
   },
 });

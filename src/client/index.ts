@@ -1,7 +1,7 @@
 /**
  * The typed client of the Document Processing Service. Browser-safe: nothing here imports Node.
  * @example
- * import { createDocprocClient } from 'docproc-kit/client';
+ * import { createDocprocClient } from '@docproc-kit/client'; // or 'docproc-kit/client' from the whole kit
  * const docproc = createDocprocClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key' });
  */
 export { createDocprocClient, DocprocProblemError, WaitTimeoutError } from './create-client.js';
