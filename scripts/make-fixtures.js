@@ -20,7 +20,7 @@ async function pdf(pages) {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (const lines of pages) {
     const page = doc.addPage([595, 842]);
-    lines.forEach((line, i) => page.drawText(line, { x: 56, y: 770 - i * 26, size: 16, font, color: rgb(0, 0, 0) }));
+    for (const [i, line] of lines.entries()) page.drawText(line, { x: 56, y: 770 - i * 26, size: 16, font, color: rgb(0, 0, 0) });
   }
   return doc.save({ useObjectStreams: false });
 }

@@ -21,9 +21,15 @@ export function noUndocumentedProperties(exchange: Exchange, ctx: ResponseCheckC
   if (!schema || exchange.json === undefined) return;
   const extra = undocumentedProperties(schema, exchange.json);
   const check = checks.response.noUndocumentedProperties;
-  if (extra.length === 0) return ctx.judge.pass(check);
+  if (extra.length === 0) {
+    ctx.judge.pass(check);
+    return;
+  }
   const details = () => ({ received: `properties ${extra.join(', ')}`, documented: 'only the properties the schema declares', exchange });
-  if (ctx.strict) return ctx.judge.verify(check, false, details);
+  if (ctx.strict) {
+    ctx.judge.verify(check, false, details);
+    return;
+  }
   const message = `${exchange.target.label}: undocumented ${extra.join(', ')} (a failure with --strict)`;
   ctx.judge.warn(check, { operation: exchange.target.label, message, ...(exchange.requestId ? { requestId: exchange.requestId } : {}) });
 }

@@ -33,7 +33,7 @@ export async function textPdf(lines: string[]): Promise<Uint8Array> {
   doc.setModificationDate(new Date(0));
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([420, 300]);
-  lines.forEach((line, i) => page.drawText(line, { x: 40, y: 250 - i * 30, size: 18, font }));
+  for (const [i, line] of lines.entries()) page.drawText(line, { x: 40, y: 250 - i * 30, size: 18, font });
   return doc.save();
 }
 

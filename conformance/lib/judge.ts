@@ -42,13 +42,20 @@ export function createJudge(profile: Profile): Judge {
     if (!current) throw new Error('conformance suite bug: a check ran outside a scenario');
     return current;
   };
-  const counts = (check: Check) => (active().counts[check.id] ??= { passed: 0, failed: 0, warnings: 0 });
+  const counts = (check: Check) => {
+    const record = active();
+    const found = record.counts[check.id] ?? { passed: 0, failed: 0, warnings: 0 };
+    record.counts[check.id] = found;
+    return found;
+  };
   const inProfile = (check: Check) => {
     if (!profileIncludes(profile, check.profile)) throw new Error(`conformance suite bug: ${check.id} (${check.profile}) evaluated in a ${profile} run`);
   };
   const judge: Judge = {
     profile,
-    use: (record) => void (current = record),
+    use(record) {
+      current = record;
+    },
     verify(check, holds, details) {
       inProfile(check);
       if (!holds) throw new ConformanceFailure(check, details());
@@ -58,7 +65,9 @@ export function createJudge(profile: Profile): Judge {
       inProfile(check);
       if (!holds) throw new ConformanceFailure(check, details());
     },
-    pass: (check) => void (counts(check).passed += 1),
+    pass(check) {
+      counts(check).passed += 1;
+    },
     fail(check, failure) {
       counts(check).failed += 1;
       active().failures.push(failure);
@@ -67,9 +76,13 @@ export function createJudge(profile: Profile): Judge {
       counts(check).warnings += 1;
       active().warnings.push({ check: check.id, ...warning });
     },
-    notExercised: (check, reason) => void active().notExercised.push({ check: check.id, reason }),
+    notExercised(check, reason) {
+      active().notExercised.push({ check: check.id, reason });
+    },
     coverage(row, status) {
-      const cells = (active().coverage[row] ??= {});
+      const record = active();
+      const cells = record.coverage[row] ?? {};
+      record.coverage[row] = cells;
       cells[String(status)] = (cells[String(status)] ?? 0) + 1;
     },
     evaluated(check) {

@@ -115,7 +115,8 @@ export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly
   for (const [op, statuses] of Object.entries(documented)) coverage[op] = { documented: statuses, observed: {}, neverObserved: [] };
   for (const test of tests) {
     for (const [row, cells] of Object.entries(test.record?.coverage ?? {})) {
-      const entry = (coverage[row] ??= { documented: [], observed: {}, neverObserved: [] });
+      const entry = coverage[row] ?? { documented: [], observed: {}, neverObserved: [] };
+      coverage[row] = entry;
       for (const [status, n] of Object.entries(cells)) entry.observed[status] = (entry.observed[status] ?? 0) + n;
     }
   }

@@ -71,8 +71,10 @@ const contracts = new Map<string, Promise<Contract>>();
  * `docproc conformance` validated it before starting vitest, so workers only dereference it.
  */
 function contractOf(spec: string): Promise<Contract> {
-  let contract = contracts.get(spec);
-  if (!contract) contracts.set(spec, (contract = loadContract(spec, { validate: false })));
+  const cached = contracts.get(spec);
+  if (cached) return cached;
+  const contract = loadContract(spec, { validate: false });
+  contracts.set(spec, contract);
   return contract;
 }
 

@@ -35,7 +35,13 @@ export async function searchNamesOnly(
   const limit = Number(url.searchParams.get('limit') ?? 20);
   const all: Array<{ filename: string }> = [];
   for (let p = 1; ; p++) {
-    const res = await upstream(withQuery(request, (q) => (q.delete('search'), q.set('limit', '100'), q.set('page', String(p)))));
+    const res = await upstream(
+      withQuery(request, (q) => {
+        q.delete('search');
+        q.set('limit', '100');
+        q.set('page', String(p));
+      }),
+    );
     if (res.status !== 200) return res;
     const body = JSON.parse(res.body.toString()) as { documents: Array<{ filename: string }>; pagination: { total_pages: number } };
     all.push(...body.documents);

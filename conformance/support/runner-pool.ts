@@ -40,7 +40,12 @@ export function createRunnerPool(size: number): { run(options: RunOptions): Prom
         const id = ++next;
         const full: ConformanceOptions = { profile: 'full', spec: bundledSpecPath, timeoutMs: 20_000, requestTimeoutMs: 30_000, strict: false, ...options };
         const reply = await new Promise<RunnerReply>((resolve, reject) => {
-          const onMessage = (m: RunnerReply) => m.id === id && (runner.off('exit', onExit), runner.off('message', onMessage), resolve(m));
+          const onMessage = (m: RunnerReply) => {
+            if (m.id !== id) return;
+            runner.off('exit', onExit);
+            runner.off('message', onMessage);
+            resolve(m);
+          };
           const onExit = (code: number | null) => reject(new Error(`suite runner exited (${code}) during run ${id}`));
           runner.on('message', onMessage);
           runner.once('exit', onExit);
@@ -52,7 +57,13 @@ export function createRunnerPool(size: number): { run(options: RunOptions): Prom
       }
     },
     async close() {
-      await Promise.all(all.map((child) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill())))));
+      const stop = (child: ChildProcess) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill();
+        });
+      await Promise.all(all.map(stop));
     },
   };
 }

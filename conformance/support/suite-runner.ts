@@ -26,7 +26,13 @@ process.on('message', (message: RunnerRequest) => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-runner-'));
     const report = join(dir, 'report.json');
     let output = '';
-    const sink = () => new Writable({ write: (chunk, _encoding, done) => ((output += String(chunk)), done()) });
+    const sink = () =>
+      new Writable({
+        write: (chunk, _encoding, done) => {
+          output += String(chunk);
+          done();
+        },
+      });
     let code: number;
     try {
       code = await runConformance({ ...message.options, report }, { stdout: sink(), stderr: sink() });

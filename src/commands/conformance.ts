@@ -153,7 +153,9 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   let report: { result: 'passed' | 'failed' } | undefined;
   const reporterOptions = {
     runId, profile: options.profile, target: baseUrl, spec, strict: options.strict, only: options.only ?? null, reportFile,
-    junitFile: options.junit ? resolve(options.junit) : null, documented, onReport: (r: typeof report) => void (report = r),
+    junitFile: options.junit ? resolve(options.junit) : null, documented, onReport: (r: typeof report) => {
+      report = r;
+    },
   };
 
   // `list` selects list.suite.ts and list-filters.suite.ts alike.
