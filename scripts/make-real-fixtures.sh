@@ -3,6 +3,7 @@
 # scanners, phones and other PDF producers make them:
 #   scan-jpeg.pdf      a JPEG page wrapped in a PDF (img2pdf), no text layer
 #   scan-g4.pdf        a two-page black-and-white office scan, CCITT Group 4 (ImageMagick + img2pdf)
+#   scan-a4-letter.pdf a full A4 page of a letter scanned at 200 dpi, CCITT G4 (for the benchmark)
 #   cjk-nonembedded.pdf Japanese text in HeiseiMin-W3 / UniJIS-UCS2-H, font not embedded (reportlab)
 #   photo-exif-le.jpg  a phone photo stored sideways with EXIF Orientation 6, little-endian (Android)
 #   photo-exif-be.jpg  the same photo with big-endian EXIF (iPhone)
@@ -16,7 +17,8 @@ IM=/usr/bin/convert # /usr/local/bin/convert may be a stand-in that only convert
 FONT=DejaVu-Sans
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Fixed dates and no ImageMagick timestamps keep regenerated files byte-identical where the tools allow.
+# Fixed dates and no ImageMagick timestamps keep regenerated files close to identical; img2pdf still
+# writes a random PDF /ID, so regenerated PDFs differ there.
 export SOURCE_DATE_EPOCH=1714640400
 
 # A page of printed text, as a scanner sees it: white paper, black type, 150 dpi, A5-ish.
@@ -39,6 +41,15 @@ page "$tmp/g4-1.png" 'Board minutes, page one' 'Codename KESTREL'
 page "$tmp/g4-2.png" 'Board minutes, page two' 'Codename OSPREY'
 for n in 1 2; do "$IM" "$tmp/g4-$n.png" -threshold 50% -monochrome -compress Group4 -density 150 -units PixelsPerInch "$tmp/g4-$n.tif"; done
 img2pdf --nodate --producer 'make-real-fixtures' -o scan-g4.pdf "$tmp/g4-1.tif" "$tmp/g4-2.tif"
+
+# 2b. A full A4 letter at 200 dpi (1654×2339), G4: a realistic page for timing OCR.
+letter='Harbor Logistics GmbH, Quay Road 14, Hamburg. Dear customer, thank you for your order of the third of April. This letter confirms that the freight described below was received at our warehouse in good order and will be shipped on the next available vessel. Please keep this letter with your records: the reference number below is needed for every question about the shipment, for customs, and for the final invoice. Our office is open from Monday to Friday, eight in the morning to six in the evening. Storage is free for the first fourteen days; after that a daily charge applies as described in our general terms. Goods that are not collected within ninety days may be sold to cover the costs of storage. If any item arrived damaged, please tell us within seven days so that we can make a claim with the carrier. We look forward to working with you again.'
+args=()
+y=200
+while IFS= read -r line; do args+=(-annotate "+150+$y" "$line"); y=$((y + 44)); done < <(printf '%s Reference word: TAMARIND.\n%s Yours sincerely, the operations team.\n' "$letter" "$letter" | fold -s -w 72)
+"$IM" -size 1654x2339 xc:white -font "$FONT" -pointsize 26 -fill black "${args[@]}" \
+  -threshold 50% -monochrome -compress Group4 -density 200 -units PixelsPerInch "$tmp/letter.tif"
+img2pdf --nodate --producer 'make-real-fixtures' -o scan-a4-letter.pdf "$tmp/letter.tif"
 
 # 3. Japanese with a standard CID font that is not embedded: readers must bring the CMap.
 /usr/bin/python3 - <<'PY'
@@ -73,7 +84,7 @@ done
   -colorspace Gray -quality 50 -strip hopeless-scan.jpg
 
 if [[ ${1:-} == --verify ]]; then
-  for f in scan-jpeg.pdf scan-g4.pdf; do
+  for f in scan-jpeg.pdf scan-g4.pdf scan-a4-letter.pdf; do
     echo "== $f: pdftotext says [$(pdftotext "$f" - | tr -d '\f\n ')] (empty: no text layer)"
     pdfimages -list "$f" | sed -n '3,$p'
     pdftoppm -r 150 -png "$f" "$tmp/v"

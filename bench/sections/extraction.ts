@@ -23,6 +23,7 @@ const CASES: Array<{ file: string; type: ContentType; word: string; native: 'pdf
   { file: 'cjk-nonembedded.pdf', type: 'application/pdf', word: '請求書', native: 'pdftotext' },
   { file: 'scan-jpeg.pdf', type: 'application/pdf', word: 'HALIBUT', native: 'scan-pdf' },
   { file: 'scan-g4.pdf', type: 'application/pdf', word: 'OSPREY', native: 'scan-pdf' },
+  { file: 'scan-a4-letter.pdf', type: 'application/pdf', word: 'TAMARIND', native: 'scan-pdf' },
   { file: 'scanned.png', type: 'image/png', word: 'SOURDOUGH', native: 'tesseract' },
   { file: 'photo.jpg', type: 'image/jpeg', word: 'MARIGOLD', native: 'tesseract' },
   { file: 'hopeless-scan.jpg', type: 'image/jpeg', word: '', native: 'tesseract' },
