@@ -137,6 +137,21 @@ describe('guards against hostile files', () => {
     }
   }, 30_000);
 
+  it('the time limit covers the OCR of a scanned PDF\'s pages, not only its parsing', async () => {
+    const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500, workers: 1 });
+    try {
+      // Warm: the PDF worker has loaded pdf.js and the canvas, so parsing the scan takes a fraction
+      // of the limit and OCR of its full A4 page (several seconds) is what runs into it.
+      expect((await hasty.extract(fixture('text.pdf'), 'application/pdf')).ok).toBe(true);
+      const started = performance.now();
+      const result = await hasty.extract(fixture('scan-a4-letter.pdf'), 'application/pdf');
+      expect(result).toEqual({ ok: false, error: { code: 'unreadable_document', message: expect.stringContaining('took longer than 1.5 s') } });
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await hasty.close();
+    }
+  }, 30_000);
+
   it('OCR that takes too long is cut off, its worker replaced, and later jobs still answer', async () => {
     const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 5, workers: 1 });
     try {
