@@ -50,8 +50,10 @@ async function readPdf(pdf: PdfExtractor, ocr: OcrExtractor, bytes: Uint8Array, 
     }
     const left = timeoutMs - (performance.now() - started);
     const read = left > 0 ? await ocr.extract(page.image, left) : undefined;
-    if (!read || (!read.ok && /took longer/.test(read.error.message))) {
-      return { ok: false, error: { code: 'unreadable_document', message: `Reading the PDF (OCR of its scanned pages) took longer than ${timeoutMs / 1000} s, the processing time limit.` } };
+    // Out of time, whether before this page or while reading it.
+    if (!read || (!read.ok && performance.now() - started >= timeoutMs)) {
+      const message = `Reading the PDF (OCR of its scanned pages) took longer than ${timeoutMs / 1000} s, the processing time limit.`;
+      return { ok: false, error: { code: 'unreadable_document', message } };
     }
     if (!read.ok) return { ok: false, error: { ...read.error, message: `Page ${index + 1}: ${read.error.message}` } };
     texts.push(read.text);
@@ -61,7 +63,8 @@ async function readPdf(pdf: PdfExtractor, ocr: OcrExtractor, bytes: Uint8Array, 
 
 /**
  * The real extractor: the PDF text layer through unpdf (and OCR of pages without one), OCR for PNG
- * and JPEG through tesseract.js, both started lazily. `workers` bounds the OCR workers (match the queue's concurrency).
+ * and JPEG through tesseract.js, both started lazily. `workers` bounds the OCR workers (match the
+ * queue's concurrency).
  * @example const extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, workers: 2 });
  */
 export function createExtractor(options: ExtractionLimits & { workers: number }): Extractor {
