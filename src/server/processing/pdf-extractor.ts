@@ -64,18 +64,26 @@ function workerSource(data: PdfjsData): string {
 const { parentPort } = require('node:worker_threads');
 const data = ${JSON.stringify(data)};
 const canvasImport = () => import(data.canvasUrl);
-let unpdf, CanvasFactory, drawOps;
+let unpdf, drawOps, RealCanvasFactory;
+// Loading the canvas (a native module) costs a text-only PDF ~0.2 s, so it waits for the first page
+// to render; pdf.js creates canvases only while rendering.
+class LazyCanvasFactory {
+  constructor(options) { this.options = options; }
+  get real() { return (this.instance ??= new RealCanvasFactory(this.options)); }
+  create(width, height) { return this.real.create(width, height); }
+  reset(canvasAndContext, width, height) { return this.real.reset(canvasAndContext, width, height); }
+  destroy(canvasAndContext) { return this.real.destroy(canvasAndContext); }
+}
 parentPort.on('message', async ({ bytes, maxPages, maxRenderPixels, dpi }) => {
   let pdf;
   try {
     unpdf ??= await import(data.unpdfUrl);
-    CanvasFactory ??= await unpdf.createIsomorphicCanvasFactory(canvasImport);
     if (!drawOps) {
       const { OPS } = await unpdf.getResolvedPDFJS();
       drawOps = new Set([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintSolidColorImageMask, OPS.paintImageXObjectRepeat, OPS.paintImageMaskXObjectGroup, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectRepeat, OPS.constructPath, OPS.shadingFill]);
     }
     pdf = await unpdf.getDocumentProxy(bytes, {
-      verbosity: 0, isEvalSupported: false, useSystemFonts: false, disableFontFace: true, CanvasFactory,
+      verbosity: 0, isEvalSupported: false, useSystemFonts: false, disableFontFace: true, CanvasFactory: LazyCanvasFactory,
       cMapUrl: data.cMapUrl, cMapPacked: true, standardFontDataUrl: data.standardFontDataUrl, wasmUrl: data.wasmUrl,
     });
     if (pdf.numPages > maxPages) return parentPort.postMessage({ ok: false, kind: 'pages', pages: pdf.numPages });
@@ -90,6 +98,7 @@ parentPort.on('message', async ({ bytes, maxPages, maxRenderPixels, dpi }) => {
       if (!fnArray.some((op) => drawOps.has(op))) { pages.push({ text: '' }); continue; }
       const { width, height } = page.getViewport({ scale: 1 });
       const scale = Math.min(dpi / 72, Math.sqrt(maxRenderPixels / (width * height)));
+      RealCanvasFactory ??= await unpdf.createIsomorphicCanvasFactory(canvasImport);
       const image = new Uint8Array(await unpdf.renderPageAsImage(pdf, number, { canvasImport, scale }));
       pages.push({ image });
       transfer.push(image.buffer);
