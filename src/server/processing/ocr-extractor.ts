@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { imageSize } from 'image-size';
 import Tesseract from 'tesseract.js';
 import type { Extraction } from './lifecycle.js';
@@ -79,6 +78,8 @@ function checkImage(bytes: Uint8Array, maxPixels: number): Checked {
 // handed to tesseract upright, as a PNG without EXIF. image-size read the orientation (both orders).
 async function upright(bytes: Uint8Array, orientation: number): Promise<Uint8Array> {
   if (orientation === 1) return bytes;
+  // Loaded on first use: the native module would add ~0.2 s to every server start.
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
   const image = await loadImage(Buffer.from(bytes));
   const canvas = createCanvas(image.width, image.height);
   canvas.getContext('2d').drawImage(image, 0, 0);
