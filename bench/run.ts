@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of BENCHMARKS.md in one run, ours beside Prism (and a bare
 // Express app), printed as markdown and saved under bench/results/.
 //   npm run bench                       # everything (about 10 minutes on 2 cores)
-//   npm run bench -- --only throughput  # one section: throughput, uploads, scale, processing, cold-start
+//   npm run bench -- --only throughput  # one section: throughput, uploads, scale, processing, extraction, cold-start
 //   npm run bench -- --quick            # shorter runs and smaller scale, to try the harness
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { toMarkdown, type Table } from './lib/report.js';
 import { seedStore } from './lib/seed.js';
 import { coldStart } from './sections/cold-start.js';
+import { extraction } from './sections/extraction.js';
 import { processing } from './sections/processing.js';
 import { scale } from './sections/scale.js';
 import { throughput } from './sections/throughput.js';
@@ -37,6 +38,7 @@ try {
   if (wanted('uploads')) tables.push(...(await uploads({ workDir })));
   if (wanted('scale')) tables.push(...(await scale({ workDir, sizes: args.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000], durationSec: args.quick ? 2 : 5 })));
   if (wanted('processing')) tables.push(...(await processing({ workDir })));
+  if (wanted('extraction')) tables.push(...(await extraction({ workDir, runs: args.quick ? 1 : 5 })));
   if (wanted('cold-start')) tables.push(...(await coldStart({ workDir, runs: args.quick ? 2 : 5 })));
 } finally {
   await rm(workDir, { recursive: true, force: true });

@@ -179,8 +179,12 @@ export interface components {
         /** @description A document with its extracted text. */
         Document: components["schemas"]["DocumentSummary"] & {
             /**
-             * @description The extracted text (PDF text layer, or OCR for images). Null until a run completes;
-             *     an empty string when the file has no text.
+             * @description The extracted text: a PDF page's text layer, or OCR of the page when it has none (a
+             *     scan), and OCR for images. Null until a run completes. An empty string means the
+             *     whole file was read (every page, by OCR where it had no text layer) and no text was
+             *     found: a blank page, or a scan too faded or noisy to read. That is a verdict on the
+             *     file, not a fault, so it is `completed` rather than `failed`, and a retry of the
+             *     same bytes gives the same result. Text that was read is never empty.
              */
             content: string | null;
         };

@@ -26,13 +26,13 @@ async function temp(name: string, bytes: Uint8Array | string): Promise<string> {
 }
 
 /** A PDF written by hand (correct xref), with one content stream per page. */
-function handmadePdf(pageContents: string[]): string {
+function handmadePdf(pageContents: string[], mediaBox = '0 0 600 800'): string {
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${pageContents.map((_, i) => `${4 + 2 * i} 0 R`).join(' ')}] /Count ${pageContents.length} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     ...pageContents.flatMap((content, i) => [
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [${mediaBox}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`,
       `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
     ]),
   ];
@@ -82,7 +82,7 @@ describe('text extraction on the fixtures', () => {
     expect(text.indexOf('BRAVO')).toBeLessThan(text.indexOf('CHARLIE'));
   });
 
-  it('a PDF without a text layer completes with empty text', async () => {
+  it('a blank PDF page (no text layer, nothing drawn) completes with empty text', async () => {
     expect(await extractor.extract(await temp('blank.pdf', handmadePdf([''])), 'application/pdf')).toEqual({ ok: true, text: '' });
   });
 
@@ -103,6 +103,14 @@ describe('guards against hostile files', () => {
       error: { code: 'unreadable_document', message: 'The PDF has 6 pages; at most 5 pages are processed.' },
     });
   });
+
+  it('a scanned page of 200 × 200 inches is rendered for OCR within the pixel limit, not at 200 dpi', async () => {
+    // At 200 dpi this page would be 40,000 × 40,000 pixels (6.4 GB of canvas); the limit here is 4 million.
+    const path = await temp('poster.pdf', handmadePdf(['0 0 0 rg 1000 1000 4000 4000 re f'], '0 0 14400 14400'));
+    const started = performance.now();
+    expect(await extractor.extract(path, 'application/pdf')).toEqual({ ok: true, text: '' });
+    expect(performance.now() - started).toBeLessThan(15_000);
+  }, 30_000);
 
   it('an image declaring enormous dimensions is refused before it is decoded', async () => {
     const path = await temp('bomb.png', enormousPng(100_000, 100_000));
@@ -126,6 +134,21 @@ describe('guards against hostile files', () => {
       expect(next.ok && next.text).toContain('PELICAN');
     } finally {
       await slow.close();
+    }
+  }, 30_000);
+
+  it('the time limit covers the OCR of a scanned PDF\'s pages, not only its parsing', async () => {
+    const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500, workers: 1 });
+    try {
+      // Warm: the PDF worker has loaded pdf.js and the canvas, so parsing the scan takes a fraction
+      // of the limit and OCR of its full A4 page (several seconds) is what runs into it.
+      expect((await hasty.extract(fixture('text.pdf'), 'application/pdf')).ok).toBe(true);
+      const started = performance.now();
+      const result = await hasty.extract(fixture('scan-a4-letter.pdf'), 'application/pdf');
+      expect(result).toEqual({ ok: false, error: { code: 'unreadable_document', message: expect.stringContaining('took longer than 1.5 s') } });
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await hasty.close();
     }
   }, 30_000);
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { imageSize } from 'image-size';
 import Tesseract from 'tesseract.js';
-import type { BytesExtractor, Extraction } from './lifecycle.js';
+import type { Extraction } from './lifecycle.js';
 
 /** Limits that keep one hostile image from stalling or exhausting the server. */
 export interface OcrLimits {
@@ -14,7 +14,11 @@ export interface OcrLimits {
 }
 
 /** Reads text from PNG and JPEG images with tesseract.js. */
-export type OcrExtractor = BytesExtractor;
+export interface OcrExtractor {
+  /** `budgetMs` (default: the time limit) is what is left of the document's time limit. */
+  extract(bytes: Uint8Array, budgetMs?: number): Promise<Extraction>;
+  close(): Promise<void>;
+}
 
 /**
  * The folder of the English traineddata installed from npm (`@tesseract.js-data/eng`). The
@@ -45,24 +49,41 @@ function pngIsComplete(bytes: Uint8Array): boolean {
   return false;
 }
 
+type Checked = { ok: true; orientation: number } | { ok: false; refused: Extraction };
+
 // The declared size is read from the header alone, so a decompression bomb (a tiny file that
 // declares an enormous image) is refused before tesseract allocates anything for it.
-function checkImage(bytes: Uint8Array, maxPixels: number): Extraction | undefined {
-  let size: { width?: number; height?: number };
+function checkImage(bytes: Uint8Array, maxPixels: number): Checked {
+  const refuse = (message: string): Checked => ({ ok: false, refused: unreadable(message) });
+  let size: { width?: number; height?: number; orientation?: number };
   try {
     size = imageSize(bytes);
   } catch {
-    return unreadable('The image header could not be read (the file is damaged or truncated).');
+    return refuse('The image header could not be read (the file is damaged or truncated).');
   }
   if ((size as { type?: string }).type === 'png' && !pngIsComplete(bytes)) {
-    return unreadable('The PNG is truncated: it ends before its last chunk, so the image cannot be decoded.');
+    return refuse('The PNG is truncated: it ends before its last chunk, so the image cannot be decoded.');
   }
-  const { width = 0, height = 0 } = size;
-  if (width < 1 || height < 1) return unreadable('The image declares no size (the file is damaged).');
+  const { width = 0, height = 0, orientation = 1 } = size;
+  if (width < 1 || height < 1) return refuse('The image declares no size (the file is damaged).');
   if (width * height > maxPixels) {
-    return unreadable(`The image is ${width}×${height} pixels; at most ${maxPixels} pixels are processed.`);
+    return refuse(`The image is ${width}×${height} pixels; at most ${maxPixels} pixels are processed.`);
   }
-  return undefined;
+  return { ok: true, orientation };
+}
+
+// tesseract.js applies the EXIF orientation only when written big-endian (it matches a byte
+// pattern), so a little-endian (Android) photo would be read sideways. Skia (through
+// @napi-rs/canvas) applies the orientation in either byte order while decoding, so a turned photo is
+// handed to tesseract upright, as a PNG without EXIF. image-size read the orientation (both orders).
+async function upright(bytes: Uint8Array, orientation: number): Promise<Uint8Array> {
+  if (orientation === 1) return bytes;
+  // Loaded on first use: the native module would add ~0.2 s to every server start.
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  const image = await loadImage(Buffer.from(bytes));
+  const canvas = createCanvas(image.width, image.height);
+  canvas.getContext('2d').drawImage(image, 0, 0);
+  return canvas.encode('png');
 }
 
 /**
@@ -96,6 +117,10 @@ export function createOcrExtractor(limits: OcrLimits): OcrExtractor {
         await worker.terminate();
         throw new Error('closed');
       }
+      // tesseract.js reads the whole image as one block of text by default; a faded or noisy scan
+      // then grinds through every speck for a minute and returns garbage. Automatic page
+      // segmentation (the tesseract CLI's default) finds no text there and answers in a second.
+      await worker.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.AUTO, debug_file: '/dev/null' } as Partial<Tesseract.WorkerParams>);
       live.add(worker);
       return worker;
     } catch (error) {
@@ -128,18 +153,24 @@ export function createOcrExtractor(limits: OcrLimits): OcrExtractor {
   };
 
   return {
-    async extract(bytes) {
-      const refused = checkImage(bytes, limits.maxImagePixels);
-      if (refused) return refused;
+    async extract(bytes, budgetMs = limits.timeoutMs) {
+      const checked = checkImage(bytes, limits.maxImagePixels);
+      if (!checked.ok) return checked.refused;
+      let image: Uint8Array;
+      try {
+        image = await upright(bytes, checked.orientation);
+      } catch {
+        return unreadable('The image could not be decoded (the file is damaged or truncated).');
+      }
       const worker = await acquire().catch(() => undefined);
       if (!worker) {
         const message = closed ? 'The server is shutting down.' : 'The OCR engine could not start; a retry may succeed.';
         return { ok: false, error: { code: 'processing_error', message } };
       }
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), limits.timeoutMs)));
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs))));
       try {
-        const result = await Promise.race([worker.recognize(Buffer.from(bytes)), timeout]);
+        const result = await Promise.race([worker.recognize(Buffer.from(image)), timeout]);
         if (result === 'timeout') {
           discard(worker);
           return unreadable(`Reading the image took longer than ${limits.timeoutMs / 1000} s, the processing time limit.`);
