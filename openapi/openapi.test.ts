@@ -4,6 +4,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadContract, type Contract } from '../src/contract/contract.js';
+import { uploadLimitsOf } from '../src/contract/upload-limits.js';
 
 const specPath = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 let contract: Contract;
@@ -116,6 +117,15 @@ describe('the contract', () => {
     });
     const upload = raw.components!.schemas!.UploadRequest as OpenAPIV3_1.SchemaObject;
     expect(upload.properties!['files[]']).toMatchObject({ type: 'array', minItems: 1, items: { type: 'string', format: 'binary' } });
+  });
+
+  it('writes the default upload limits once, machine-readable, and its prose says the same', async () => {
+    const raw = parse(await readFile(specPath, 'utf8')) as OpenAPIV3_1.Document;
+    const { maxFileBytes, maxFiles } = uploadLimitsOf(raw);
+    expect({ maxFileBytes, maxFiles }).toEqual({ maxFileBytes: 25 * 1024 * 1024, maxFiles: 20 });
+    const prose = [raw.info.description, contract.operation('uploadDocuments')!.definition.description].join('\n');
+    expect(prose).toContain(`25 MiB (${maxFileBytes} bytes) per file`);
+    expect(prose).toContain(`${maxFiles} files`);
   });
 
   it('makes uploads idempotent with an optional Idempotency-Key and answers key conflicts with 409, not 422', () => {
