@@ -6,6 +6,7 @@ import type { LevelWithSilent } from 'pino';
 import { bundledSpecPath } from '../paths.js';
 import { listen } from '../server/http-server.js';
 import { createLogger, LOG_LEVELS } from '../server/logging.js';
+import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc mock`. */
 export interface MockOptions {
@@ -22,6 +23,7 @@ const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
 export function mockCommand(): Command {
   return new Command('mock')
     .description("Run the stateless mock: Prism's engine answers every operation with the contract's examples; uploads are parsed and judged as the contract says.")
+    .exitOverride(exitOnUsageError)
     .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4011).argParser(parsePort))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--dynamic', 'generate random bodies from the schemas instead of serving the examples').default(false))

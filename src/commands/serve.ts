@@ -6,6 +6,7 @@ import { createLogger, LOG_LEVELS } from '../server/logging.js';
 import { createReferenceService, DEFAULT_PROCESSING_DELAY_MS } from '../server/service.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../server/upload/upload-parser.js';
 import { parsePort } from './mock.js';
+import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc serve`, as commander parses them. */
 export interface ServeOptions {
@@ -47,6 +48,7 @@ const fromList = (value: string | undefined) => (value ?? '').split(',').map((s)
 export function serveCommand(): Command {
   return new Command('serve')
     .description('Run the reference server: the contract made real, with an embedded store, real text extraction and mock controls.')
+    .exitOverride(exitOnUsageError)
     .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(parsePort))
     .addOption(new Option('--host <host>', 'interface to listen on').env('DOCPROC_HOST').default('127.0.0.1'))
     .addOption(new Option('--data-dir <dir>', 'where documents, files and text are stored').env('DOCPROC_DATA_DIR').default('./.docproc'))
