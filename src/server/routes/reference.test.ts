@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -17,7 +18,8 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([
     startReferenceServer(),
     chromium.launch({
-      executablePath: '/usr/bin/chromium',
+      // Debian's package path unless CHROMIUM_PATH says otherwise (as for scripts/make-fixtures.js).
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     }),
   ]);
@@ -69,8 +71,9 @@ describe('GET /docs in a browser', () => {
       const listed = page.waitForResponse((r) => r.url().startsWith(`${server.baseUrl}/api/v1/documents/get_documents`));
       await list.locator('.execute').click();
       const response = await listed;
-      // The page sent the pre-filled dev key: the server answered the real list.
+      // The page sent the pre-filled dev key and nothing the person did not type: the real, whole list.
       expect(response.status()).toBe(200);
+      expect(new URL(response.url()).search).toBe('');
       expect(await response.json()).toMatchObject({ documents: [], pagination: { page: 1, limit: 20, total: 0, total_pages: 0 } });
       await expect.poll(() => list.locator('.live-responses-table tbody .response-col_status').first().textContent()).toContain('200');
       expect(errors).toEqual([]);
@@ -89,4 +92,91 @@ describe('GET /docs in a browser', () => {
       await keyed.close();
     }
   });
+});
+
+describe('GET /docs/openapi.json (what the docs page loads)', () => {
+  it('is the contract with each parameter example and default moved into its description, nothing else changed', async () => {
+    const served = await (await fetch(`${server.baseUrl}/docs/openapi.json`)).json();
+    const authored = parse(await readFile(bundledSpecPath, 'utf8'));
+    const parameters = served.components.parameters as Record<string, { description: string; schema: object; examples?: unknown }>;
+    for (const [name, parameter] of Object.entries(parameters)) {
+      expect(parameter.examples, name).toBeUndefined();
+      expect(parameter.schema, name).not.toHaveProperty('default');
+    }
+    expect(parameters.IdempotencyKey!.description).toContain('8e0f7a4e-1c55-4d8e-9a3b-2f6d0c1b7e90');
+    expect(parameters.Search!.description).toContain('sourdough');
+    expect(parameters.Page!.description).toContain('Default when not sent: `1`');
+    expect({ ...served, components: { ...served.components, parameters: undefined } }).toEqual({
+      ...authored,
+      components: { ...authored.components, parameters: undefined },
+      servers: [{ url: server.baseUrl, description: expect.any(String) }],
+    });
+  });
+});
+
+describe('"Try it out" sends only what the person typed', () => {
+  const fixturePath = (name: string) => fileURLToPath(new URL(`../../../fixtures/${name}`, import.meta.url));
+  const KEY = { 'x-api-key': 'docproc-dev-key' };
+
+  it('uploads twice with different files (two new sets of ids), then lists exactly one status', async () => {
+    // A server of its own, so the list holds exactly these uploads.
+    const own = await startReferenceServer();
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${own.baseUrl}/docs`);
+      await page.waitForSelector('.opblock', { timeout: 20_000 });
+      const upload = page.locator('.opblock', { has: page.locator('[data-path="/api/v1/documents/upload_files"]') });
+      await upload.locator('.opblock-summary').click();
+      await upload.locator('.try-out__btn').click();
+      const files = upload.locator('[data-property-name="files[]"]');
+
+      const execute = async () => {
+        const answered = page.waitForResponse((r) => r.url() === `${own.baseUrl}/api/v1/documents/upload_files`);
+        await upload.locator('.execute').click();
+        const response = await answered;
+        const sent = await response.request().allHeaders();
+        return { status: response.status(), sent, ids: ((await response.json()).documents ?? []).map((d: { document_id: number }) => d.document_id) as number[] };
+      };
+
+      // First upload: a text PDF and a damaged one.
+      await files.locator('input[type=file]').first().setInputFiles(fixturePath('text.pdf'));
+      await files.locator('.json-schema-form-item-add').click();
+      await files.locator('input[type=file]').nth(1).setInputFiles(fixturePath('corrupt.pdf'));
+      const first = await execute();
+      expect(first.status).toBe(202);
+      expect(first.ids).toHaveLength(2);
+      expect(first.sent).not.toHaveProperty('idempotency-key');
+
+      // Second upload, other files, as a person changes the form: drop one, pick another.
+      await files.locator('.json-schema-form-item-remove').nth(1).click();
+      await files.locator('input[type=file]').first().setInputFiles(fixturePath('multipage.pdf'));
+      const second = await execute();
+      expect(second.status).toBe(202);
+      expect(second.ids).toHaveLength(1);
+      expect(second.ids.some((id) => first.ids.includes(id))).toBe(false);
+      expect(second.sent).not.toHaveProperty('idempotency-key');
+
+      // Once processing is over, choose "completed" in the list's filter.
+      const all = async () => (await (await fetch(`${own.baseUrl}/api/v1/documents/get_documents`, { headers: KEY })).json()).documents as Array<{ document_id: number; status: string }>;
+      await expect.poll(async () => (await all()).filter((d) => d.status === 'processing').length, { timeout: 30_000 }).toBe(0);
+      // text.pdf and multipage.pdf are read; corrupt.pdf fails, so the filter has something to leave out.
+      expect((await all()).map((d) => d.status).sort()).toEqual(['completed', 'completed', 'failed']);
+      const completed = (await all()).filter((d) => d.status === 'completed').map((d) => d.document_id);
+
+      const list = page.locator('.opblock', { has: page.locator('[data-path="/api/v1/documents/get_documents"]') });
+      await list.locator('.opblock-summary').click();
+      await list.locator('.try-out__btn').click();
+      await list.locator('[data-param-name="status_filter"] select').selectOption('completed');
+      const listed = page.waitForResponse((r) => r.url().startsWith(`${own.baseUrl}/api/v1/documents/get_documents`));
+      await list.locator('.execute').click();
+      const response = await listed;
+      expect(response.status()).toBe(200);
+      expect(new URL(response.url()).search).toBe('?status_filter=completed');
+      const shown = (await response.json()).documents as Array<{ document_id: number; status: string }>;
+      expect(shown.map((d) => d.document_id).sort()).toEqual([...completed].sort());
+    } finally {
+      await page.close();
+      await own.close();
+    }
+  }, 90_000);
 });

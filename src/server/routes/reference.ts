@@ -5,6 +5,7 @@ import express, { Router, type Request } from 'express';
 import { parse } from 'yaml';
 import { bundledSpecPath } from '../../paths.js';
 import { methodNotAllowed } from '../errors.js';
+import { docsContract } from './docs-contract.js';
 
 /** What the API reference routes need. */
 export interface ReferenceDeps {
@@ -39,7 +40,7 @@ function docsPage(): string {
 function initScript(prefillApiKey: string | undefined): string {
   const prefill = prefillApiKey ? `\n    onComplete: () => window.ui.preauthorizeApiKey('ApiKeyAuth', ${JSON.stringify(prefillApiKey)}),` : '';
   return `window.ui = SwaggerUIBundle({
-    url: '/openapi.json',
+    url: '/docs/openapi.json',
     dom_id: '#swagger-ui',
     deepLinking: true,
     persistAuthorization: true,
@@ -67,6 +68,14 @@ export function referenceRoutes({ specPath = bundledSpecPath, prefillApiKey }: R
       res.set('Cache-Control', 'no-cache').json({ ...contract, servers });
     })
     .all(methodNotAllowed(['GET', 'HEAD']));
+
+  // What the docs page loads: the same contract without parameter examples, so "Try it out"
+  // sends only what the person typed (see docsContract).
+  const forDocs = docsContract(contract);
+  router.get('/docs/openapi.json', (req, res) => {
+    const servers = [{ url: baseUrlOf(req), description: 'This server' }];
+    res.set('Cache-Control', 'no-cache').json({ ...forDocs, servers });
+  });
 
   router
     .route('/docs')
