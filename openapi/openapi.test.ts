@@ -55,8 +55,9 @@ describe('the contract', () => {
     ]);
   });
 
-  it('puts the base URL in a server variable and the /api/v1 prefix in the paths (Prism ignores prefixes in servers)', () => {
+  it('names a concrete server first (generators take it as their base URL), the base_url variable second, and puts /api/v1 in the paths', () => {
     expect(contract.document.servers).toEqual([
+      expect.objectContaining({ url: 'http://localhost:4010' }),
       expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: 'http://localhost:4010' }) } }),
     ]);
     expect(Object.keys(contract.document.paths ?? {}).every((p) => p.startsWith('/api/v1/'))).toBe(true);
@@ -135,6 +136,11 @@ describe('the contract', () => {
     const conflict = upload.responses!['409'] as OpenAPIV3_1.ResponseObject;
     const examples = Object.values(conflict.content!['application/problem+json']!.examples!) as OpenAPIV3_1.ExampleObject[];
     expect(examples.map((e) => (e.value as { code: string }).code).sort()).toEqual(['idempotency_key_in_use', 'idempotency_key_reused']);
+  });
+
+  it('has no schema a client generator declares itself (ContentType, HttpClient, RequestParams...)', () => {
+    const reserved = ['ContentType', 'HttpClient', 'HttpResponse', 'RequestParams', 'FullRequestParams', 'ApiConfig', 'QueryParamsType', 'Options', 'Client', 'Config'];
+    expect(Object.keys(contract.document.components!.schemas!).filter((name) => reserved.includes(name))).toEqual([]);
   });
 
   it('lists every problem code the service uses, so clients can switch on them', () => {

@@ -130,7 +130,7 @@ export interface components {
          * @description The file's type, detected from its leading bytes (never from its name).
          * @enum {string}
          */
-        ContentType: "application/pdf" | "image/jpeg" | "image/png";
+        DocumentContentType: "application/pdf" | "image/jpeg" | "image/png";
         /** @description Why the last processing run failed. */
         DocumentError: {
             /**
@@ -152,7 +152,7 @@ export interface components {
             document_id: number;
             /** @description The client's filename, exactly as sent (UTF-8). Data only, never a path. */
             filename: string;
-            content_type: components["schemas"]["ContentType"];
+            content_type: components["schemas"]["DocumentContentType"];
             /** @description The size of the stored file in bytes. */
             size_bytes: number;
             status: components["schemas"]["DocumentStatus"];
