@@ -216,7 +216,7 @@ export interface components {
          * @description A stable, machine-readable error code; switch on this, not on `title` or `detail`.
          * @enum {string}
          */
-        ErrorCode: "unauthorized" | "invalid_request" | "not_found" | "document_busy" | "file_too_large" | "too_many_files" | "unsupported_media_type" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_key_in_use" | "internal_error";
+        ErrorCode: "unauthorized" | "invalid_request" | "not_found" | "document_busy" | "file_too_large" | "too_many_files" | "unsupported_media_type" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_key_in_use" | "too_many_requests" | "internal_error" | "service_unavailable";
         /** @description One reason a request was invalid. */
         FieldError: {
             /**
@@ -356,6 +356,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Too many requests for now; wait `Retry-After` seconds, then retry. Nothing was changed. */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The service cannot answer right now; wait `Retry-After` seconds, then retry. Nothing was changed. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The server failed unexpectedly. The body never carries internals such as stack traces. */
         InternalError: {
             headers: {
@@ -405,6 +427,11 @@ export interface components {
          * @example true
          */
         IdempotentReplayed: "true";
+        /**
+         * @description How many seconds to wait before retrying (RFC 9110 delay-seconds).
+         * @example 5
+         */
+        RetryAfter: string;
         /**
          * @description The methods this path does support.
          * @example POST
@@ -457,7 +484,9 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDocuments: {
@@ -495,7 +524,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocument: {
@@ -524,7 +555,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryDocument: {
@@ -554,7 +587,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { createKeyring, DEV_API_KEY } from './auth.js';
+import { createFaults } from './faults.js';
 import { createLogger } from './logging.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import { createProcessor, type Processor } from './processing/processor.js';
@@ -81,6 +82,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     store,
     processor,
     settings,
+    faults: createFaults(),
     keyring: createKeyring(apiKeys, store.tenantSalt),
     logger,
     clock,
