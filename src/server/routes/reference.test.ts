@@ -2,12 +2,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import express from 'express';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadContract } from '../../contract/contract.js';
 import { bundledSpecPath } from '../../paths.js';
 import { startReferenceServer, type RunningReferenceServer } from '../../../test/support/reference-server.js';
+import { listen } from '../http-server.js';
+import { referenceRoutes } from './reference.js';
 
 // The API reference: /openapi.json is the contract pointed at this server, and /docs is an
 // interactive page, driven here in headless Chromium.
@@ -179,4 +182,66 @@ describe('"Try it out" sends only what the person typed', () => {
       await own.close();
     }
   }, 90_000);
+});
+
+describe('the mock controls in /docs (their own OpenAPI document, not the contract)', () => {
+  it('is a valid OpenAPI document of exactly the controls the server has, and the server answers as it says', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'docproc-controls-'));
+    const file = join(dir, 'mock-controls.json');
+    await writeFile(file, await (await fetch(`${server.baseUrl}/docs/mock-controls.json`)).text());
+    const controls = await loadContract(file).finally(() => rm(dir, { recursive: true, force: true }));
+    expect(controls.operations.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort()).toEqual([
+      'GET /_mock/faults',
+      'GET /_mock/settings',
+      'PATCH /_mock/faults',
+      'PATCH /_mock/settings',
+      'POST /_mock/documents/{document_id}/next-outcome',
+      'POST /_mock/reset',
+    ]);
+    const headers = { 'x-api-key': 'docproc-dev-key', 'content-type': 'application/json' };
+    for (const [operationId, path, init] of [
+      ['getFaults', '/_mock/faults', {}],
+      ['changeFaults', '/_mock/faults', { method: 'PATCH', body: JSON.stringify({ latency_ms: 0, errors: { listDocuments: null } }) }],
+      ['changeFaults', '/_mock/faults', { method: 'PATCH', body: JSON.stringify({ errors: { listDocuments: { rate: 3, status: 500 } } }) }],
+      ['getSettings', '/_mock/settings', {}],
+      ['resetTenant', '/_mock/reset', { method: 'POST' }],
+    ] as const) {
+      const res = await fetch(server.baseUrl + path, { headers, ...init });
+      const media = Object.values(controls.response(operationId, res.status)!.content!)[0]!;
+      expect(controls.validate(media.schema!, await res.json()).errors, `${operationId} ${res.status}`).toEqual([]);
+    }
+  });
+
+  it('is selectable beside the contract, and "Try it out" reads this tenant\'s faults', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.baseUrl}/docs`);
+      await page.waitForSelector('.opblock', { timeout: 20_000 });
+      const select = page.locator('.topbar select');
+      expect(await select.locator('option').allTextContents()).toEqual(['Document Processing Service', 'Mock controls (not part of the contract)']);
+      await select.selectOption({ label: 'Mock controls (not part of the contract)' });
+      await page.waitForSelector('[data-path="/_mock/faults"]', { timeout: 20_000 });
+      const faults = page.locator('.opblock-get', { has: page.locator('[data-path="/_mock/faults"]') });
+      await faults.locator('.opblock-summary').click();
+      await faults.locator('.try-out__btn').click();
+      const answered = page.waitForResponse((r) => r.url() === `${server.baseUrl}/_mock/faults`);
+      await faults.locator('.execute').click();
+      const response = await answered;
+      expect(response.status()).toBe(200);
+      expect(await response.json()).toEqual({ latency_ms: 0, jitter_ms: 0, errors: {} });
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('is not offered where there are no controls (the stateless mock mounts the docs without them)', async () => {
+    const app = express().use(referenceRoutes());
+    const http = await listen(app, { port: 0, host: '127.0.0.1' });
+    try {
+      expect(await (await fetch(`${http.url}/docs/init.js`)).text()).not.toContain('mock-controls');
+      expect((await fetch(`${http.url}/docs/mock-controls.json`)).status).toBe(404);
+    } finally {
+      await http.close();
+    }
+  });
 });
