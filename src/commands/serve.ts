@@ -25,6 +25,7 @@ export interface ServeOptions {
   corsOrigin: string[];
   logLevel: LevelWithSilent;
   logFormat: 'auto' | 'pretty' | 'json';
+  seedFile?: string;
 }
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
@@ -89,6 +90,7 @@ export function serveCommand(): Command {
         .argParser(collect)
         .default([], '*'),
     )
+    .addOption(new Option('--seed-file <file>', 'JSON documents to create at start-up for tenants that have none (see README, mock controls)').env('DOCPROC_SEED_FILE'))
     .addOption(new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .addOption(new Option('--log-format <format>', 'log lines for people or machines (auto: pretty on a terminal)').env('DOCPROC_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
     .action(async (options: ServeOptions) => {
@@ -109,6 +111,7 @@ export function serveCommand(): Command {
           maxFiles: options.maxFiles,
           concurrency: options.concurrency,
           corsOrigins,
+          seedFile: options.seedFile,
           logger,
         });
         const timeouts = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: Math.max(options.requestTimeoutMs, options.headersTimeoutMs) };

@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(noStore, requireApiKey(keyring), injectFaults({ faults, operationOf }), documentRoutes({ store, processor, clock, limits }), notFound);
   app.use('/api/v1', api);
   app.use(referenceRoutes({ prefillApiKey: deps.prefillApiKey, controls: true }));
-  app.use('/_mock', noStore, requireApiKey(keyring), mockControlRoutes({ store, processor, settings, faults, operationIds: BUNDLED_OPERATIONS.operationIds }));
+  app.use('/_mock', noStore, requireApiKey(keyring), mockControlRoutes({ store, processor, settings, faults, clock, operationIds: BUNDLED_OPERATIONS.operationIds }));
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -2,6 +2,8 @@ import express, { Router } from 'express';
 import { tenantOf } from '../auth.js';
 import { ApiError, invalidRequest, methodNotAllowed, type FieldError } from '../errors.js';
 import { parseFaultsChange, type FaultRegistry } from '../faults.js';
+import { toDocument } from '../model.js';
+import { parseSeeds, seedDocuments } from '../seeding.js';
 import type { DocumentError, ForcedOutcome } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import { MAX_PROCESSING_DELAY_MS, type ProcessingSettings, type SettingsRegistry } from '../processing/settings.js';
@@ -14,6 +16,7 @@ export interface MockControlDeps {
   processor: Processor;
   settings: SettingsRegistry;
   faults: FaultRegistry;
+  clock: () => Date;
   /** The operations faults can be injected into. */
   operationIds: readonly string[];
 }
@@ -77,12 +80,13 @@ function parseOutcome(body: unknown): ForcedOutcome {
 
 /**
  * Controls for frontend teams, outside the contract and keyed like the API: reset the tenant,
- * change its processing settings, inject HTTP faults, force a document's next outcome.
- * @example app.use('/_mock', requireApiKey(keyring), mockControlRoutes({ store, processor, settings, faults, operationIds }));
+ * change its processing settings, inject HTTP faults, seed documents in chosen states, force a document's next outcome.
+ * @example app.use('/_mock', requireApiKey(keyring), mockControlRoutes({ store, processor, settings, faults, clock, operationIds }));
  */
-export function mockControlRoutes({ store, processor, settings, faults, operationIds }: MockControlDeps): Router {
+export function mockControlRoutes({ store, processor, settings, faults, clock, operationIds }: MockControlDeps): Router {
   const router = Router();
-  router.use(express.json({ limit: '16kb', strict: true }));
+  // Large enough for a seed of a thousand documents with some text each.
+  router.use(express.json({ limit: '2mb', strict: true }));
 
   router
     .route('/reset')
@@ -100,6 +104,15 @@ export function mockControlRoutes({ store, processor, settings, faults, operatio
     .get((_req, res) => void res.json(settings.get(tenantOf(res))))
     .patch((req, res) => void res.json(settings.update(tenantOf(res), parseSettings(req.body))))
     .all(methodNotAllowed(['GET', 'HEAD', 'PATCH']));
+
+  router
+    .route('/seed')
+    .post(async (req, res) => {
+      const records = await seedDocuments({ store, processor, clock }, tenantOf(res), parseSeeds(req.body));
+      const documents = await Promise.all(records.map(async (r) => toDocument(r, await store.content(r))));
+      res.status(201).json({ documents });
+    })
+    .all(methodNotAllowed(['POST']));
 
   router
     .route('/faults')

@@ -197,6 +197,7 @@ describe('the mock controls in /docs (their own OpenAPI document, not the contra
       'PATCH /_mock/settings',
       'POST /_mock/documents/{document_id}/next-outcome',
       'POST /_mock/reset',
+      'POST /_mock/seed',
     ]);
     const headers = { 'x-api-key': 'docproc-dev-key', 'content-type': 'application/json' };
     for (const [operationId, path, init] of [
@@ -204,6 +205,8 @@ describe('the mock controls in /docs (their own OpenAPI document, not the contra
       ['changeFaults', '/_mock/faults', { method: 'PATCH', body: JSON.stringify({ latency_ms: 0, errors: { listDocuments: null } }) }],
       ['changeFaults', '/_mock/faults', { method: 'PATCH', body: JSON.stringify({ errors: { listDocuments: { rate: 3, status: 500 } } }) }],
       ['getSettings', '/_mock/settings', {}],
+      ['seedDocuments', '/_mock/seed', { method: 'POST', body: JSON.stringify({ documents: [{ status: 'failed' }, { status: 'completed', content: 'x' }] }) }],
+      ['seedDocuments', '/_mock/seed', { method: 'POST', body: JSON.stringify({ documents: [] }) }],
       ['resetTenant', '/_mock/reset', { method: 'POST' }],
     ] as const) {
       const res = await fetch(server.baseUrl + path, { headers, ...init });
