@@ -37,6 +37,8 @@ export interface FaultsChange {
 /** Faults per tenant, in memory: a restart or a reset clears them. */
 export interface FaultRegistry {
   get(tenant: string): Faults;
+  /** The tenant's faults as held (not a copy), or undefined when it has none set: the hot path. */
+  peek(tenant: string): Readonly<Faults> | undefined;
   update(tenant: string, change: FaultsChange): Faults;
   reset(tenant: string): void;
 }
@@ -57,6 +59,7 @@ export function createFaults(): FaultRegistry {
   const byTenant = new Map<string, Faults>();
   return {
     get: (tenant) => copy(byTenant.get(tenant) ?? none()),
+    peek: (tenant) => byTenant.get(tenant),
     update(tenant, change) {
       const next = copy(byTenant.get(tenant) ?? none());
       if (change.latency_ms !== undefined) next.latency_ms = change.latency_ms;
@@ -138,8 +141,8 @@ export interface InjectFaultsDeps {
  * @example api.use(requireApiKey(keyring), injectFaults({ faults, operationOf }), documentRoutes(deps));
  */
 export function injectFaults({ faults, operationOf, random = Math.random }: InjectFaultsDeps): RequestHandler {
-  return async (req, res, next) => {
-    const { latency_ms: latency, jitter_ms: jitter, errors } = faults.get(tenantOf(res));
+  const apply = async (set: Readonly<Faults>, req: Parameters<RequestHandler>[0], next: Parameters<RequestHandler>[2]) => {
+    const { latency_ms: latency, jitter_ms: jitter, errors } = set;
     const delay = latency + (jitter > 0 ? Math.round(random() * jitter) : 0);
     if (delay > 0) await sleep(delay);
     const operationId = operationOf(req.method, req.originalUrl.split('?')[0]!);
@@ -150,5 +153,11 @@ export function injectFaults({ faults, operationOf, random = Math.random }: Inje
       throw new ApiError(CODES[rule.status], `Fault injected by the mock controls for ${operationId} (PATCH /_mock/faults)${later}.`, retry);
     }
     next();
+  };
+  // A tenant without faults (every tenant, normally) passes straight through: no copy, no promise.
+  return (req, res, next) => {
+    const set = faults.peek(tenantOf(res));
+    if (set === undefined) return next();
+    return apply(set, req, next);
   };
 }
