@@ -11,7 +11,8 @@ export interface IndexedOperation {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-const templateRe = (template: string) =>
+/** A path template (`/a/{id}`) as a regular expression matching concrete paths (`/a/7`). */
+export const pathTemplateRe = (template: string) =>
   new RegExp(`^${template.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
 
 /**
@@ -24,7 +25,7 @@ export function createOperationIndex(document: { paths?: Record<string, unknown>
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operationId = (item as Record<string, { operationId?: string } | undefined>)[method]?.operationId;
-      if (operationId) operations.push({ operationId, method, path, re: templateRe(path) });
+      if (operationId) operations.push({ operationId, method, path, re: pathTemplateRe(path) });
     }
   }
   return {

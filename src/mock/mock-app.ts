@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import cors from 'cors';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
+import { pathTemplateRe } from '../contract/operation-index.js';
 import { UPLOAD_PATH } from '../contract/upload-limits.js';
 import { ApiError, errorHandler, invalidRequest } from '../server/errors.js';
 import { httpLogger } from '../server/logging.js';
@@ -74,9 +75,6 @@ function bodyOf(req: Request): unknown {
   return text;
 }
 
-const templateRe = (template: string) =>
-  new RegExp(`^${template.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
-
 /** Turns Prism's own refusals into the contract's problems. */
 function refusalError(answer: Extract<PrismAnswer, { kind: 'refusal' }>, req: Request, engine: PrismEngine): ApiError {
   const where = `${req.method} ${req.path}`;
@@ -86,7 +84,7 @@ function refusalError(answer: Extract<PrismAnswer, { kind: 'refusal' }>, req: Re
     case 404:
       return new ApiError('not_found', `Nothing exists at ${where}.`);
     case 405: {
-      const allowed = engine.operations.filter((op) => templateRe(op.path).test(req.path)).map((op) => op.method.toUpperCase());
+      const allowed = engine.operations.filter((op) => pathTemplateRe(op.path).test(req.path)).map((op) => op.method.toUpperCase());
       return new ApiError('method_not_allowed', `${req.method} is not supported here; use ${allowed[0] ?? 'another method'}.`, { headers: { Allow: allowed.join(', ') } });
     }
     case 422:
