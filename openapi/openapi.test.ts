@@ -4,6 +4,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadContract, type Contract } from '../src/contract/contract.js';
+import { uploadLimitsOf } from '../src/contract/upload-limits.js';
 
 const specPath = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 let contract: Contract;
@@ -54,8 +55,9 @@ describe('the contract', () => {
     ]);
   });
 
-  it('puts the base URL in a server variable and the /api/v1 prefix in the paths (Prism ignores prefixes in servers)', () => {
+  it('names a concrete server first (generators take it as their base URL), the base_url variable second, and puts /api/v1 in the paths', () => {
     expect(contract.document.servers).toEqual([
+      expect.objectContaining({ url: 'http://localhost:4010' }),
       expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: 'http://localhost:4010' }) } }),
     ]);
     expect(Object.keys(contract.document.paths ?? {}).every((p) => p.startsWith('/api/v1/'))).toBe(true);
@@ -118,6 +120,15 @@ describe('the contract', () => {
     expect(upload.properties!['files[]']).toMatchObject({ type: 'array', minItems: 1, items: { type: 'string', format: 'binary' } });
   });
 
+  it('writes the default upload limits once, machine-readable, and its prose says the same', async () => {
+    const raw = parse(await readFile(specPath, 'utf8')) as OpenAPIV3_1.Document;
+    const { maxFileBytes, maxFiles } = uploadLimitsOf(raw);
+    expect({ maxFileBytes, maxFiles }).toEqual({ maxFileBytes: 25 * 1024 * 1024, maxFiles: 20 });
+    const prose = [raw.info.description, contract.operation('uploadDocuments')!.definition.description].join('\n');
+    expect(prose).toContain(`25 MiB (${maxFileBytes} bytes) per file`);
+    expect(prose).toContain(`${maxFiles} files`);
+  });
+
   it('makes uploads idempotent with an optional Idempotency-Key and answers key conflicts with 409, not 422', () => {
     const upload = contract.operation('uploadDocuments')!.definition;
     const params = (upload.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
@@ -125,6 +136,11 @@ describe('the contract', () => {
     const conflict = upload.responses!['409'] as OpenAPIV3_1.ResponseObject;
     const examples = Object.values(conflict.content!['application/problem+json']!.examples!) as OpenAPIV3_1.ExampleObject[];
     expect(examples.map((e) => (e.value as { code: string }).code).sort()).toEqual(['idempotency_key_in_use', 'idempotency_key_reused']);
+  });
+
+  it('has no schema a client generator declares itself (ContentType, HttpClient, RequestParams...)', () => {
+    const reserved = ['ContentType', 'HttpClient', 'HttpResponse', 'RequestParams', 'FullRequestParams', 'ApiConfig', 'QueryParamsType', 'Options', 'Client', 'Config'];
+    expect(Object.keys(contract.document.components!.schemas!).filter((name) => reserved.includes(name))).toEqual([]);
   });
 
   it('lists every problem code the service uses, so clients can switch on them', () => {

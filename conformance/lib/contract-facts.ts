@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Contract } from '../../src/contract/contract.js';
+import { LIMITS_EXTENSION, uploadLimitsFromExtension } from '../../src/contract/upload-limits.js';
 
 /** The documented values the scenarios depend on, read from the contract under test (so --spec works). */
 export interface ContractFacts {
@@ -9,7 +10,7 @@ export interface ContractFacts {
   statuses: string[];
   /** The multipart field files are sent under (`files[]`). */
   fileField: string;
-  /** The upload limits the contract documents as defaults (`x-upload-limits`), where it documents them. */
+  /** The upload limits the contract documents as defaults (`x-default-limits`), where it documents them. */
   uploadLimits: { maxFiles?: number; maxFileBytes?: number };
 }
 
@@ -35,11 +36,9 @@ export function contractFacts(contract: Contract): ContractFacts {
   if (typeof search.maxLength !== 'number') throw new Error('the contract documents no maximum search length');
   if (!Array.isArray(status.enum)) throw new Error('the contract documents no status_filter values');
   if (!fileField) throw new Error('the contract documents no multipart file field');
-  const limits = (contract.operation('uploadDocuments')?.definition as { 'x-upload-limits'?: { max_files?: unknown; max_file_bytes?: unknown } } | undefined)?.['x-upload-limits'];
-  const uploadLimits = {
-    ...(typeof limits?.max_files === 'number' ? { maxFiles: limits.max_files } : {}),
-    ...(typeof limits?.max_file_bytes === 'number' ? { maxFileBytes: limits.max_file_bytes } : {}),
-  };
+  // Another contract version (--spec) may document no default limits: the suite then assumes none.
+  const extension = (contract.operation('uploadDocuments')?.definition as Record<string, unknown> | undefined)?.[LIMITS_EXTENSION];
+  const uploadLimits = extension === undefined ? {} : uploadLimitsFromExtension(extension);
   return { defaultLimit: limit.default, maxLimit: limit.maximum, maxSearchLength: search.maxLength, statuses: status.enum as string[], fileField, uploadLimits };
 }
 

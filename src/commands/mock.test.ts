@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/contract.js';
 import { startCli, type RunningCli } from '../../test/support/processes.js';
 
-// The real Prism process, started the way a frontend developer starts it: `docproc mock`.
+// The real mock process (Prism's engine behind the kit's HTTP front), started the way a frontend
+// developer starts it: `docproc mock`.
 let mock: RunningCli;
 let contract: Contract;
 beforeAll(async () => {
@@ -11,8 +13,9 @@ beforeAll(async () => {
 afterAll(() => mock?.stop());
 
 const KEY = { 'x-api-key': 'any-key-works-with-prism' };
-const pdf = new Blob(['%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n'], { type: 'application/pdf' });
-const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])], { type: 'image/png' });
+// Real files: the mock judges a file by its bytes, as the contract says, so a PNG signature alone is a 415.
+const pdf = new Blob([readFileSync(new URL('../../fixtures/text.pdf', import.meta.url))], { type: 'application/pdf' });
+const png = new Blob([readFileSync(new URL('../../fixtures/scanned.png', import.meta.url))], { type: 'image/png' });
 
 function twoFiles(): FormData {
   const form = new FormData();
@@ -36,7 +39,7 @@ const rows: Array<{ name: string; operationId: string; path: string; init?: Requ
   { name: 'refuses an upload without a key', operationId: 'uploadDocuments', path: '/upload_files', init: { method: 'POST', body: twoFiles() }, status: 401 },
 ];
 
-describe('docproc mock (Prism on the bundled contract)', () => {
+describe('docproc mock (Prism\'s engine on the bundled contract)', () => {
   it.each(rows)('$name: $status with a body the contract documents', async ({ operationId, path, init, status }) => {
     const res = await fetch(`${mock.baseUrl}/api/v1/documents${path}`, init);
     expect(res.status).toBe(status);
@@ -52,4 +55,55 @@ describe('docproc mock (Prism on the bundled contract)', () => {
     const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_document/42`, { headers: KEY });
     expect(await res.json()).toMatchObject({ document_id: 42, filename: 'receipt-scan.png', status: 'completed' });
   });
+});
+
+describe('docproc mock beyond the examples', () => {
+  it('echoes a sane X-Request-Id instead of the example id', async () => {
+    const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_document/42`, { headers: { ...KEY, 'x-request-id': 'frontend-trace-7' } });
+    expect(res.headers.get('x-request-id')).toBe('frontend-trace-7');
+  });
+
+  it.each([
+    { name: 'an unknown path', path: '/api/v1/documents/nope', method: 'GET', status: 404, code: 'not_found', allow: null },
+    { name: 'a known path with another method', path: '/api/v1/documents/get_documents', method: 'DELETE', status: 405, code: 'method_not_allowed', allow: 'GET' },
+  ])('answers $name with a $status problem', async ({ path, method, status, code, allow }) => {
+    const res = await fetch(mock.baseUrl + path, { method, headers: KEY });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(await res.json()).toMatchObject({ status, code });
+  });
+
+  it('still follows Prism\'s per-request choices: Prefer: code=404', async () => {
+    const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_document/42`, { headers: { ...KEY, prefer: 'code=404' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'not_found' });
+  });
+
+  it("names what was invalid in Prism's sl-violations header", async () => {
+    const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_documents?page=abc`, { headers: KEY });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('sl-violations')).toContain('page');
+  });
+
+  it('never claims an upload was replayed (it keeps nothing to replay)', async () => {
+    const res = await fetch(`${mock.baseUrl}/api/v1/documents/upload_files`, { method: 'POST', headers: KEY, body: twoFiles() });
+    expect(res.status).toBe(202);
+    expect(res.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('docproc mock --dynamic', () => {
+  it('generates bodies from the schemas instead of serving the examples', async () => {
+    const dynamic = await startCli(['mock', '--dynamic'], { readyPath: '/api/v1/documents/get_documents' });
+    try {
+      const res = await fetch(`${dynamic.baseUrl}/api/v1/documents/get_document/42`, { headers: KEY });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(contract.validate(contract.response('getDocument', 200)!.content!['application/json']!.schema!, body).errors).toEqual([]);
+      expect(body.filename).not.toBe('receipt-scan.png');
+    } finally {
+      await dynamic.stop();
+    }
+  }, 60_000);
 });

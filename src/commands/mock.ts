@@ -1,6 +1,12 @@
-import { spawn } from 'node:child_process';
-import { Command, Option } from 'commander';
-import { bundledSpecPath, prismBinPath } from '../paths.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { LevelWithSilent } from 'pino';
+import { bundledSpecPath } from '../paths.js';
+import { listen } from '../server/http-server.js';
+import { createLogger, LOG_LEVELS } from '../server/logging.js';
+import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc mock`. */
 export interface MockOptions {
@@ -8,36 +14,67 @@ export interface MockOptions {
   host: string;
   dynamic: boolean;
   spec: string;
+  logLevel: LevelWithSilent;
 }
 
-/** Prism's command line for mocking the contract (exported so tests and benchmarks start the same Prism). */
-export function prismMockArgs(options: MockOptions): string[] {
-  const args = [prismBinPath(), 'mock', '--port', String(options.port), '--host', options.host];
-  if (options.dynamic) args.push('--dynamic');
-  args.push(options.spec);
-  return args;
-}
+const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
 
-/** `docproc mock`: Prism's mock server on the bundled contract, from node_modules. */
+/** `docproc mock`: Prism's engine on the contract, behind the kit's own HTTP and multipart handling. */
 export function mockCommand(): Command {
   return new Command('mock')
-    .description("Run Prism's mock server on the contract: answers every operation with the contract's examples.")
-    .addOption(new Option('-p, --port <port>', 'port to listen on').env('PORT').default(4011).argParser(parsePort))
+    .description("Run the stateless mock: Prism's engine answers every operation with the contract's examples; uploads are parsed and judged as the contract says.")
+    .exitOverride(exitOnUsageError)
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4011).argParser(parsePort))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--dynamic', 'generate random bodies from the schemas instead of serving the examples').default(false))
-    .addOption(new Option('--spec <path>', 'contract to mock').default(bundledSpecPath, 'the bundled openapi/openapi.yaml'))
-    .action((options: MockOptions) => {
-      const child = spawn(process.execPath, prismMockArgs(options), { stdio: 'inherit' });
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-      child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+    .addOption(new Option('--spec <path>', 'contract to mock (a file or URL)').default(bundledSpecPath, 'the bundled openapi/openapi.yaml'))
+    .addOption(new Option('--log-level <level>', 'request log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS))
+    .action(async (options: MockOptions) => {
+      const logger = createLogger({ level: options.logLevel, pretty: process.stdout.isTTY === true });
+      // Loaded here so `docproc serve` and `docproc conformance` do not pay for Prism at start-up.
+      const [{ createPrismEngine }, { createMockApp }] = await Promise.all([import('../mock/prism-engine.js'), import('../mock/mock-app.js')]);
+      let tmpDir: string | undefined;
+      let http;
+      try {
+        const engine = await createPrismEngine({ spec: options.spec, dynamic: options.dynamic, logger });
+        tmpDir = await mkdtemp(join(tmpdir(), 'docproc-mock-'));
+        const app = createMockApp({ engine, tmpDir, logger, specPath: isUrl(options.spec) ? undefined : options.spec });
+        http = await listen(app, { port: options.port, host: options.host });
+      } catch (error) {
+        if (tmpDir) await rm(tmpDir, { recursive: true, force: true });
+        process.stderr.write(`docproc mock: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      }
+      process.stdout.write(
+        [
+          `docproc mock listening on ${http.url}${options.dynamic ? ' (dynamic bodies)' : ''}`,
+          `  API base URL   ${http.url}/api/v1`,
+          '  API key        any non-empty x-api-key',
+          `  contract       ${options.spec}`,
+          ...(isUrl(options.spec) ? [] : [`  API reference  ${http.url}/docs`]),
+          '',
+        ].join('\n'),
+      );
+
+      let stopping = false;
+      const shutdown = async () => {
+        if (stopping) return;
+        stopping = true;
+        await http.close(2_000);
+        await rm(tmpDir!, { recursive: true, force: true });
+        logger.flush?.();
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void shutdown());
+      process.on('SIGTERM', () => void shutdown());
     });
 }
 
-/** Parses a TCP port (0 picks a free one). */
+/** Parses a TCP port (0 picks a free one); anything else is a usage error. */
 export function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`not a port: ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidArgumentError(`expected a port number from 0 to 65535, not ${JSON.stringify(value)}.`);
   }
   return port;
 }

@@ -6,6 +6,7 @@ import { createLogger, LOG_LEVELS } from '../server/logging.js';
 import { createReferenceService, DEFAULT_PROCESSING_DELAY_MS } from '../server/service.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../server/upload/upload-parser.js';
 import { parsePort } from './mock.js';
+import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc serve`, as commander parses them. */
 export interface ServeOptions {
@@ -24,6 +25,7 @@ export interface ServeOptions {
   corsOrigin: string[];
   logLevel: LevelWithSilent;
   logFormat: 'auto' | 'pretty' | 'json';
+  seedFile?: string;
 }
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
@@ -47,6 +49,7 @@ const fromList = (value: string | undefined) => (value ?? '').split(',').map((s)
 export function serveCommand(): Command {
   return new Command('serve')
     .description('Run the reference server: the contract made real, with an embedded store, real text extraction and mock controls.')
+    .exitOverride(exitOnUsageError)
     .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(parsePort))
     .addOption(new Option('--host <host>', 'interface to listen on').env('DOCPROC_HOST').default('127.0.0.1'))
     .addOption(new Option('--data-dir <dir>', 'where documents, files and text are stored').env('DOCPROC_DATA_DIR').default('./.docproc'))
@@ -87,6 +90,7 @@ export function serveCommand(): Command {
         .argParser(collect)
         .default([], '*'),
     )
+    .addOption(new Option('--seed-file <file>', 'JSON documents to create at start-up for tenants that have none (see README, mock controls)').env('DOCPROC_SEED_FILE'))
     .addOption(new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .addOption(new Option('--log-format <format>', 'log lines for people or machines (auto: pretty on a terminal)').env('DOCPROC_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
     .action(async (options: ServeOptions) => {
@@ -107,6 +111,7 @@ export function serveCommand(): Command {
           maxFiles: options.maxFiles,
           concurrency: options.concurrency,
           corsOrigins,
+          seedFile: options.seedFile,
           logger,
         });
         const timeouts = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: Math.max(options.requestTimeoutMs, options.headersTimeoutMs) };

@@ -130,7 +130,7 @@ export interface components {
          * @description The file's type, detected from its leading bytes (never from its name).
          * @enum {string}
          */
-        ContentType: "application/pdf" | "image/jpeg" | "image/png";
+        DocumentContentType: "application/pdf" | "image/jpeg" | "image/png";
         /** @description Why the last processing run failed. */
         DocumentError: {
             /**
@@ -152,7 +152,7 @@ export interface components {
             document_id: number;
             /** @description The client's filename, exactly as sent (UTF-8). Data only, never a path. */
             filename: string;
-            content_type: components["schemas"]["ContentType"];
+            content_type: components["schemas"]["DocumentContentType"];
             /** @description The size of the stored file in bytes. */
             size_bytes: number;
             status: components["schemas"]["DocumentStatus"];
@@ -220,7 +220,7 @@ export interface components {
          * @description A stable, machine-readable error code; switch on this, not on `title` or `detail`.
          * @enum {string}
          */
-        ErrorCode: "unauthorized" | "invalid_request" | "not_found" | "document_busy" | "file_too_large" | "too_many_files" | "unsupported_media_type" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_key_in_use" | "internal_error";
+        ErrorCode: "unauthorized" | "invalid_request" | "not_found" | "document_busy" | "file_too_large" | "too_many_files" | "unsupported_media_type" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_key_in_use" | "too_many_requests" | "internal_error" | "service_unavailable";
         /** @description One reason a request was invalid. */
         FieldError: {
             /**
@@ -365,6 +365,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Too many requests for now; wait `Retry-After` seconds, then retry. Nothing was changed. */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The service cannot answer right now; wait `Retry-After` seconds, then retry. Nothing was changed. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The server failed unexpectedly. The body never carries internals such as stack traces. */
         InternalError: {
             headers: {
@@ -414,6 +436,11 @@ export interface components {
          * @example true
          */
         IdempotentReplayed: "true";
+        /**
+         * @description How many seconds to wait before retrying (RFC 9110 delay-seconds).
+         * @example 5
+         */
+        RetryAfter: string;
         /**
          * @description The methods this path does support.
          * @example POST
@@ -466,7 +493,9 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listDocuments: {
@@ -504,7 +533,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDocument: {
@@ -533,7 +564,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryDocument: {
@@ -563,7 +596,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

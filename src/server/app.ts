@@ -2,7 +2,9 @@ import cors from 'cors';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { requireApiKey, type Keyring } from './auth.js';
+import { BUNDLED_OPERATIONS } from '../contract/operation-index.js';
 import { errorHandler, notFound } from './errors.js';
+import { injectFaults, type FaultRegistry } from './faults.js';
 import { httpLogger } from './logging.js';
 import type { Processor } from './processing/processor.js';
 import type { SettingsRegistry } from './processing/settings.js';
@@ -18,6 +20,8 @@ export interface AppDeps {
   store: Store;
   processor: Processor;
   settings: SettingsRegistry;
+  /** Per-tenant injected latency and errors (mock controls). */
+  faults: FaultRegistry;
   keyring: Keyring;
   logger: Logger;
   clock: () => Date;
@@ -41,7 +45,8 @@ const noStore: RequestHandler = (_req, res, next) => {
  * @example const app = createApp(deps); app.listen(4010, '127.0.0.1');
  */
 export function createApp(deps: AppDeps): Express {
-  const { store, processor, settings, keyring, logger, clock, limits } = deps;
+  const { store, processor, settings, faults, keyring, logger, clock, limits } = deps;
+  const operationOf = (method: string, pathname: string) => BUNDLED_OPERATIONS.find(method, pathname)?.operationId;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -60,10 +65,10 @@ export function createApp(deps: AppDeps): Express {
   );
   // The API first: the hot path should not walk the reference routes on every request.
   const api = Router();
-  api.use(noStore, requireApiKey(keyring), documentRoutes({ store, processor, clock, limits }), notFound);
+  api.use(noStore, requireApiKey(keyring), injectFaults({ faults, operationOf }), documentRoutes({ store, processor, clock, limits }), notFound);
   app.use('/api/v1', api);
-  app.use(referenceRoutes({ prefillApiKey: deps.prefillApiKey }));
-  app.use('/_mock', noStore, requireApiKey(keyring), mockControlRoutes({ store, processor, settings }));
+  app.use(referenceRoutes({ prefillApiKey: deps.prefillApiKey, controls: true }));
+  app.use('/_mock', noStore, requireApiKey(keyring), mockControlRoutes({ store, processor, settings, faults, clock, operationIds: BUNDLED_OPERATIONS.operationIds }));
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -28,6 +28,8 @@ const TEMPLATES: Record<ErrorCode, Template> = {
   file_too_large: { status: 413, title: 'Content Too Large', detail: 'A file is larger than the per-file limit.' },
   too_many_files: { status: 413, title: 'Content Too Large', detail: 'Too many files in one request.' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type', detail: 'A file is not a PDF, JPEG or PNG file.' },
+  too_many_requests: { status: 429, title: 'Too Many Requests', detail: 'Too many requests; retry later.' },
+  service_unavailable: { status: 503, title: 'Service Unavailable', detail: 'The service is unavailable; retry later.' },
   internal_error: {
     status: 500,
     title: 'Internal Server Error',

@@ -1,7 +1,7 @@
 import type { components } from '../generated/openapi.js';
 
 /** A document's detected file type. */
-export type ContentType = components['schemas']['ContentType'];
+export type ContentType = components['schemas']['DocumentContentType'];
 /** processing | completed | failed. */
 export type DocumentStatus = components['schemas']['DocumentStatus'];
 /** Why a run failed. */

@@ -2,10 +2,12 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { createKeyring, DEV_API_KEY } from './auth.js';
+import { createFaults } from './faults.js';
 import { createLogger } from './logging.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import { createProcessor, type Processor } from './processing/processor.js';
 import { createRandom, createSettings, type SettingsRegistry } from './processing/settings.js';
+import { seedFromFile } from './seeding.js';
 import { openStore, type Store } from './store.js';
 import { DEFAULT_UPLOAD_LIMITS } from './upload/upload-parser.js';
 
@@ -27,6 +29,8 @@ export interface ReferenceServiceOptions {
   /** Concurrent extractions (default 2). */
   concurrency?: number;
   extraction?: Partial<ExtractionLimits>;
+  /** A JSON file of documents to create at start-up for tenants that have none (see seeding.ts). */
+  seedFile?: string;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -43,6 +47,8 @@ export interface ReferenceService {
   apiKeys: string[];
   /** How many stranded `processing` documents start-up picked up again. */
   recovered: number;
+  /** How many documents the seed file created at start-up. */
+  seeded: number;
   /** Stops processing, waits for writes in flight, releases the data dir. */
   close(): Promise<void>;
 }
@@ -77,11 +83,13 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     concurrency,
     logger: logger.child({ component: 'processor' }),
   });
+  const keyring = createKeyring(apiKeys, store.tenantSalt);
   const app = createApp({
     store,
     processor,
     settings,
-    keyring: createKeyring(apiKeys, store.tenantSalt),
+    faults: createFaults(),
+    keyring,
     logger,
     clock,
     limits,
@@ -89,6 +97,19 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
   });
   const recovered = processor.recover();
+  const close = async () => {
+    await processor.stop();
+    await Promise.all([extractor.close(), store.close()]);
+  };
+  let seeded = 0;
+  if (options.seedFile) {
+    try {
+      seeded = await seedFromFile({ store, processor, clock }, options.seedFile, (key) => keyring.tenantOf(key), apiKeys);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
 
   return {
     app,
@@ -99,9 +120,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     logger,
     apiKeys,
     recovered,
-    async close() {
-      await processor.stop();
-      await Promise.all([extractor.close(), store.close()]);
-    },
+    seeded,
+    close,
   };
 }

@@ -6,6 +6,8 @@ import { contractFetch, fixture, startReferenceServer, until, type CheckedInit, 
 // checked against the contract (status, media type, body schema, X-Request-Id, Allow).
 const KEY = 'rows-key';
 const BUSY_KEY = 'busy-key';
+// Tenants whose every API request is refused by a fault injected through the mock controls.
+const FAULT_KEYS = { 429: 'too-many-key', 503: 'unavailable-key' } as const;
 let server: RunningReferenceServer;
 let contract: Contract;
 let call: ReturnType<typeof contractFetch>;
@@ -27,7 +29,7 @@ function form(parts: Array<[field: string, blob: Blob | string, filename?: strin
 
 beforeAll(async () => {
   [server, contract] = await Promise.all([
-    startReferenceServer({ apiKeys: [KEY, BUSY_KEY], maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES }),
+    startReferenceServer({ apiKeys: [KEY, BUSY_KEY, ...Object.values(FAULT_KEYS)], maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES }),
     loadContract(),
   ]);
   call = contractFetch(server, contract);
@@ -43,6 +45,11 @@ beforeAll(async () => {
   });
   const slow = await call('uploadDocuments', `${API}/upload_files`, { method: 'POST', apiKey: BUSY_KEY, body: form([['files[]', pdf, 'slow.pdf']]) });
   busy = slow.body.documents[0].document_id;
+  for (const [status, apiKey] of Object.entries(FAULT_KEYS)) {
+    const every = { rate: 1, status: Number(status), retry_after_s: 2 };
+    const rules = Object.fromEntries(['uploadDocuments', 'listDocuments', 'getDocument', 'retryDocument'].map((op) => [op, every]));
+    await fetch(`${server.baseUrl}/_mock/faults`, { method: 'PATCH', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ errors: rules }) });
+  }
   await settled(done);
 }, 60_000);
 afterAll(() => server?.close());
@@ -97,6 +104,17 @@ const rows: Row[] = [
   { name: 'refuses a retry while processing', operationId: 'retryDocument', path: () => `${API}/retry_documents/${busy}`, init: () => ({ method: 'POST', apiKey: BUSY_KEY }), status: 409, code: 'document_busy' },
   { name: 'answers GET on the retry path with 405', operationId: 'retryDocument', path: () => `${API}/retry_documents/${done}`, status: 405, code: 'method_not_allowed' },
   { name: 'retries a completed document', operationId: 'retryDocument', path: () => `${API}/retry_documents/${done}`, init: () => ({ method: 'POST' }), status: 202 },
+  // 429 and 503 with Retry-After, as the mock controls inject them (PATCH /_mock/faults)
+  ...([429, 503] as const).flatMap((status): Row[] => {
+    const apiKey = FAULT_KEYS[status];
+    const code = status === 429 ? 'too_many_requests' : 'service_unavailable';
+    return [
+      { name: `answers an upload ${status} when a fault is injected`, operationId: 'uploadDocuments', path: () => `${API}/upload_files`, init: async () => ({ method: 'POST', apiKey, body: form([['files[]', await fixture('text.pdf'), 'a.pdf']]) }), status, code },
+      { name: `answers a list ${status} when a fault is injected`, operationId: 'listDocuments', path: () => `${API}/get_documents`, init: () => ({ apiKey }), status, code },
+      { name: `answers a read ${status} when a fault is injected`, operationId: 'getDocument', path: () => `${API}/get_document/${done}`, init: () => ({ apiKey }), status, code },
+      { name: `answers a retry ${status} when a fault is injected`, operationId: 'retryDocument', path: () => `${API}/retry_documents/${done}`, init: () => ({ method: 'POST', apiKey }), status, code },
+    ];
+  }),
 ];
 
 describe('every documented response, from the real server', () => {

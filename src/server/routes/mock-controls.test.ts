@@ -163,7 +163,7 @@ describe('reset', () => {
     const theirs = await upload('text.pdf', 'theirs.pdf', OTHER);
     await control('PATCH', '/settings', { failure_rate: 0.5 });
     const reset = await control('POST', '/reset');
-    expect(reset.body).toEqual({ deleted_documents: expect.any(Number), settings: { processing_delay_ms: 50, failure_rate: 0 } });
+    expect(reset.body).toEqual({ deleted_documents: expect.any(Number), settings: { processing_delay_ms: 50, failure_rate: 0 }, faults: { latency_ms: 0, jitter_ms: 0, errors: {} } });
     expect(reset.body.deleted_documents).toBeGreaterThan(0);
     expect((await call('listDocuments', `${API}/get_documents`)).body.pagination.total).toBe(0);
     expect((await call('getDocument', `${API}/get_document/${before}`)).status).toBe(404);

@@ -1,6 +1,9 @@
 import express, { Router } from 'express';
 import { tenantOf } from '../auth.js';
 import { ApiError, invalidRequest, methodNotAllowed, type FieldError } from '../errors.js';
+import { parseFaultsChange, type FaultRegistry } from '../faults.js';
+import { toDocument } from '../model.js';
+import { parseSeeds, seedDocuments } from '../seeding.js';
 import type { DocumentError, ForcedOutcome } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import { MAX_PROCESSING_DELAY_MS, type ProcessingSettings, type SettingsRegistry } from '../processing/settings.js';
@@ -12,6 +15,10 @@ export interface MockControlDeps {
   store: Store;
   processor: Processor;
   settings: SettingsRegistry;
+  faults: FaultRegistry;
+  clock: () => Date;
+  /** The operations faults can be injected into. */
+  operationIds: readonly string[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -73,12 +80,13 @@ function parseOutcome(body: unknown): ForcedOutcome {
 
 /**
  * Controls for frontend teams, outside the contract and keyed like the API: reset the tenant,
- * change its processing settings, force a document's next outcome.
- * @example app.use('/_mock', requireApiKey(keyring), mockControlRoutes({ store, processor, settings }));
+ * change its processing settings, inject HTTP faults, seed documents in chosen states, force a document's next outcome.
+ * @example app.use('/_mock', requireApiKey(keyring), mockControlRoutes({ store, processor, settings, faults, clock, operationIds }));
  */
-export function mockControlRoutes({ store, processor, settings }: MockControlDeps): Router {
+export function mockControlRoutes({ store, processor, settings, faults, clock, operationIds }: MockControlDeps): Router {
   const router = Router();
-  router.use(express.json({ limit: '16kb', strict: true }));
+  // Large enough for a seed of a thousand documents with some text each.
+  router.use(express.json({ limit: '2mb', strict: true }));
 
   router
     .route('/reset')
@@ -86,7 +94,8 @@ export function mockControlRoutes({ store, processor, settings }: MockControlDep
       const tenant = tenantOf(res);
       const deleted = await store.removeTenant(tenant);
       settings.reset(tenant);
-      res.json({ deleted_documents: deleted, settings: settings.get(tenant) });
+      faults.reset(tenant);
+      res.json({ deleted_documents: deleted, settings: settings.get(tenant), faults: faults.get(tenant) });
     })
     .all(methodNotAllowed(['POST']));
 
@@ -94,6 +103,21 @@ export function mockControlRoutes({ store, processor, settings }: MockControlDep
     .route('/settings')
     .get((_req, res) => void res.json(settings.get(tenantOf(res))))
     .patch((req, res) => void res.json(settings.update(tenantOf(res), parseSettings(req.body))))
+    .all(methodNotAllowed(['GET', 'HEAD', 'PATCH']));
+
+  router
+    .route('/seed')
+    .post(async (req, res) => {
+      const records = await seedDocuments({ store, processor, clock }, tenantOf(res), parseSeeds(req.body));
+      const documents = await Promise.all(records.map(async (r) => toDocument(r, await store.content(r))));
+      res.status(201).json({ documents });
+    })
+    .all(methodNotAllowed(['POST']));
+
+  router
+    .route('/faults')
+    .get((_req, res) => void res.json(faults.get(tenantOf(res))))
+    .patch((req, res) => void res.json(faults.update(tenantOf(res), parseFaultsChange(req.body, operationIds))))
     .all(methodNotAllowed(['GET', 'HEAD', 'PATCH']));
 
   router

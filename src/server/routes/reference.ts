@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { Router, type Request } from 'express';
 import { parse } from 'yaml';
-import { bundledSpecPath } from '../../paths.js';
+import { bundledSpecPath, packageRoot } from '../../paths.js';
 import { methodNotAllowed } from '../errors.js';
+import { docsContract } from './docs-contract.js';
 
 /** What the API reference routes need. */
 export interface ReferenceDeps {
@@ -12,7 +14,12 @@ export interface ReferenceDeps {
   specPath?: string;
   /** Pre-fills "Authorize" in the docs page; only ever the public dev key, never a configured one. */
   prefillApiKey?: string;
+  /** Offer the mock controls' own OpenAPI document beside the contract (the reference server has them). */
+  controls?: boolean;
 }
+
+/** The mock controls' OpenAPI document (not part of the contract). */
+export const controlsSpecPath = `${packageRoot}openapi/mock-controls.yaml`;
 
 const baseUrlOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
@@ -36,16 +43,21 @@ function docsPage(): string {
 `;
 }
 
-function initScript(prefillApiKey: string | undefined): string {
+function initScript(prefillApiKey: string | undefined, controls: boolean): string {
   const prefill = prefillApiKey ? `\n    onComplete: () => window.ui.preauthorizeApiKey('ApiKeyAuth', ${JSON.stringify(prefillApiKey)}),` : '';
+  // With the controls, the top bar offers both documents; the contract is the first and default.
+  const specs = controls
+    ? `urls: [{ url: '/docs/openapi.json', name: 'Document Processing Service' }, { url: '/docs/mock-controls.json', name: 'Mock controls (not part of the contract)' }],
+    layout: 'StandaloneLayout',`
+    : `url: '/docs/openapi.json',
+    layout: 'BaseLayout',`;
   return `window.ui = SwaggerUIBundle({
-    url: '/openapi.json',
+    ${specs}
     dom_id: '#swagger-ui',
     deepLinking: true,
     persistAuthorization: true,
     displayRequestDuration: true,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    layout: 'BaseLayout',${prefill}
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],${prefill}
 });
 `;
 }
@@ -55,7 +67,7 @@ function initScript(prefillApiKey: string | undefined): string {
  * UI, served from node_modules, no key needed, "Try it out" against this server).
  * @example app.use(referenceRoutes({ prefillApiKey: DEV_API_KEY }));
  */
-export function referenceRoutes({ specPath = bundledSpecPath, prefillApiKey }: ReferenceDeps = {}): Router {
+export function referenceRoutes({ specPath = bundledSpecPath, prefillApiKey, controls = false }: ReferenceDeps = {}): Router {
   const contract = parse(readFileSync(specPath, 'utf8')) as Record<string, unknown>;
   const assets = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const router = Router();
@@ -68,11 +80,29 @@ export function referenceRoutes({ specPath = bundledSpecPath, prefillApiKey }: R
     })
     .all(methodNotAllowed(['GET', 'HEAD']));
 
+  // What the docs page loads: the same contract without parameter examples, so "Try it out"
+  // sends only what the person typed (see docsContract).
+  const forDocs = docsContract(contract);
+  router.get('/docs/openapi.json', (req, res) => {
+    const servers = [{ url: baseUrlOf(req), description: 'This server' }];
+    res.set('Cache-Control', 'no-cache').json({ ...forDocs, servers });
+  });
+
+  if (controls) {
+    // Bundled once, on first use: its problem and error schemas are the contract's own, by reference.
+    let bundled: Promise<Record<string, unknown>> | undefined;
+    router.get('/docs/mock-controls.json', async (req, res) => {
+      bundled ??= SwaggerParser.bundle(controlsSpecPath) as Promise<Record<string, unknown>>;
+      const servers = [{ url: baseUrlOf(req), description: 'This server' }];
+      res.set('Cache-Control', 'no-cache').json({ ...(await bundled), servers });
+    });
+  }
+
   router
     .route('/docs')
     .get((_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(docsPage()))
     .all(methodNotAllowed(['GET', 'HEAD']));
-  router.get('/docs/init.js', (_req, res) => void res.type('js').set('Cache-Control', 'no-cache').send(initScript(prefillApiKey)));
+  router.get('/docs/init.js', (_req, res) => void res.type('js').set('Cache-Control', 'no-cache').send(initScript(prefillApiKey, controls)));
   router.use('/docs/assets', express.static(assets, { index: false, fallthrough: true, maxAge: '1h' }));
   router.get('/', (_req, res) => res.redirect(302, '/docs'));
 

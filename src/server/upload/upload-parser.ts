@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
+import { CONTRACT_UPLOAD_LIMITS, type UploadLimits } from '../../contract/upload-limits.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { ContentType } from '../model.js';
 import { createSniffingStorage, type SniffedFile } from './sniffing-storage.js';
@@ -8,16 +9,10 @@ import { createSniffingStorage, type SniffedFile } from './sniffing-storage.js';
 /** The only multipart field the upload accepts. */
 export const FILES_FIELD = 'files[]';
 
-/** Per-request upload limits. */
-export interface UploadLimits {
-  /** Bytes per file (default 25 MiB). */
-  maxFileBytes: number;
-  /** Files per request (default 20). */
-  maxFiles: number;
-}
+export type { UploadLimits };
 
-/** The contract's default upload limits. */
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxFileBytes: 26_214_400, maxFiles: 20 };
+/** The contract's default upload limits (its `x-default-limits`: 25 MiB a file, 20 files). */
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = CONTRACT_UPLOAD_LIMITS;
 
 /** One accepted file, fsynced in the temp dir, in the order of its part. */
 export interface ReceivedFile {
