@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'contract', include: ['openapi/**/*.test.ts', 'scripts/**/*.test.ts', 'fixtures/**/*.test.ts'] } },
+      { extends: true, test: { name: 'contract', include: ['openapi/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts', 'fixtures/**/*.test.ts'] } },
       { extends: true, test: { name: 'client', include: ['src/client/**/*.test.ts'] } },
       { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'] } },
       { extends: true, test: { name: 'server', include: ['src/server/**/*.test.ts'] } },

@@ -1,24 +1,14 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Contract } from '../../src/contract/contract.js';
+import { listValuesFromParameters, type ListValues } from '../../src/contract/list-values.js';
 import { LIMITS_EXTENSION, uploadLimitsFromExtension } from '../../src/contract/upload-limits.js';
 
 /** The documented values the scenarios depend on, read from the contract under test (so --spec works). */
-export interface ContractFacts {
-  defaultLimit: number;
-  maxLimit: number;
-  maxSearchLength: number;
-  statuses: string[];
+export interface ContractFacts extends ListValues {
   /** The multipart field files are sent under (`files[]`). */
   fileField: string;
   /** The upload limits the contract documents as defaults (`x-default-limits`), where it documents them. */
   uploadLimits: { maxFiles?: number; maxFileBytes?: number };
-}
-
-function param(contract: Contract, operationId: string, name: string): OpenAPIV3_1.SchemaObject {
-  const op = contract.operation(operationId);
-  const found = (op?.definition.parameters as OpenAPIV3_1.ParameterObject[] | undefined)?.find((p) => p.name === name);
-  if (!found?.schema) throw new Error(`the contract has no ${name} parameter on ${operationId}`);
-  return found.schema as OpenAPIV3_1.SchemaObject;
 }
 
 /**
@@ -26,20 +16,15 @@ function param(contract: Contract, operationId: string, name: string): OpenAPIV3
  * @example const { defaultLimit } = contractFacts(contract); // 20 for the bundled contract
  */
 export function contractFacts(contract: Contract): ContractFacts {
-  const limit = param(contract, 'listDocuments', 'limit');
-  const search = param(contract, 'listDocuments', 'search');
-  const status = param(contract, 'listDocuments', 'status_filter');
+  const list = listValuesFromParameters((contract.operation('listDocuments')?.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[]);
   const upload = contract.operation('uploadDocuments')?.definition.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
   const schema = upload?.content['multipart/form-data']?.schema as OpenAPIV3_1.SchemaObject | undefined;
   const fileField = (schema?.required ?? Object.keys(schema?.properties ?? {}))[0];
-  if (typeof limit.default !== 'number' || typeof limit.maximum !== 'number') throw new Error('the contract documents no default or maximum limit');
-  if (typeof search.maxLength !== 'number') throw new Error('the contract documents no maximum search length');
-  if (!Array.isArray(status.enum)) throw new Error('the contract documents no status_filter values');
   if (!fileField) throw new Error('the contract documents no multipart file field');
   // Another contract version (--spec) may document no default limits: the suite then assumes none.
   const extension = (contract.operation('uploadDocuments')?.definition as Record<string, unknown> | undefined)?.[LIMITS_EXTENSION];
   const uploadLimits = extension === undefined ? {} : uploadLimitsFromExtension(extension);
-  return { defaultLimit: limit.default, maxLimit: limit.maximum, maxSearchLength: search.maxLength, statuses: status.enum as string[], fileField, uploadLimits };
+  return { ...list, fileField, uploadLimits };
 }
 
 /**

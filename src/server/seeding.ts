@@ -7,6 +7,7 @@ import { invalidRequest, type FieldError } from './errors.js';
 import type { DocumentError, DocumentRecord, DocumentStatus } from './model.js';
 import type { Processor } from './processing/processor.js';
 import type { Store } from './store.js';
+import { STATUSES } from './validation.js';
 
 /** One document to create directly in a state (after expansion of `count`). */
 export interface Seed {
@@ -23,7 +24,6 @@ export interface Seed {
 /** The most documents one seed request may create. */
 export const MAX_SEEDED_DOCUMENTS = 1000;
 const MAX_AGE_S = 10 * 365 * 24 * 3600;
-const STATUSES: DocumentStatus[] = ['processing', 'completed', 'failed'];
 const FIELDS = ['filename', 'status', 'content', 'error', 'age_s', 'count'];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -43,7 +43,7 @@ export function parseSeeds(body: unknown): Seed[] {
     if (!isObject(entry)) return void errors.push({ in: 'body', name: `documents[${i}]`, message: 'must be an object' });
     for (const key of Object.keys(entry)) if (!FIELDS.includes(key)) errors.push({ in: 'body', name: at(key), message: `unknown field; known: ${FIELDS.join(', ')}` });
     const { status, filename = 'seeded-{n}.pdf', content, error, age_s: age = 0, count = 1 } = entry;
-    if (!STATUSES.includes(status as DocumentStatus)) errors.push({ in: 'body', name: at('status'), message: 'must be "processing", "completed" or "failed"' });
+    if (!STATUSES.includes(status as DocumentStatus)) errors.push({ in: 'body', name: at('status'), message: `must be one of ${STATUSES.join(', ')}` });
     if (typeof filename !== 'string' || filename.length === 0 || filename.length > 255) errors.push({ in: 'body', name: at('filename'), message: 'must be a string of 1 to 255 characters' });
     if (content !== undefined && (status !== 'completed' || typeof content !== 'string')) errors.push({ in: 'body', name: at('content'), message: 'is a string, and only for a completed document' });
     const validError = isObject(error) && (error.code === 'unreadable_document' || error.code === 'processing_error') && typeof error.message === 'string' && error.message.length > 0 && Object.keys(error).length === 2;

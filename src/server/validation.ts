@@ -1,3 +1,4 @@
+import { CONTRACT_LIST_VALUES } from '../contract/list-values.js';
 import type { components } from '../generated/openapi.js';
 import { invalidRequest, type FieldError } from './errors.js';
 
@@ -12,14 +13,15 @@ export interface ListQuery {
   search?: string;
 }
 
-const STATUSES: readonly DocumentStatus[] = ['processing', 'completed', 'failed'];
+/** The document statuses, as the contract lists them. */
+export const STATUSES = CONTRACT_LIST_VALUES.statuses as readonly DocumentStatus[];
 const DIGITS = /^[0-9]+$/;
-/** Page size when `limit` is not given. */
-export const DEFAULT_LIMIT = 20;
-/** The largest `limit`. */
-export const MAX_LIMIT = 100;
-/** The longest `search` term, in characters (code points, as JSON Schema counts). */
-export const MAX_SEARCH_LENGTH = 200;
+/** Page size when `limit` is not given (the contract's default). */
+export const DEFAULT_LIMIT = CONTRACT_LIST_VALUES.defaultLimit;
+/** The largest `limit` (the contract's maximum). */
+export const MAX_LIMIT = CONTRACT_LIST_VALUES.maxLimit;
+/** The longest `search` term, in characters (code points, as JSON Schema counts; the contract's maxLength). */
+export const MAX_SEARCH_LENGTH = CONTRACT_LIST_VALUES.maxSearchLength;
 
 // Only plain decimal digits count as an integer: "1.0", "+1", "1e3", " 1" and "0x10" are all
 // rejected rather than coerced, so a client bug is reported instead of silently guessed at.
