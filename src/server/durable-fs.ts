@@ -64,6 +64,17 @@ export class CorruptFileError extends Error {
   }
 }
 
+/** A data file the data dir needs is gone; start-up stops rather than lose what it held. */
+export class MissingFileError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path} is missing: ${reason}. Nothing was changed: restore it (from a backup) and start again.`);
+    this.name = 'MissingFileError';
+  }
+}
+
 interface Waiter {
   promise: Promise<void>;
   resolve: () => void;

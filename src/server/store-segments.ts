@@ -22,6 +22,8 @@ interface SegmentData {
 export interface Segments {
   /** Every record found on disk at open, in id order. */
   readonly loaded: DocumentRecord[];
+  /** The blocks whose records file was found on disk at open. */
+  readonly present: number[];
   /** Adds or replaces a record in memory; it reaches disk with the next `flush` of its id. */
   put(record: DocumentRecord): void;
   /** Forgets a record in memory; gone from disk with the next `flush` of its id. */
@@ -34,7 +36,8 @@ export interface Segments {
   settled(): Promise<void>;
 }
 
-const segmentOf = (id: number) => Math.floor((id - 1) / SEGMENT_SIZE);
+/** The block of ids (and so the records file, `<block>.json`) an id belongs to. */
+export const segmentOf = (id: number): number => Math.floor((id - 1) / SEGMENT_SIZE);
 
 function checkSegment(data: unknown, path: string, segment: number): SegmentData {
   const fail = (reason: string): never => {
@@ -86,6 +89,7 @@ export async function openSegments(dir: string): Promise<Segments> {
 
   return {
     loaded,
+    present: names.map((name) => Number.parseInt(name, 10)).sort((a, b) => a - b),
     put(record) {
       fileFor(segmentOf(record.id)).byId.set(record.id, record);
     },

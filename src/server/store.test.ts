@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/contract.js';
 import { contractFetch, fixture, startReferenceServer, until } from '../../test/support/reference-server.js';
 import { DataDirLockedError } from './data-dir.js';
-import { CorruptFileError } from './durable-fs.js';
+import { CorruptFileError, MissingFileError } from './durable-fs.js';
 import { SEGMENT_SIZE } from './store-segments.js';
 import { openStore, type NewDocument, type Store } from './store.js';
 
@@ -129,7 +129,7 @@ describe('start-up', () => {
     ['records/0.json', 'a damaged record', JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't' }] })],
     ['records/3.json', 'a record filed under the wrong block of ids', JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't', created_at: NOW }] })],
   ])('refuses %s holding %s with an error naming it, and leaves it untouched', async (file, _what, content) => {
-    await mkdir(join(dir, 'records'), { recursive: true });
+    await (await openStore(dir)).close();
     await writeFile(join(dir, file), content);
     const error = await openStore(dir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CorruptFileError);
@@ -152,6 +152,59 @@ describe('start-up', () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     await writeFile(join(dir, 'server.lock'), String(dead));
     await open();
+  });
+
+  it('stops when a records file the db lists is missing, deleting no upload, and starts once it is back', async () => {
+    let store = await open();
+    const kept = await store.insert([await received(store, 'a.pdf'), await received(store, 'b.pdf')], NOW);
+    await store.replace({ ...kept[0]!, status: 'completed', processed_at: NOW }, 'PELICAN');
+    await store.close();
+    await rename(join(dir, 'records', '0.json'), join(dir, 'records-0.json.bak'));
+
+    const error = await openStore(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MissingFileError);
+    expect((error as Error).message).toContain(join(dir, 'records', '0.json'));
+    expect((await readdir(join(dir, 'files'))).sort()).toEqual(['1', '2']);
+    expect(await readdir(join(dir, 'texts'))).toEqual(['1.txt']);
+
+    await rename(join(dir, 'records-0.json.bak'), join(dir, 'records', '0.json'));
+    store = await open();
+    expect((await store.list('tenant-a', { page: 1, limit: 20 })).total).toBe(2);
+    expect(await store.content(store.byId(1)!)).toBe('PELICAN');
+  });
+
+  it('stops when a records file is missing from a data dir made before the db listed them, if uploads of it remain', async () => {
+    const store = await open();
+    await store.insert([await received(store, 'a.pdf')], NOW);
+    await store.close();
+    const { segments: _, ...older } = JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'));
+    await writeFile(join(dir, 'db.json'), JSON.stringify(older));
+    await rm(join(dir, 'records', '0.json'));
+    await expect(openStore(dir)).rejects.toThrow(join(dir, 'records', '0.json'));
+    expect(await readdir(join(dir, 'files'))).toEqual(['1']);
+  });
+
+  it('stops when db.json is missing but documents remain, instead of starting fresh with a new tenant salt', async () => {
+    const store = await open();
+    await store.insert([await received(store, 'a.pdf')], NOW);
+    await store.close();
+    await rm(join(dir, 'db.json'));
+    const error = await openStore(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MissingFileError);
+    expect((error as Error).message).toContain(join(dir, 'db.json'));
+    expect((error as Error).message).toContain(join(dir, 'records', '0.json'));
+    // Nothing was written or swept.
+    expect(await readdir(dir)).not.toContain('db.json');
+    expect(await readdir(join(dir, 'files'))).toEqual(['1']);
+  });
+
+  it('sweeps the bytes of an upload interrupted before the first record of a new block of ids was written', async () => {
+    let store = await open();
+    await store.insert([await received(store, 'a.pdf')], NOW);
+    await store.close();
+    await writeFile(join(dir, 'files', String(SEGMENT_SIZE + 1)), 'never acknowledged');
+    store = await open();
+    expect(await readdir(join(dir, 'files'))).toEqual(['1']);
   });
 
   it('sweeps temp files of interrupted uploads and files no record refers to', async () => {

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm } from 'node:fs/promises';
+import { access, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { LRUCache } from 'lru-cache';
 import { prepareDataDir, type DataDirLayout } from './data-dir.js';
-import { CorruptFileError, createDurableJsonFile, fsyncDir, writeFileDurably } from './durable-fs.js';
+import { CorruptFileError, createDurableJsonFile, fsyncDir, MissingFileError, writeFileDurably } from './durable-fs.js';
 import type { ContentType, DocumentRecord, DocumentStatus } from './model.js';
 import { createTenantIndex, listPage, type TenantIndex } from './store-index.js';
-import { openSegments } from './store-segments.js';
+import { openSegments, segmentOf } from './store-segments.js';
 import type { ListQuery } from './validation.js';
 
 const FORMAT = 'docproc-store/1';
@@ -27,6 +27,13 @@ export interface StoreData {
   tenant_salt: string;
   /** Successful uploads remembered under their Idempotency-Key, per tenant, until they expire. */
   idempotency: IdempotencyRecord[];
+  /**
+   * The blocks of ids whose records file exists (see store-segments.ts). A block is listed once
+   * its file is on disk and before any upload in it is acknowledged, so a listed file that is gone
+   * was lost, and start-up stops instead of treating its uploads as orphans. Absent in data dirs
+   * made before it was added.
+   */
+  segments?: number[];
 }
 
 /** A successful upload remembered under its Idempotency-Key. */
@@ -104,6 +111,9 @@ function checkShape(data: unknown, path: string): StoreData {
   if (typeof d.tenant_salt !== 'string' || d.tenant_salt.length < 16) fail('"tenant_salt" is missing');
   d.idempotency ??= [];
   if (!Array.isArray(d.idempotency)) fail('"idempotency" is not an array');
+  if (d.segments !== undefined && !(Array.isArray(d.segments) && d.segments.every((n) => Number.isSafeInteger(n) && n >= 0))) {
+    fail('"segments" is not a list of records-file numbers');
+  }
   return d as StoreData;
 }
 
@@ -125,13 +135,22 @@ export async function openStore(dataDir: string): Promise<Store> {
   const db = new Low<StoreData>(metaFile, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), idempotency: [] });
   let segments: Awaited<ReturnType<typeof openSegments>>;
   try {
+    if (!(await exists(layout.dbFile))) await refuseLostDb(layout);
     await db.read();
     db.data = checkShape(db.data, layout.dbFile);
     segments = await openSegments(layout.recordsDir);
+    const present = new Set(segments.present);
+    const listed = db.data.segments;
+    for (const block of listed ?? []) {
+      if (!present.has(block)) throw new MissingFileError(join(layout.recordsDir, `${block}.json`), `${layout.dbFile} lists it as holding document records`);
+    }
+    db.data.segments = [...new Set([...(listed ?? []), ...present])].sort((a, b) => a - b);
     // A crash between writing a records file and the db file leaves next_id behind the records.
     db.data.next_id = Math.max(db.data.next_id, (segments.loaded.at(-1)?.id ?? 0) + 1);
+    // Decided before anything is written or deleted, so a refusal changes nothing.
+    const orphans = await findOrphans(layout, new Set(segments.loaded.map((d) => d.id)), present, listed === undefined);
     await db.write();
-    await sweepOrphans(layout, new Set(segments.loaded.map((d) => d.id)));
+    await Promise.all(orphans.map((path) => rm(path, { force: true, recursive: true })));
   } catch (error) {
     await release();
     throw error;
@@ -205,15 +224,15 @@ export async function openStore(dataDir: string): Promise<Store> {
           data.idempotency = data.idempotency.filter((r) => r.expires_at > now && !(r.tenant === tenant && r.key === key));
           data.idempotency.push({ tenant, key, fingerprint, expires_at, response: remember.response(records) });
         }
-        if (remember) {
-          // Records first: after a crash in between, the records are there and next_id is mended
-          // at start-up; the reverse could replay an Idempotency-Key whose documents do not exist.
-          await segments.flush(ids);
-          await db.write();
-        } else {
-          // Only next_id changes in the db file, and start-up mends it from the records anyway.
-          await Promise.all([segments.flush(ids), db.write()]);
-        }
+        // Records first: after a crash in between, the records are there and next_id is mended
+        // at start-up; the reverse could replay an Idempotency-Key whose documents do not exist,
+        // or list a records file that was never written.
+        await segments.flush(ids);
+        const listed = new Set(data.segments);
+        const fresh = [...new Set(ids.map(segmentOf))].filter((block) => !listed.has(block));
+        if (fresh.length > 0) data.segments = [...listed, ...fresh].sort((a, b) => a - b);
+        // Otherwise only next_id would change in the db file, and start-up mends that from the records.
+        if (remember || fresh.length > 0) await db.write();
       } catch (error) {
         for (const record of records) {
           if (byId.delete(record.id)) tenants.get(record.tenant)?.remove(record);
@@ -289,14 +308,52 @@ export async function openStore(dataDir: string): Promise<Store> {
   };
 }
 
-// Files without a record are left over from a crash between moving an upload in and recording
-// it, or between removing a record and its files; either way nothing refers to them.
-async function sweepOrphans(layout: DataDirLayout, ids: Set<number>): Promise<void> {
-  const sweep = async (dir: string, idOf: (name: string) => number) => {
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+// The db file holds the tenant salt: a fresh one would make every stored document invisible, so
+// a data dir with documents but no db file is refused rather than started empty.
+async function refuseLostDb(layout: DataDirLayout): Promise<void> {
+  const held = [];
+  for (const dir of [layout.recordsDir, layout.filesDir, layout.textsDir]) {
+    const names = await readdir(dir);
+    if (names.length > 0) held.push(`${join(dir, names[0]!)}${names.length > 1 ? ` and ${names.length - 1} more` : ''}`);
+  }
+  if (held.length > 0) {
+    throw new MissingFileError(
+      layout.dbFile,
+      `the data dir still holds documents (${held.join('; ')}), and a new db file would hide them from every tenant. ` +
+        'Restore db.json, or move the whole data dir away to start empty',
+    );
+  }
+}
+
+/**
+ * Files without a record, to be swept: left over from a crash between moving an upload in and
+ * recording it, or between removing a record and its files. Only a records file on disk (or a
+ * block never listed, whose uploads were never acknowledged) proves a record is gone; a file of
+ * an unknown block in a data dir older than the block list means a records file went missing,
+ * and start-up stops.
+ */
+async function findOrphans(layout: DataDirLayout, ids: Set<number>, present: Set<number>, unlisted: boolean): Promise<string[]> {
+  const orphans: string[] = [];
+  const scan = async (dir: string, idOf: (name: string) => number) => {
     for (const name of await readdir(dir)) {
-      if (!ids.has(idOf(name))) await rm(join(dir, name), { force: true, recursive: true });
+      const id = idOf(name);
+      if (ids.has(id)) continue;
+      if (unlisted && Number.isSafeInteger(id) && id >= 1 && !present.has(segmentOf(id))) {
+        throw new MissingFileError(
+          join(layout.recordsDir, `${segmentOf(id)}.json`),
+          `${join(dir, name)} has no record and would have it there`,
+        );
+      }
+      orphans.push(join(dir, name));
     }
   };
-  await sweep(layout.filesDir, (name) => (/^\d+$/.test(name) ? Number(name) : NaN));
-  await sweep(layout.textsDir, (name) => (/^\d+\.txt$/.test(name) ? Number.parseInt(name, 10) : NaN));
+  await scan(layout.filesDir, (name) => (/^\d+$/.test(name) ? Number(name) : NaN));
+  await scan(layout.textsDir, (name) => (/^\d+\.txt$/.test(name) ? Number.parseInt(name, 10) : NaN));
+  return orphans;
 }
