@@ -187,6 +187,17 @@ export async function openStore(dataDir: string): Promise<Store> {
   };
   const textsReady = loadTexts();
   textsReady.catch(() => {}); // a failed read surfaces on the search that awaits it
+  // Changes of one record are made one after another, each from the record as the last one left it.
+  const pendingById = new Map<number, Promise<unknown>>();
+  const oneAtATime = <T>(id: number, task: () => Promise<T>): Promise<T> => {
+    const run = (pendingById.get(id) ?? Promise.resolve()).then(task, task);
+    const tail = run.catch(() => {});
+    pendingById.set(id, tail);
+    void tail.then(() => pendingById.get(id) === tail && pendingById.delete(id));
+    return run;
+  };
+  // A reset being written; record changes wait for it, so none revives a record it removes.
+  let removal: Promise<void> | undefined;
   const searchableText = (record: DocumentRecord) => (record.status === 'completed' ? lowerTexts.get(record.id) : undefined);
 
   return {
@@ -211,14 +222,13 @@ export async function openStore(dataDir: string): Promise<Store> {
       }));
       const ids = records.map((r) => r.id);
       const tenant = records[0]!.tenant;
+      const idempotencyBefore = data.idempotency;
+      // On disk first, in memory only once it is there: a failed upload is never listed, not even
+      // while it is being written.
       try {
         await Promise.all(records.map((record, i) => rename(files[i]!.tempPath, blobPath(record.id))));
         await fsyncDir(layout.filesDir);
-        for (const record of records) {
-          byId.set(record.id, record);
-          segments.put(record);
-          indexOf(record.tenant).add(record);
-        }
+        for (const record of records) segments.put(record);
         if (remember) {
           const { key, fingerprint, expires_at } = remember;
           data.idempotency = data.idempotency.filter((r) => r.expires_at > now && !(r.tenant === tenant && r.key === key));
@@ -234,14 +244,15 @@ export async function openStore(dataDir: string): Promise<Store> {
         // Otherwise only next_id would change in the db file, and start-up mends that from the records.
         if (remember || fresh.length > 0) await db.write();
       } catch (error) {
-        for (const record of records) {
-          if (byId.delete(record.id)) tenants.get(record.tenant)?.remove(record);
-          segments.remove(record.id);
-        }
-        if (remember) data.idempotency = data.idempotency.filter((r) => !(r.key === remember.key && r.tenant === tenant));
-        await segments.flush(ids).catch(() => {});
+        for (const record of records) segments.remove(record.id);
+        data.idempotency = idempotencyBefore;
+        await Promise.all([segments.flush(ids), remember ? db.write() : undefined]).catch(() => {});
         await Promise.all([...ids.map((id) => rm(blobPath(id), { force: true })), ...files.map((f) => rm(f.tempPath, { force: true }))]);
         throw error;
+      }
+      for (const record of records) {
+        byId.set(record.id, record);
+        indexOf(record.tenant).add(record);
       }
       return records.map((r) => ({ ...r }));
     },
@@ -270,32 +281,64 @@ export async function openStore(dataDir: string): Promise<Store> {
       if (text === undefined) recentTexts.set(record.id, (text = await readText(textPath(record.id))));
       return text;
     },
-    async replace(record, newText) {
-      if (!byId.has(record.id)) return undefined;
-      if (newText !== undefined) {
-        await writeFileDurably(textPath(record.id), newText);
-        lowerTexts.set(record.id, newText.toLowerCase());
-        recentTexts.set(record.id, newText);
-      }
-      const current = byId.get(record.id);
-      if (!current) return undefined;
-      const before = { ...current };
-      Object.assign(current, record);
-      indexOf(current.tenant).update(before, current);
-      await segments.flush([current.id]);
-      return { ...current };
+    replace(record, newText) {
+      return oneAtATime(record.id, async () => {
+        while (removal) await removal.catch(() => {});
+        const current = byId.get(record.id);
+        if (!current) return undefined;
+        if (newText !== undefined) await writeFileDurably(textPath(record.id), newText);
+        // Records are never changed in place: memory takes the new one only once it is on disk.
+        const next: DocumentRecord = { ...current, ...record };
+        segments.put(next);
+        try {
+          await segments.flush([next.id]);
+        } catch (error) {
+          // The failed write may have shared a records file with other changes; write it again
+          // without this one, so disk agrees with memory as soon as it can.
+          segments.put(current);
+          await segments.flush([next.id]).catch(() => {});
+          throw error;
+        }
+        byId.set(next.id, next);
+        indexOf(next.tenant).update(current, next);
+        if (newText !== undefined) {
+          lowerTexts.set(next.id, newText.toLowerCase());
+          recentTexts.set(next.id, newText);
+        }
+        return { ...next };
+      });
     },
     async removeTenant(tenant) {
+      while (removal) await removal.catch(() => {});
       const removed = [...byId.values()].filter((d) => d.tenant === tenant);
-      for (const d of removed) {
-        byId.delete(d.id);
-        segments.remove(d.id);
-        lowerTexts.delete(d.id);
-        recentTexts.delete(d.id);
+      const ids = removed.map((d) => d.id);
+      const idempotencyBefore = data.idempotency;
+      const write = (async () => {
+        for (const id of ids) segments.remove(id);
+        data.idempotency = data.idempotency.filter((r) => r.tenant !== tenant);
+        try {
+          await Promise.all([segments.flush(ids), db.write()]);
+        } catch (error) {
+          for (const d of removed) segments.put(d);
+          data.idempotency = idempotencyBefore;
+          await Promise.all([segments.flush(ids), db.write()]).catch(() => {});
+          throw error;
+        }
+      })();
+      removal = write;
+      try {
+        await write;
+      } finally {
+        removal = undefined;
       }
+      for (const id of ids) {
+        byId.delete(id);
+        lowerTexts.delete(id);
+        recentTexts.delete(id);
+      }
+      // Rebuilt rather than dropped: an upload of this tenant may have landed meanwhile.
       tenants.delete(tenant);
-      data.idempotency = data.idempotency.filter((r) => r.tenant !== tenant);
-      await Promise.all([segments.flush(removed.map((d) => d.id)), db.write()]);
+      for (const record of byId.values()) if (record.tenant === tenant) indexOf(tenant).add(record);
       await Promise.all(removed.flatMap((d) => [rm(blobPath(d.id), { force: true }), rm(textPath(d.id), { force: true })]));
       return removed.length;
     },

@@ -3,8 +3,12 @@ import type { Logger } from 'pino';
 import type { DocumentRecord, ForcedOutcome } from '../model.js';
 import type { Store } from '../store.js';
 import type { Extractor } from './extractor.js';
-import { decideOutcome, finishRun, startRetry, type Extraction } from './lifecycle.js';
+import { decideOutcome, finishRun, startRetry, type Extraction, type RunOutcome } from './lifecycle.js';
 import type { SettingsRegistry } from './settings.js';
+
+// How soon a result that could not be written is tried again, doubling up to the maximum.
+const RESULT_RETRY_FIRST_MS = 500;
+const RESULT_RETRY_MAX_MS = 30_000;
 
 const transient = (message: string): Extraction => ({ ok: false, error: { code: 'processing_error', message } });
 
@@ -75,22 +79,26 @@ export function createProcessor(options: ProcessorOptions): Processor {
       extraction = transient('Processing failed unexpectedly; a retry may succeed.');
     }
     await sleep(startedAt + settings.get(record.tenant).processing_delay_ms - performance.now());
-    if (stopping.signal.aborted) return;
-    // The record may have been reset away, or (after a restart) be in another run meanwhile.
-    const current = store.byId(record.id);
-    if (!current || current.status !== 'processing' || current.attempts !== record.attempts) return;
-    const outcome = decideOutcome({
-      extraction,
-      forced: current.next_outcome,
-      failureRate: settings.get(current.tenant).failure_rate,
-      draw: random(),
-    });
-    const write = store.replace(finishRun(current, outcome, now()), outcome.status === 'completed' ? outcome.content : undefined);
-    finishing.add(write);
-    try {
-      await write;
-    } finally {
-      finishing.delete(write);
+    let outcome: RunOutcome | undefined;
+    // A result that cannot be written (disk full, read-only) is tried again until it lands, so the
+    // document is never left `processing` with no run; the draw and the forced outcome are decided once.
+    for (let wait = RESULT_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RESULT_RETRY_MAX_MS)) {
+      if (stopping.signal.aborted) return;
+      // The record may have been reset away, or (after a restart) be in another run meanwhile.
+      const current = store.byId(record.id);
+      if (!current || current.status !== 'processing' || current.attempts !== record.attempts) return;
+      outcome ??= decideOutcome({ extraction, forced: current.next_outcome, failureRate: settings.get(current.tenant).failure_rate, draw: random() });
+      const write = store.replace(finishRun(current, outcome, now()), outcome.status === 'completed' ? outcome.content : undefined);
+      finishing.add(write);
+      try {
+        await write;
+        break;
+      } catch (err) {
+        logger.error({ err, documentId: record.id }, `could not store the result of a run; trying again in ${wait / 1000} s`);
+        await sleep(wait);
+      } finally {
+        finishing.delete(write);
+      }
     }
     logger.info(
       { documentId: record.id, tenant: record.tenant, attempt: record.attempts, status: outcome.status, error: outcome.status === 'failed' ? outcome.error.code : undefined },
