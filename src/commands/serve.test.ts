@@ -34,8 +34,13 @@ function exited(cli: RunningCli): Promise<number | null> {
 }
 
 /** Runs `docproc serve ...` to completion (for options that make it exit). */
-function serveSync(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+function serveSync(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, ...env },
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -84,6 +89,20 @@ describe('docproc serve --help', () => {
     expect(status).not.toBe(0);
     expect(output).toMatch(message);
   });
+});
+
+describe('docproc serve with a key setting that holds no key', () => {
+  it.each([
+    ['DOCPROC_API_KEYS=""', [], { DOCPROC_API_KEYS: '' }, /DOCPROC_API_KEYS is set but holds no key/],
+    ['DOCPROC_API_KEYS=","', [], { DOCPROC_API_KEYS: ',' }, /DOCPROC_API_KEYS is set but holds no key/],
+    ['DOCPROC_API_KEYS=" , "', [], { DOCPROC_API_KEYS: ' , ' }, /DOCPROC_API_KEYS is set but holds no key/],
+    ['--api-key ""', ['--api-key', ''], {}, /--api-key was given an empty key/],
+  ])('%s stops start-up with exit 2 and says why, instead of accepting the public dev key', (_what, args, env, message) => {
+    const { status, output } = serveSync(['--data-dir', join(dataDir, 'empty-keys'), '--port', '0', ...args], env);
+    expect(status).toBe(2);
+    expect(output).toMatch(message);
+    expect(output).not.toContain('listening');
+  }, 30_000);
 });
 
 describe('a running docproc serve', () => {

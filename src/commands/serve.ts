@@ -43,6 +43,21 @@ const rate = (value: string) => {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const fromList = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
+/**
+ * Why the key settings must stop start-up, or undefined: a key setting that is present but holds
+ * no key would otherwise fall back to the public dev key and open the server.
+ */
+export function emptyKeySetting(flagKeys: string[], envKeys: string | undefined): string | undefined {
+  if (flagKeys.some((key) => key.trim() === '')) return '--api-key was given an empty key. Give each --api-key a key, or leave the option out to use the dev key.';
+  if (flagKeys.length === 0 && envKeys !== undefined && fromList(envKeys).length === 0) {
+    return (
+      `DOCPROC_API_KEYS is set but holds no key (${JSON.stringify(envKeys)}), and an empty setting would fall back to the public dev key ${DEV_API_KEY}. ` +
+      'Set it to one or more keys (comma-separated), or unset it to use the dev key.'
+    );
+  }
+  return undefined;
+}
+
 /** `docproc serve`: the reference server with its embedded store. */
 export function serveCommand(): Command {
   return new Command('serve')
@@ -90,6 +105,11 @@ export function serveCommand(): Command {
     .addOption(new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .addOption(new Option('--log-format <format>', 'log lines for people or machines (auto: pretty on a terminal)').env('DOCPROC_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
     .action(async (options: ServeOptions) => {
+      const refusal = emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS);
+      if (refusal) {
+        process.stderr.write(`docproc serve: ${refusal}\n`);
+        process.exit(2);
+      }
       const apiKeys = options.apiKey.length ? options.apiKey : fromList(process.env.DOCPROC_API_KEYS);
       const corsOrigins = options.corsOrigin.length ? options.corsOrigin : fromList(process.env.DOCPROC_CORS_ORIGINS);
       const pretty = options.logFormat === 'pretty' || (options.logFormat === 'auto' && process.stdout.isTTY === true);
