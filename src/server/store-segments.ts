@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { CorruptFileError, createDurableJsonFile, type DurableJsonFile } from './durable-fs.js';
 import type { DocumentRecord } from './model.js';
+import type { RecordCheck } from './record-check.js';
 
 const FORMAT = 'docproc-records/1';
 
@@ -39,7 +40,7 @@ export interface Segments {
 /** The block of ids (and so the records file, `<block>.json`) an id belongs to. */
 export const segmentOf = (id: number): number => Math.floor((id - 1) / SEGMENT_SIZE);
 
-function checkSegment(data: unknown, path: string, segment: number): SegmentData {
+function checkSegment(data: unknown, path: string, segment: number, check: RecordCheck): SegmentData {
   const fail = (reason: string): never => {
     throw new CorruptFileError(path, reason);
   };
@@ -47,20 +48,26 @@ function checkSegment(data: unknown, path: string, segment: number): SegmentData
   const d = data as Partial<SegmentData>;
   if (d.format !== FORMAT) fail(`"format" is ${JSON.stringify(d.format)}, expected "${FORMAT}"`);
   if (!Array.isArray(d.documents)) fail('"documents" is not an array');
-  for (const doc of d.documents!) {
-    if (!Number.isSafeInteger(doc?.id) || segmentOf(doc.id) !== segment || typeof doc.tenant !== 'string' || typeof doc.created_at !== 'string') {
-      fail('a document record is damaged');
-    }
-  }
+  const seen = new Set<number>();
+  d.documents!.forEach((doc: unknown, i) => {
+    const id = (doc as { id?: unknown } | null)?.id;
+    const which = `record ${i + 1}${Number.isSafeInteger(id) ? ` (document ${String(id)})` : ''}`;
+    if (!Number.isSafeInteger(id) || (id as number) < 1) fail(`${which}: "id" is not a positive integer`);
+    if (segmentOf(id as number) !== segment) fail(`${which}: document ${String(id)} belongs in ${segmentOf(id as number)}.json`);
+    if (seen.has(id as number)) fail(`${which}: document ${String(id)} appears twice`);
+    seen.add(id as number);
+    const problem = check(doc);
+    if (problem) fail(`${which}: ${problem}`);
+  });
   return d as SegmentData;
 }
 
 /**
- * Opens every records file of `dir` (`<block>.json`), checking each; a damaged one is a
- * {@link CorruptFileError} naming it, and is left untouched.
- * @example const segments = await openSegments('.docproc/records'); segments.loaded.length;
+ * Opens every records file of `dir` (`<block>.json`), checking each record with `check`; a damaged
+ * file is a {@link CorruptFileError} naming it and the record, and is left untouched.
+ * @example const segments = await openSegments('.docproc/records', await recordCheck()); segments.loaded.length;
  */
-export async function openSegments(dir: string): Promise<Segments> {
+export async function openSegments(dir: string, check: RecordCheck): Promise<Segments> {
   const files = new Map<number, { db: Low<SegmentData>; file: DurableJsonFile<SegmentData>; byId: Map<number, DocumentRecord> }>();
   const pathOf = (segment: number) => join(dir, `${segment}.json`);
   const fileFor = (segment: number) => {
@@ -80,7 +87,7 @@ export async function openSegments(dir: string): Promise<Segments> {
       const segment = Number.parseInt(name, 10);
       const entry = fileFor(segment);
       await entry.db.read();
-      entry.db.data = checkSegment(entry.db.data, pathOf(segment), segment);
+      entry.db.data = checkSegment(entry.db.data, pathOf(segment), segment, check);
       for (const record of entry.db.data.documents) entry.byId.set(record.id, record);
       loaded.push(...entry.db.data.documents);
     }),

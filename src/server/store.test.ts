@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/contract.js';
 import { contractFetch, fixture, startReferenceServer, until } from '../../test/support/reference-server.js';
+import { createKeyring, DEV_API_KEY } from './auth.js';
 import { DataDirLockedError } from './data-dir.js';
 import { CorruptFileError, MissingFileError } from './durable-fs.js';
 import { SEGMENT_SIZE } from './store-segments.js';
@@ -121,6 +122,23 @@ describe('writes', () => {
   });
 });
 
+const GOOD = {
+  id: 7,
+  tenant: 't',
+  filename: 'a.pdf',
+  content_type: 'application/pdf',
+  size_bytes: 10,
+  status: 'completed',
+  attempts: 1,
+  error: null,
+  created_at: NOW,
+  updated_at: NOW,
+  processed_at: NOW,
+  next_outcome: null,
+};
+/** A records file holding one record: a good one with `change` made to it. */
+const records = (change: Record<string, unknown>) => JSON.stringify({ format: 'docproc-records/1', documents: [{ ...GOOD, ...change }] });
+
 describe('start-up', () => {
   it.each([
     ['db.json', 'garbage', 'this is { not json'],
@@ -128,12 +146,19 @@ describe('start-up', () => {
     ['records/0.json', 'garbage', '{"format": "docproc-records/1", "documents": ['],
     ['records/0.json', 'a damaged record', JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't' }] })],
     ['records/3.json', 'a record filed under the wrong block of ids', JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't', created_at: NOW }] })],
+    ['records/0.json', 'a record whose filename is null', records({ filename: null })],
+    ['records/0.json', 'a record with an unknown status', records({ status: 'archived' })],
+    ['records/0.json', 'a record with an unknown content type', records({ content_type: 'text/plain' })],
+    ['records/0.json', 'a completed record with an error', records({ error: { code: 'processing_error', message: 'x' } })],
+    ['records/0.json', 'a record with a malformed forced outcome', records({ next_outcome: { outcome: 'maybe' } })],
+    ['records/0.json', 'one id twice', JSON.stringify({ format: 'docproc-records/1', documents: [GOOD, GOOD] })],
   ])('refuses %s holding %s with an error naming it, and leaves it untouched', async (file, _what, content) => {
     await (await openStore(dir)).close();
     await writeFile(join(dir, file), content);
     const error = await openStore(dir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CorruptFileError);
     expect((error as Error).message).toContain(join(dir, file));
+    if (file.startsWith('records/') && content.includes('"filename"')) expect((error as Error).message).toContain('(document 7)');
     expect(await readFile(join(dir, file), 'utf8')).toBe(content);
     // The failed start released the data dir again.
     await rm(join(dir, file));
@@ -219,6 +244,33 @@ describe('start-up', () => {
     expect(await readdir(join(dir, 'files'))).toEqual([String(kept!.id)]);
     expect(await readdir(join(dir, 'texts'))).toEqual([]);
   });
+});
+
+describe('a text file that cannot be read', () => {
+  it('fails only its own document: search and the other documents are served', async () => {
+    const store = await open();
+    const tenant = createKeyring([DEV_API_KEY], store.tenantSalt).tenantOf(DEV_API_KEY)!;
+    const [broken, fine] = await store.insert([await received(store, 'a.pdf', tenant), await received(store, 'b.pdf', tenant)], NOW);
+    await store.replace({ ...broken!, status: 'completed', processed_at: NOW }, 'ALPHA');
+    await store.replace({ ...fine!, status: 'completed', processed_at: NOW }, 'BETA');
+    await opened.pop()!.close();
+    // A directory where the text file should be: reading it fails (EISDIR), even as root.
+    await rm(join(dir, 'texts', `${broken!.id}.txt`));
+    await mkdir(join(dir, 'texts', `${broken!.id}.txt`));
+
+    const server = await startReferenceServer({ dataDir: dir });
+    try {
+      const get = (path: string) => fetch(server.baseUrl + path, { headers: { 'x-api-key': DEV_API_KEY } });
+      const search = await get('/api/v1/documents/get_documents?search=beta');
+      expect(search.status).toBe(200);
+      expect((await search.json()).documents.map((d: { document_id: number }) => d.document_id)).toEqual([fine!.id]);
+      expect((await get('/api/v1/documents/get_documents?search=a.pdf')).status).toBe(200);
+      expect((await get(`/api/v1/documents/get_document/${fine!.id}`)).status).toBe(200);
+      expect((await get(`/api/v1/documents/get_document/${broken!.id}`)).status).toBe(500);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });
 
 describe('restart recovery', () => {

@@ -3,10 +3,12 @@ import { access, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
 import { prepareDataDir, type DataDirLayout } from './data-dir.js';
 import { CorruptFileError, createDurableJsonFile, fsyncDir, MissingFileError, writeFileDurably } from './durable-fs.js';
 import type { ContentType, DocumentRecord, DocumentStatus } from './model.js';
 import { createTenantIndex, listPage, type TenantIndex } from './store-index.js';
+import { recordCheck } from './record-check.js';
 import { openSegments, segmentOf } from './store-segments.js';
 import type { ListQuery } from './validation.js';
 
@@ -125,11 +127,12 @@ const readText = (path: string) =>
 
 /**
  * Opens (or creates) the store in a data dir: takes the dir's lock, sweeps temp files of
- * interrupted uploads and orphaned files, and refuses a damaged db or records file with an error
- * naming it. Extracted text is loaded for search in the background, so start-up stays fast.
+ * interrupted uploads and orphaned files, and refuses a damaged or missing db or records file (or
+ * record) with an error naming it. Extracted text is loaded for search in the background, so
+ * start-up stays fast; a text that cannot be read is logged and left out of search.
  * @example const store = await openStore('.docproc'); store.get(tenant, 1);
  */
-export async function openStore(dataDir: string): Promise<Store> {
+export async function openStore(dataDir: string, { logger }: { logger?: Logger } = {}): Promise<Store> {
   const { layout, release } = await prepareDataDir(dataDir);
   const metaFile = createDurableJsonFile<StoreData>(layout.dbFile);
   const db = new Low<StoreData>(metaFile, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), idempotency: [] });
@@ -138,7 +141,7 @@ export async function openStore(dataDir: string): Promise<Store> {
     if (!(await exists(layout.dbFile))) await refuseLostDb(layout);
     await db.read();
     db.data = checkShape(db.data, layout.dbFile);
-    segments = await openSegments(layout.recordsDir);
+    segments = await openSegments(layout.recordsDir, await recordCheck());
     const present = new Set(segments.present);
     const listed = db.data.segments;
     for (const block of listed ?? []) {
@@ -178,7 +181,14 @@ export async function openStore(dataDir: string): Promise<Store> {
     const pending = segments.loaded.filter((r) => r.status === 'completed').map((r) => r.id);
     const worker = async () => {
       for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-        const text = await readText(textPath(id));
+        let text: string;
+        try {
+          text = await readText(textPath(id));
+        } catch (err) {
+          // One unreadable text must not fail every search: that document is found by its name only.
+          logger?.error({ err, documentId: id }, 'could not read the extracted text of a document; search leaves its text out');
+          continue;
+        }
         // A run that finished meanwhile already put the newer text in.
         if (!lowerTexts.has(id)) lowerTexts.set(id, text.toLowerCase());
       }
@@ -186,7 +196,6 @@ export async function openStore(dataDir: string): Promise<Store> {
     await Promise.all(Array.from({ length: TEXT_READS_AT_ONCE }, worker));
   };
   const textsReady = loadTexts();
-  textsReady.catch(() => {}); // a failed read surfaces on the search that awaits it
   // Changes of one record are made one after another, each from the record as the last one left it.
   const pendingById = new Map<number, Promise<unknown>>();
   const oneAtATime = <T>(id: number, task: () => Promise<T>): Promise<T> => {
