@@ -62,7 +62,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   const concurrency = options.concurrency ?? 2;
   const limits = { maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_LIMITS.maxFileBytes, maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_LIMITS.maxFiles };
 
-  const store = await openStore(options.dataDir, { logger: logger.child({ component: 'store' }) });
+  const store = await openStore(options.dataDir, { logger: logger.child({ component: 'store' }), clock });
   const settings = createSettings({
     processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
     failure_rate: options.failureRate ?? 0,

@@ -9,13 +9,13 @@ import { createKeyring, DEV_API_KEY } from './auth.js';
 import { DataDirLockedError } from './data-dir.js';
 import { CorruptFileError, MissingFileError } from './durable-fs.js';
 import { SEGMENT_SIZE } from './store-segments.js';
-import { openStore, type NewDocument, type Store } from './store.js';
+import { openStore, type NewDocument, type Store, type StoreOptions } from './store.js';
 
 // The real store on a real temp dir: durability, coalescing, start-up checks and sweeps.
 let dir: string;
 const opened: Store[] = [];
-const open = async () => {
-  const store = await openStore(dir);
+const open = async (options: StoreOptions = {}) => {
+  const store = await openStore(dir, options);
   opened.push(store);
   return store;
 };
@@ -243,6 +243,53 @@ describe('start-up', () => {
     expect(await readdir(join(dir, 'tmp'))).toEqual([]);
     expect(await readdir(join(dir, 'files'))).toEqual([String(kept!.id)]);
     expect(await readdir(join(dir, 'texts'))).toEqual([]);
+  });
+});
+
+describe('uploads remembered under an Idempotency-Key', () => {
+  const remember = (key: string, expires_at = '2024-05-03T09:14:03.120Z') => ({ key, fingerprint: `fp-${key}`, expires_at });
+
+  it('cost another upload the same however many keys are live: neither db.json nor its records file grows with them', async () => {
+    const store = await open();
+    for (let i = 0; i < SEGMENT_SIZE + 100; i++) await store.insert([await received(store, `${i}.pdf`, 'tenant-a')], NOW, remember(`key-${i}`));
+    const db = await stat(join(dir, 'db.json'));
+    expect(db.size).toBeLessThan(4_096);
+    const [other] = await store.insert([await received(store, 'other.pdf', 'tenant-b')], NOW);
+    // The other tenant's upload wrote only the records file of its own block of ids, not db.json.
+    expect((await stat(join(dir, 'db.json'))).mtimeMs).toBe(db.mtimeMs);
+    expect(Math.floor((other!.id - 1) / SEGMENT_SIZE)).toBe(1);
+    expect((await stat(join(dir, 'records', '1.json'))).size).toBeLessThan(150 * 1_024);
+  }, 120_000);
+
+  it('replay the upload as it was, rebuilt from its records, also after a restart', async () => {
+    let store = await open();
+    const uploaded = await store.insert([await received(store, 'a.pdf'), await received(store, 'b.pdf')], NOW, remember('k'));
+    await store.replace({ ...uploaded[0]!, status: 'completed', processed_at: NOW, updated_at: NOW }, 'TEXT');
+    await store.close();
+    store = await open({ clock: () => new Date(NOW) });
+    const earlier = store.idempotent('tenant-a', 'k', NOW);
+    expect(earlier?.fingerprint).toBe('fp-k');
+    expect(earlier?.documents).toEqual(uploaded);
+    expect(store.idempotent('tenant-b', 'k', NOW)).toBeUndefined();
+    expect(store.idempotent('tenant-a', 'k', '2024-05-04T00:00:00.000Z')).toBeUndefined();
+  });
+
+  it('are forgotten with their tenant on reset', async () => {
+    const store = await open();
+    await store.insert([await received(store, 'a.pdf')], NOW, remember('k'));
+    await store.removeTenant('tenant-a');
+    expect(store.idempotent('tenant-a', 'k', NOW)).toBeUndefined();
+  });
+
+  it('are pruned on a timer once expired, from memory and from the records file', async () => {
+    let now = new Date(NOW);
+    const store = await openStore(dir, { clock: () => now, pruneEveryMs: 20 });
+    opened.push(store);
+    await store.insert([await received(store, 'a.pdf')], NOW, remember('k', '2024-05-02T10:00:00.000Z'));
+    expect(await readFile(join(dir, 'records', '0.json'), 'utf8')).toContain('fp-k');
+    now = new Date('2024-05-02T11:00:00.000Z');
+    expect(await until(async () => !(await readFile(join(dir, 'records', '0.json'), 'utf8')).includes('fp-k'), 5_000)).toBe(true);
+    expect(store.idempotent('tenant-a', 'k', '2024-05-02T09:30:00.000Z')).toBeUndefined();
   });
 });
 

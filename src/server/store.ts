@@ -9,7 +9,7 @@ import { CorruptFileError, createDurableJsonFile, fsyncDir, MissingFileError, wr
 import type { ContentType, DocumentRecord, DocumentStatus } from './model.js';
 import { createTenantIndex, listPage, type TenantIndex } from './store-index.js';
 import { recordCheck } from './record-check.js';
-import { openSegments, segmentOf } from './store-segments.js';
+import { openSegments, segmentOf, type Segments, type UploadKey } from './store-segments.js';
 import type { ListQuery } from './validation.js';
 
 const FORMAT = 'docproc-store/1';
@@ -17,6 +17,8 @@ const FORMAT = 'docproc-store/1';
 const TEXT_READS_AT_ONCE = 32;
 // Clients poll the documents they are showing; their text is served from memory, within a budget.
 const TEXT_CACHE_BYTES = 64 * 1024 * 1024;
+// Expired Idempotency-Keys are ignored at once; this only bounds how long they take up space.
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
  * What the db file holds: the store's metadata. Document records live in records/ (one lowdb
@@ -27,8 +29,11 @@ export interface StoreData {
   next_id: number;
   /** Secret that makes tenant ids irreversible; made once per data dir. */
   tenant_salt: string;
-  /** Successful uploads remembered under their Idempotency-Key, per tenant, until they expire. */
-  idempotency: IdempotencyRecord[];
+  /**
+   * Where uploads remembered under an Idempotency-Key used to be kept, whole 202 bodies included;
+   * now they live in the records files (see store-segments.ts). Read once to move them, then dropped.
+   */
+  idempotency?: LegacyIdempotencyRecord[];
   /**
    * The blocks of ids whose records file exists (see store-segments.ts). A block is listed once
    * its file is on disk and before any upload in it is acknowledged, so a listed file that is gone
@@ -38,23 +43,36 @@ export interface StoreData {
   segments?: number[];
 }
 
-/** A successful upload remembered under its Idempotency-Key. */
-export interface IdempotencyRecord {
+interface LegacyIdempotencyRecord {
   tenant: string;
+  key: string;
+  fingerprint: string;
+  expires_at: string;
+  response: { documents?: Array<{ document_id?: unknown }> };
+}
+
+/** What to remember of an upload under its Idempotency-Key. */
+export interface Remember {
   key: string;
   /** Identifies the files (names and bytes, in order); see upload/idempotency.ts. */
   fingerprint: string;
   expires_at: string;
-  /** The 202 body, replayed as it was. */
-  response: unknown;
 }
 
-/** What to remember of an upload under its Idempotency-Key (the response is built from its records). */
-export interface Remember {
-  key: string;
+/** An earlier upload under an Idempotency-Key: its fingerprint and its documents as they were uploaded. */
+export interface EarlierUpload {
   fingerprint: string;
-  expires_at: string;
-  response: (records: DocumentRecord[]) => unknown;
+  documents: DocumentRecord[];
+}
+
+/** Options of {@link openStore}. */
+export interface StoreOptions {
+  /** Where trouble that fails no request is reported (an unreadable text file). */
+  logger?: Logger;
+  /** The time expired Idempotency-Keys are pruned against (default: the system clock). */
+  clock?: () => Date;
+  /** How often expired Idempotency-Keys are pruned (default 10 minutes). */
+  pruneEveryMs?: number;
 }
 
 /** A file that has been received and fsynced in the temp dir, ready to become a document. */
@@ -77,8 +95,8 @@ export interface Store {
    * `remember`, the upload is remembered under its Idempotency-Key.
    */
   insert(files: NewDocument[], now: string, remember?: Remember): Promise<DocumentRecord[]>;
-  /** The unexpired upload a tenant made under an Idempotency-Key, or undefined. */
-  idempotent(tenant: string, key: string, now: string): IdempotencyRecord | undefined;
+  /** The unexpired upload a tenant made under an Idempotency-Key, rebuilt from its records, or undefined. */
+  idempotent(tenant: string, key: string, now: string): EarlierUpload | undefined;
   /** The tenant's document, or undefined (other tenants' documents are undefined too). */
   get(tenant: string, id: number): DocumentRecord | undefined;
   /** Any tenant's document, for the processor. */
@@ -111,8 +129,7 @@ function checkShape(data: unknown, path: string): StoreData {
   if (d.format !== FORMAT) fail(`"format" is ${JSON.stringify(d.format)}, expected "${FORMAT}"`);
   if (!Number.isSafeInteger(d.next_id) || (d.next_id as number) < 1) fail('"next_id" is not a positive integer');
   if (typeof d.tenant_salt !== 'string' || d.tenant_salt.length < 16) fail('"tenant_salt" is missing');
-  d.idempotency ??= [];
-  if (!Array.isArray(d.idempotency)) fail('"idempotency" is not an array');
+  if (d.idempotency !== undefined && !Array.isArray(d.idempotency)) fail('"idempotency" is not an array');
   if (d.segments !== undefined && !(Array.isArray(d.segments) && d.segments.every((n) => Number.isSafeInteger(n) && n >= 0))) {
     fail('"segments" is not a list of records-file numbers');
   }
@@ -132,11 +149,12 @@ const readText = (path: string) =>
  * start-up stays fast; a text that cannot be read is logged and left out of search.
  * @example const store = await openStore('.docproc'); store.get(tenant, 1);
  */
-export async function openStore(dataDir: string, { logger }: { logger?: Logger } = {}): Promise<Store> {
+export async function openStore(dataDir: string, { logger, clock = () => new Date(), pruneEveryMs = PRUNE_EVERY_MS }: StoreOptions = {}): Promise<Store> {
   const { layout, release } = await prepareDataDir(dataDir);
   const metaFile = createDurableJsonFile<StoreData>(layout.dbFile);
-  const db = new Low<StoreData>(metaFile, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), idempotency: [] });
-  let segments: Awaited<ReturnType<typeof openSegments>>;
+  const db = new Low<StoreData>(metaFile, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), segments: [] });
+  let segments: Segments;
+  let movedKeys: UploadKey[] = [];
   try {
     if (!(await exists(layout.dbFile))) await refuseLostDb(layout);
     await db.read();
@@ -152,6 +170,10 @@ export async function openStore(dataDir: string, { logger }: { logger?: Logger }
     db.data.next_id = Math.max(db.data.next_id, (segments.loaded.at(-1)?.id ?? 0) + 1);
     // Decided before anything is written or deleted, so a refusal changes nothing.
     const orphans = await findOrphans(layout, new Set(segments.loaded.map((d) => d.id)), present, listed === undefined);
+    // Keys of a data dir from before they moved into the records files: moved there, then dropped from db.json.
+    movedKeys = moveLegacyKeys(db.data.idempotency ?? [], segments, clock().toISOString());
+    if (movedKeys.length > 0) await segments.flush(movedKeys.map((u) => u.first_id));
+    delete db.data.idempotency;
     await db.write();
     await Promise.all(orphans.map((path) => rm(path, { force: true, recursive: true })));
   } catch (error) {
@@ -176,6 +198,34 @@ export async function openStore(dataDir: string, { logger }: { logger?: Logger }
     byId.set(record.id, record);
     indexOf(record.tenant).add(record);
   }
+  // Uploads remembered under an Idempotency-Key, by tenant and key.
+  const uploads = new Map<string, UploadKey>();
+  const slot = (tenant: string, key: string) => `${tenant}\n${key}`;
+  const idsOf = (upload: UploadKey) => Array.from({ length: upload.count }, (_, i) => upload.first_id + i);
+  {
+    const now = clock().toISOString();
+    for (const upload of [...segments.loadedUploads, ...movedKeys]) {
+      const whole = idsOf(upload).every((id) => byId.get(id)?.tenant === upload.tenant);
+      if (upload.expires_at > now && whole) uploads.set(slot(upload.tenant, upload.key), upload);
+      else segments.removeUpload(upload); // gone from disk with the next write of its file
+    }
+  }
+  const prune = async () => {
+    const now = clock().toISOString();
+    const expired = [...uploads.values()].filter((u) => u.expires_at <= now);
+    for (const upload of expired) {
+      uploads.delete(slot(upload.tenant, upload.key));
+      segments.removeUpload(upload);
+    }
+    if (expired.length > 0) await segments.flush(expired.map((u) => u.first_id));
+  };
+  let pruning: Promise<void> | undefined;
+  const pruner = setInterval(() => {
+    pruning ??= prune()
+      .catch((err: unknown) => logger?.error({ err }, 'could not prune expired Idempotency-Keys; trying again later'))
+      .finally(() => (pruning = undefined));
+  }, pruneEveryMs);
+  pruner.unref();
 
   const loadTexts = async () => {
     const pending = segments.loaded.filter((r) => r.status === 'completed').map((r) => r.id);
@@ -231,31 +281,34 @@ export async function openStore(dataDir: string, { logger }: { logger?: Logger }
       }));
       const ids = records.map((r) => r.id);
       const tenant = records[0]!.tenant;
-      const idempotencyBefore = data.idempotency;
+      const upload: UploadKey | undefined = remember && { tenant, ...remember, first_id: ids[0]!, count: ids.length };
+      // An expired upload under the same key (a live one would have been replayed instead).
+      const replaced = remember && uploads.get(slot(tenant, remember.key));
+      const touched = replaced ? [...ids, replaced.first_id] : ids;
       // On disk first, in memory only once it is there: a failed upload is never listed, not even
       // while it is being written.
       try {
         await Promise.all(records.map((record, i) => rename(files[i]!.tempPath, blobPath(record.id))));
         await fsyncDir(layout.filesDir);
         for (const record of records) segments.put(record);
-        if (remember) {
-          const { key, fingerprint, expires_at } = remember;
-          data.idempotency = data.idempotency.filter((r) => r.expires_at > now && !(r.tenant === tenant && r.key === key));
-          data.idempotency.push({ tenant, key, fingerprint, expires_at, response: remember.response(records) });
-        }
-        // Records first: after a crash in between, the records are there and next_id is mended
-        // at start-up; the reverse could replay an Idempotency-Key whose documents do not exist,
-        // or list a records file that was never written.
-        await segments.flush(ids);
+        if (replaced) segments.removeUpload(replaced);
+        if (upload) segments.putUpload(upload);
+        // The key is written with the records, in the same file: a replay never meets a key whose
+        // documents do not exist. Records before the db file: after a crash in between, next_id is
+        // mended at start-up, and the db never lists a records file that was never written.
+        await segments.flush(touched);
         const listed = new Set(data.segments);
         const fresh = [...new Set(ids.map(segmentOf))].filter((block) => !listed.has(block));
-        if (fresh.length > 0) data.segments = [...listed, ...fresh].sort((a, b) => a - b);
+        if (fresh.length > 0) {
+          data.segments = [...listed, ...fresh].sort((a, b) => a - b);
+          await db.write();
+        }
         // Otherwise only next_id would change in the db file, and start-up mends that from the records.
-        if (remember || fresh.length > 0) await db.write();
       } catch (error) {
         for (const record of records) segments.remove(record.id);
-        data.idempotency = idempotencyBefore;
-        await Promise.all([segments.flush(ids), remember ? db.write() : undefined]).catch(() => {});
+        if (upload) segments.removeUpload(upload);
+        if (replaced) segments.putUpload(replaced);
+        await segments.flush(touched).catch(() => {});
         await Promise.all([...ids.map((id) => rm(blobPath(id), { force: true })), ...files.map((f) => rm(f.tempPath, { force: true }))]);
         throw error;
       }
@@ -263,10 +316,16 @@ export async function openStore(dataDir: string, { logger }: { logger?: Logger }
         byId.set(record.id, record);
         indexOf(record.tenant).add(record);
       }
+      if (upload) uploads.set(slot(tenant, upload.key), upload);
       return records.map((r) => ({ ...r }));
     },
     idempotent(tenant, key, now) {
-      return data.idempotency.find((r) => r.tenant === tenant && r.key === key && r.expires_at > now);
+      const upload = uploads.get(slot(tenant, key));
+      if (!upload || upload.expires_at <= now) return undefined;
+      const documents = idsOf(upload).map((id) => byId.get(id));
+      if (documents.some((d) => d === undefined)) return undefined;
+      // As the 202 showed them: a new upload, processing its first run.
+      return { fingerprint: upload.fingerprint, documents: documents.map((d) => asUploaded(d!)) };
     },
     get(tenant, id) {
       const record = byId.get(id);
@@ -321,16 +380,17 @@ export async function openStore(dataDir: string, { logger }: { logger?: Logger }
       while (removal) await removal.catch(() => {});
       const removed = [...byId.values()].filter((d) => d.tenant === tenant);
       const ids = removed.map((d) => d.id);
-      const idempotencyBefore = data.idempotency;
+      const keys = [...uploads.values()].filter((u) => u.tenant === tenant);
       const write = (async () => {
         for (const id of ids) segments.remove(id);
-        data.idempotency = data.idempotency.filter((r) => r.tenant !== tenant);
+        for (const upload of keys) segments.removeUpload(upload);
+        // db.json too: it keeps next_id above the removed ids, which start-up cannot mend from records.
         try {
           await Promise.all([segments.flush(ids), db.write()]);
         } catch (error) {
           for (const d of removed) segments.put(d);
-          data.idempotency = idempotencyBefore;
-          await Promise.all([segments.flush(ids), db.write()]).catch(() => {});
+          for (const upload of keys) segments.putUpload(upload);
+          await segments.flush(ids).catch(() => {});
           throw error;
         }
       })();
@@ -345,6 +405,7 @@ export async function openStore(dataDir: string, { logger }: { logger?: Logger }
         lowerTexts.delete(id);
         recentTexts.delete(id);
       }
+      for (const upload of keys) uploads.delete(slot(tenant, upload.key));
       // Rebuilt rather than dropped: an upload of this tenant may have landed meanwhile.
       tenants.delete(tenant);
       for (const record of byId.values()) if (record.tenant === tenant) indexOf(tenant).add(record);
@@ -353,11 +414,41 @@ export async function openStore(dataDir: string, { logger }: { logger?: Logger }
     },
     blobPath,
     async close() {
+      clearInterval(pruner);
+      await pruning;
       await textsReady.catch(() => {});
       await Promise.all([metaFile.settled(), segments.settled()]);
       await release();
     },
   };
+}
+
+/** A record as its upload's 202 showed it. */
+const asUploaded = (record: DocumentRecord): DocumentRecord => ({
+  ...record,
+  status: 'processing',
+  attempts: 1,
+  error: null,
+  updated_at: record.created_at,
+  processed_at: null,
+  next_outcome: null,
+});
+
+// Unexpired keys of the old db.json whose documents exist (consecutive ids, as one upload's are)
+// become upload keys in the records files (still to be written); returns them.
+function moveLegacyKeys(legacy: LegacyIdempotencyRecord[], segments: Segments, now: string): UploadKey[] {
+  const byId = new Map(segments.loaded.map((r) => [r.id, r]));
+  const moved: UploadKey[] = [];
+  for (const entry of legacy) {
+    const ids = (entry.response?.documents ?? []).map((d) => d?.document_id);
+    const first = ids[0];
+    const consecutive = typeof first === 'number' && ids.every((id, i) => id === first + i && byId.get(id)?.tenant === entry.tenant);
+    if (entry.expires_at <= now || !consecutive) continue;
+    const upload = { tenant: entry.tenant, key: entry.key, fingerprint: entry.fingerprint, expires_at: entry.expires_at, first_id: first, count: ids.length };
+    segments.putUpload(upload);
+    moved.push(upload);
+  }
+  return moved;
 }
 
 const exists = (path: string) =>
