@@ -47,6 +47,9 @@ export interface ReferenceService {
   close(): Promise<void>;
 }
 
+// How long past the extraction time limit a run may still hold its slot.
+const RUN_BUDGET_GRACE_MS = 2_000;
+
 /** Default minimum processing time, long enough for a UI to show its "processing" state. */
 export const DEFAULT_PROCESSING_DELAY_MS = 1500;
 
@@ -67,7 +70,8 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
     failure_rate: options.failureRate ?? 0,
   });
-  const extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction, workers: concurrency });
+  const extraction = { ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction };
+  const extractor = createExtractor({ ...extraction, workers: concurrency });
   const processor = createProcessor({
     store,
     extractor,
@@ -75,6 +79,8 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     random: createRandom(options.seed),
     clock,
     concurrency,
+    // The extractors stop at their own limit with a precise message; this catches any that do not.
+    runBudgetMs: extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
     logger: logger.child({ component: 'processor' }),
   });
   const app = createApp({

@@ -1,8 +1,8 @@
-import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { DocumentRecord, ForcedOutcome } from '../model.js';
 import type { Store } from '../store.js';
 import type { Extractor } from './extractor.js';
+import { createFairQueue } from './fair-queue.js';
 import { decideOutcome, finishRun, startRetry, type Extraction, type RunOutcome } from './lifecycle.js';
 import type { SettingsRegistry } from './settings.js';
 
@@ -22,6 +22,11 @@ export interface ProcessorOptions {
   clock: () => Date;
   /** How many extractions may run at once. */
   concurrency: number;
+  /**
+   * Longest an extraction may hold its slot; past it the run fails `unreadable_document` and the
+   * slot goes to the next document, whatever the extractor does (its own limit should fire first).
+   */
+  runBudgetMs: number;
   logger: Logger;
 }
 
@@ -45,13 +50,14 @@ export interface Processor {
 }
 
 /**
- * Creates the processor: extraction goes through a queue with bounded concurrency; the minimum
- * processing delay is a timer outside the queue, so slow-looking runs do not hold a slot.
- * @example const processor = createProcessor({ store, extractor, settings, random, clock, concurrency: 2, logger });
+ * Creates the processor: extraction goes through a queue with bounded concurrency that serves
+ * tenants in turn, each extraction within the run budget; the minimum processing delay is a timer
+ * outside the queue, so slow-looking runs do not hold a slot.
+ * @example const processor = createProcessor({ store, extractor, settings, random, clock, concurrency: 2, runBudgetMs: 62_000, logger });
  */
 export function createProcessor(options: ProcessorOptions): Processor {
   const { store, extractor, settings, random, clock, logger } = options;
-  const queue = new PQueue({ concurrency: options.concurrency });
+  const queue = createFairQueue(options.concurrency);
   const runs = new Set<Promise<void>>();
   const finishing = new Set<Promise<unknown>>();
   const stopping = new AbortController();
@@ -69,10 +75,29 @@ export function createProcessor(options: ProcessorOptions): Processor {
       stopping.signal.addEventListener('abort', done);
     });
 
+  const withinBudget = async (extraction: Promise<Extraction>): Promise<Extraction> => {
+    let timer: NodeJS.Timeout | undefined;
+    const overrun = new Promise<Extraction>((resolve) => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            ok: false,
+            error: { code: 'unreadable_document', message: `Processing took longer than ${Math.round(options.runBudgetMs / 1000)} s, the processing time limit.` },
+          }),
+        options.runBudgetMs,
+      );
+    });
+    try {
+      return await Promise.race([extraction, overrun]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   const run = async (record: DocumentRecord, startedAt: number) => {
     let extraction: Extraction;
     try {
-      extraction = (await queue.add(() => extractor.extract(store.blobPath(record.id), record.content_type))) ?? transient('Processing was cancelled.');
+      extraction = (await queue.add(record.tenant, () => withinBudget(extractor.extract(store.blobPath(record.id), record.content_type)))) ?? transient('Processing was cancelled.');
     } catch (err) {
       // An extractor bug must end the run, not strand the document in `processing`.
       logger.error({ err, documentId: record.id }, 'extraction failed unexpectedly');
