@@ -18,6 +18,10 @@ export interface DataDirLayout {
   lockFile: string;
 }
 
+// Temp files of writeFileDurably (durable-fs.ts) and of acquireLock below.
+const DURABLE_TEMP = /^\..+\.\d+\.\d+\.tmp$/;
+const LOCK_TEMP = /^server\.lock\.(\d+)\.[0-9a-f-]+\.tmp$/;
+
 /** Another live process holds the data dir. */
 export class DataDirLockedError extends Error {
   constructor(lockFile: string, pid: number) {
@@ -119,7 +123,9 @@ async function acquireLock(lockFile: string): Promise<() => Promise<void>> {
 }
 
 /**
- * Creates the data dir's folders, takes its lock and sweeps the temp files of interrupted uploads.
+ * Creates the data dir's folders, takes its lock and sweeps the temp files of interrupted uploads
+ * and of interrupted durable writes (`.<name>.<pid>.<n>.tmp` beside the db, records and texts), and
+ * lock temp files of dead processes.
  * @example const { layout, release } = await prepareDataDir('.docproc');
  */
 export async function prepareDataDir(dataDir: string): Promise<{ layout: DataDirLayout; release: () => Promise<void> }> {
@@ -129,6 +135,14 @@ export async function prepareDataDir(dataDir: string): Promise<{ layout: DataDir
   try {
     await Promise.all([layout.recordsDir, layout.filesDir, layout.textsDir, layout.tmpDir].map((dir) => mkdir(dir, { recursive: true })));
     for (const name of await readdir(layout.tmpDir)) await rm(join(layout.tmpDir, name), { recursive: true, force: true });
+    // Holding the lock, no other server writes here: a durable write's temp file is a crash's leftover.
+    for (const dir of [layout.root, layout.recordsDir, layout.textsDir]) {
+      for (const name of await readdir(dir)) if (DURABLE_TEMP.test(name)) await rm(join(dir, name), { force: true });
+    }
+    for (const name of await readdir(layout.root)) {
+      const pid = LOCK_TEMP.exec(name)?.[1];
+      if (pid !== undefined && !isAlive(Number(pid))) await rm(join(layout.root, name), { force: true });
+    }
   } catch (error) {
     await release();
     throw error;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
+import { isSaneRequestId } from './request-id.js';
 
 /** How long a client may take; slow clients are cut so they cannot hold connections forever. */
 export interface HttpTimeouts {
@@ -32,6 +33,23 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+// An `Expect` other than 100-continue (which Node answers itself) never reaches Express; Node's own
+// answer is a bare 417. This one is a problem with a request id, like every other answer.
+function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const given = req.headers['x-request-id'];
+  const requestId = typeof given === 'string' && isSaneRequestId(given) ? given : randomUUID();
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_CODES[417],
+    status: 417,
+    detail: `The server supports no Expect but "100-continue" (got ${JSON.stringify(String(req.headers.expect).slice(0, 100))}).`,
+    code: 'invalid_request',
+    request_id: requestId,
+  });
+  res.writeHead(417, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close' });
+  res.end(body);
 }
 
 /** A listening HTTP server with a graceful close. */
@@ -68,6 +86,7 @@ export function listen(
     );
     server.keepAliveTimeout = keepAliveTimeoutMs;
     server.on('clientError', answerClientError);
+    server.on('checkExpectation', answerExpectation);
     server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {

@@ -1,5 +1,5 @@
-import { loadContract } from '../contract/contract.js';
 import { toSummary, type DocumentRecord } from './model.js';
+import { contractSchema, servedContract } from './served-contract.js';
 
 /** Why a stored record cannot be served, or undefined when it can. */
 export type RecordCheck = (record: unknown) => string | undefined;
@@ -22,8 +22,7 @@ function outcomeProblem(value: unknown): string | undefined {
  * @example const check = await recordCheck(); check(record); // '/status must be equal to one of the allowed values'
  */
 export function recordCheck(): Promise<RecordCheck> {
-  checking ??= loadContract(undefined, { validate: false }).then((contract) => {
-    const summary = (contract.document.components?.schemas as Record<string, object>).DocumentSummary!;
+  checking ??= Promise.all([servedContract(), contractSchema('DocumentSummary')]).then(([contract, summary]) => {
     return (value) => {
       if (!isObject(value)) return 'not a JSON object';
       const record = value as unknown as DocumentRecord;

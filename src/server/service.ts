@@ -6,6 +6,7 @@ import { createLogger } from './logging.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import { createProcessor, type Processor } from './processing/processor.js';
 import { createRandom, createSettings, type SettingsRegistry } from './processing/settings.js';
+import { maxFilenameLength } from './served-contract.js';
 import { openStore, type Store } from './store.js';
 import { DEFAULT_UPLOAD_LIMITS } from './upload/upload-parser.js';
 
@@ -63,7 +64,11 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEV_API_KEY];
   const clock = options.clock ?? (() => new Date());
   const concurrency = options.concurrency ?? 2;
-  const limits = { maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_LIMITS.maxFileBytes, maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_LIMITS.maxFiles };
+  const limits = {
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_LIMITS.maxFileBytes,
+    maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_LIMITS.maxFiles,
+    maxFilenameLength: await maxFilenameLength(),
+  };
 
   const store = await openStore(options.dataDir, { logger: logger.child({ component: 'store' }), clock });
   const settings = createSettings({

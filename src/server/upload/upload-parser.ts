@@ -14,10 +14,12 @@ export interface UploadLimits {
   maxFileBytes: number;
   /** Files per request (default 20). */
   maxFiles: number;
+  /** Characters (code points) per filename: the contract's `DocumentSummary.filename.maxLength`. */
+  maxFilenameLength: number;
 }
 
-/** The contract's default upload limits. */
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxFileBytes: 26_214_400, maxFiles: 20 };
+/** The contract's default upload limits (the filename limit is read from the contract, see served-contract.ts). */
+export const DEFAULT_UPLOAD_LIMITS: Omit<UploadLimits, 'maxFilenameLength'> = { maxFileBytes: 26_214_400, maxFiles: 20 };
 
 /** One accepted file, fsynced in the temp dir, in the order of its part. */
 export interface ReceivedFile {
@@ -38,6 +40,13 @@ function unexpectedField(name: string, isFile: boolean): ApiError {
       : `Unexpected multipart field ${JSON.stringify(name)}; files must be sent as "${FILES_FIELD}".`;
   const message = name === FILES_FIELD ? 'must be a file part (with a filename)' : `unexpected ${isFile ? '' : 'non-file '}field; use "${FILES_FIELD}"`;
   return invalidRequest([{ in: 'body', name, message }], detail);
+}
+
+function filenameTooLong(name: string, max: number): ApiError {
+  return invalidRequest(
+    [{ in: 'body', name: FILES_FIELD, message: `filename must be at most ${max} characters (this one has ${[...name].length})` }],
+    `A filename is longer than ${max} characters: ${JSON.stringify(`${[...name].slice(0, 40).join('')}…`)}.`,
+  );
 }
 
 function translate(err: unknown, limits: UploadLimits): unknown {
@@ -71,7 +80,12 @@ export function createUploadParser(tmpDir: string, limits: UploadLimits): Reques
   const storage = createSniffingStorage(tmpDir);
   const parse = multer({
     storage,
-    fileFilter: (_req, file, accept) => (file.fieldname === FILES_FIELD ? accept(null, true) : accept(unexpectedField(file.fieldname, true))),
+    // Checked before any byte of the file is read, so a refused name costs nothing.
+    fileFilter: (_req, file, accept) => {
+      if (file.fieldname !== FILES_FIELD) return accept(unexpectedField(file.fieldname, true));
+      if ([...file.originalname].length > limits.maxFilenameLength) return accept(filenameTooLong(file.originalname, limits.maxFilenameLength));
+      accept(null, true);
+    },
     // The client's filename is data: keep it whole (slashes included) and decode it as UTF-8, which
     // is what browsers, curl and undici send; `filename*` carries its own charset.
     preservePath: true,
