@@ -67,6 +67,8 @@ describe('docproc serve --help', () => {
       ['--max-file-bytes', 'DOCPROC_MAX_FILE_BYTES'],
       ['--max-files', 'DOCPROC_MAX_FILES'],
       ['--concurrency', 'DOCPROC_CONCURRENCY'],
+      ['--min-upload-rate', 'DOCPROC_MIN_UPLOAD_RATE'],
+      ['--max-connections', 'DOCPROC_MAX_CONNECTIONS'],
       ['--headers-timeout-ms', 'DOCPROC_HEADERS_TIMEOUT_MS'],
       ['--request-timeout-ms', 'DOCPROC_REQUEST_TIMEOUT_MS'],
       ['--cors-origin', 'DOCPROC_CORS_ORIGINS'],

@@ -1,9 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { DEV_API_KEY } from '../server/auth.js';
-import { DEFAULT_HTTP_TIMEOUTS, listen } from '../server/http-server.js';
+import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../server/http-server.js';
 import { createLogger, LOG_LEVELS } from '../server/logging.js';
 import { createReferenceService, DEFAULT_PROCESSING_DELAY_MS } from '../server/service.js';
+import { DEFAULT_MIN_UPLOAD_RATE } from '../server/upload/min-rate.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../server/upload/upload-parser.js';
 import { parsePort } from './mock.js';
 
@@ -18,6 +19,8 @@ export interface ServeOptions {
   seed?: number;
   maxFileBytes: number;
   maxFiles: number;
+  minUploadRate: number;
+  maxConnections: number;
   concurrency: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -84,6 +87,18 @@ export function serveCommand(): Command {
       new Option('--max-file-bytes <n>', 'largest accepted file in bytes').env('DOCPROC_MAX_FILE_BYTES').default(DEFAULT_UPLOAD_LIMITS.maxFileBytes).argParser(integer(1)),
     )
     .addOption(new Option('--max-files <n>', 'most files per upload').env('DOCPROC_MAX_FILES').default(DEFAULT_UPLOAD_LIMITS.maxFiles).argParser(integer(1, 1000)))
+    .addOption(
+      new Option('--min-upload-rate <bytes>', 'bytes per second an upload body must average over each 10 s (slower ones are cut with a 408)')
+        .env('DOCPROC_MIN_UPLOAD_RATE')
+        .default(DEFAULT_MIN_UPLOAD_RATE.bytesPerSecond)
+        .argParser(integer(0)),
+    )
+    .addOption(
+      new Option('--max-connections <n>', 'connections open at once; new ones beyond are closed')
+        .env('DOCPROC_MAX_CONNECTIONS')
+        .default(DEFAULT_MAX_CONNECTIONS)
+        .argParser(integer(1)),
+    )
     .addOption(new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once').env('DOCPROC_CONCURRENCY').default(2).argParser(integer(1, 64)))
     .addOption(
       new Option('--headers-timeout-ms <ms>', 'time a client has to send its request headers (slow clients are cut)')
@@ -125,12 +140,13 @@ export function serveCommand(): Command {
           seed: options.seed,
           maxFileBytes: options.maxFileBytes,
           maxFiles: options.maxFiles,
+          minUploadRate: { bytesPerSecond: options.minUploadRate },
           concurrency: options.concurrency,
           corsOrigins,
           logger,
         });
         const timeouts = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: Math.max(options.requestTimeoutMs, options.headersTimeoutMs) };
-        http = await listen(service.app, { port: options.port, host: options.host, timeouts }).catch(async (error: unknown) => {
+        http = await listen(service.app, { port: options.port, host: options.host, timeouts, maxConnections: options.maxConnections }).catch(async (error: unknown) => {
           await service!.close();
           throw error;
         });

@@ -14,6 +14,12 @@ export interface HttpTimeouts {
   keepAliveTimeoutMs: number;
 }
 
+/**
+ * Connections open at once beyond which new ones are closed at once (default 512): kept below the
+ * usual 1,024 open files, so sockets never starve the server of the files it writes.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 512;
+
 /** The timeouts `docproc serve` uses unless told otherwise. */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000 };
 
@@ -66,12 +72,13 @@ export interface ListeningServer {
 }
 
 /**
- * Listens on host:port (0 picks a free port) with the given timeouts and resolves once listening.
+ * Listens on host:port (0 picks a free port) with the given timeouts and connection cap, and
+ * resolves once listening.
  * @example const { url, close } = await listen(app, { port: 4010, host: '127.0.0.1' });
  */
 export function listen(
   app: Express,
-  { port, host, timeouts = {} }: { port: number; host: string; timeouts?: Partial<HttpTimeouts> },
+  { port, host, timeouts = {}, maxConnections = DEFAULT_MAX_CONNECTIONS }: { port: number; host: string; timeouts?: Partial<HttpTimeouts>; maxConnections?: number },
 ): Promise<ListeningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
   return new Promise((resolve, reject) => {
@@ -85,6 +92,7 @@ export function listen(
       app,
     );
     server.keepAliveTimeout = keepAliveTimeoutMs;
+    server.maxConnections = maxConnections;
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);
     server.listen(port, host);

@@ -8,6 +8,7 @@ import { createProcessor, type Processor } from './processing/processor.js';
 import { createRandom, createSettings, type SettingsRegistry } from './processing/settings.js';
 import { maxFilenameLength } from './served-contract.js';
 import { openStore, type Store } from './store.js';
+import { DEFAULT_MIN_UPLOAD_RATE, type MinUploadRate } from './upload/min-rate.js';
 import { DEFAULT_UPLOAD_LIMITS } from './upload/upload-parser.js';
 
 /** Options of the reference service; only `dataDir` is required. */
@@ -23,6 +24,8 @@ export interface ReferenceServiceOptions {
   seed?: number;
   maxFileBytes?: number;
   maxFiles?: number;
+  /** How fast an upload body must keep arriving (default 1 KiB/s over 10 s). */
+  minUploadRate?: Partial<MinUploadRate>;
   /** Allowed browser origins (default any). */
   corsOrigins?: string[];
   /** Concurrent extractions (default 2). */
@@ -68,6 +71,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_LIMITS.maxFileBytes,
     maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_LIMITS.maxFiles,
     maxFilenameLength: await maxFilenameLength(),
+    minRate: { ...DEFAULT_MIN_UPLOAD_RATE, ...options.minUploadRate },
   };
 
   const store = await openStore(options.dataDir, { logger: logger.child({ component: 'store' }), clock });

@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { ContentType } from '../model.js';
+import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate, type MinUploadRate } from './min-rate.js';
 import { createSniffingStorage, type SniffedFile } from './sniffing-storage.js';
 
 /** The only multipart field the upload accepts. */
@@ -16,6 +17,8 @@ export interface UploadLimits {
   maxFiles: number;
   /** Characters (code points) per filename: the contract's `DocumentSummary.filename.maxLength`. */
   maxFilenameLength: number;
+  /** How fast the body must keep arriving (default {@link DEFAULT_MIN_UPLOAD_RATE}). */
+  minRate?: MinUploadRate;
 }
 
 /** The contract's default upload limits (the filename limit is read from the contract, see served-contract.ts). */
@@ -113,7 +116,9 @@ export function createUploadParser(tmpDir: string, limits: UploadLimits): Reques
   return (req, res, next) => {
     if (!req.is('multipart/form-data')) return next(NO_FILES());
     fieldNames.set(req, []);
+    const stopWatching = watchUploadRate(req, res, limits.minRate ?? DEFAULT_MIN_UPLOAD_RATE);
     parse(req, res, (err?: unknown) => {
+      stopWatching();
       const files = (Array.isArray(req.files) ? req.files : []) as Array<Express.Multer.File & SniffedFile>;
       const fields = fieldNames.get(req) ?? [];
       const refusal = err ? translate(err, limits) : fields.length > 0 ? unexpectedField(fields[0]!, false) : files.length === 0 ? NO_FILES() : undefined;
