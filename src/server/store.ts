@@ -65,6 +65,12 @@ export interface EarlierUpload {
   documents: DocumentRecord[];
 }
 
+/** A new state of a record, and the extracted text to store with it. */
+export interface RecordChange {
+  record: DocumentRecord;
+  text?: string;
+}
+
 /** Options of {@link openStore}. */
 export interface StoreOptions {
   /** Where trouble that fails no request is reported (an unreadable text file). */
@@ -112,6 +118,13 @@ export interface Store {
    * gone (a mock reset removed it meanwhile).
    */
   replace(record: DocumentRecord, text?: string): Promise<DocumentRecord | undefined>;
+  /**
+   * Changes a record durably, one change at a time per record: `decide` is given the record as the
+   * change before left it and returns the new record (and text to write first), or undefined to
+   * leave it. Resolves to the record afterwards and whether it changed; undefined when it is gone.
+   * Use it where the change depends on the current state (a retry of a finished document).
+   */
+  update(id: number, decide: (current: DocumentRecord) => RecordChange | undefined): Promise<{ record: DocumentRecord; changed: boolean } | undefined>;
   /** Deletes every document of a tenant with its files; resolves to how many were deleted. */
   removeTenant(tenant: string): Promise<number>;
   /** Where a document's uploaded bytes are. */
@@ -259,6 +272,36 @@ export async function openStore(dataDir: string, { logger, clock = () => new Dat
   let removal: Promise<void> | undefined;
   const searchableText = (record: DocumentRecord) => (record.status === 'completed' ? lowerTexts.get(record.id) : undefined);
 
+  const update: Store['update'] = (id, decide) =>
+    oneAtATime(id, async () => {
+      while (removal) await removal.catch(() => {});
+      const current = byId.get(id);
+      if (!current) return undefined;
+      const change = decide({ ...current });
+      if (!change) return { record: { ...current }, changed: false };
+      const newText = change.text;
+      if (newText !== undefined) await writeFileDurably(textPath(id), newText);
+      // Records are never changed in place: memory takes the new one only once it is on disk.
+      const next: DocumentRecord = { ...current, ...change.record, id };
+      segments.put(next);
+      try {
+        await segments.flush([next.id]);
+      } catch (error) {
+        // The failed write may have shared a records file with other changes; write it again
+        // without this one, so disk agrees with memory as soon as it can.
+        segments.put(current);
+        await segments.flush([next.id]).catch(() => {});
+        throw error;
+      }
+      byId.set(next.id, next);
+      indexOf(next.tenant).update(current, next);
+      if (newText !== undefined) {
+        lowerTexts.set(next.id, newText.toLowerCase());
+        recentTexts.set(next.id, newText);
+      }
+      return { record: { ...next }, changed: true };
+    });
+
   return {
     layout,
     tenantSalt: data.tenant_salt,
@@ -349,33 +392,10 @@ export async function openStore(dataDir: string, { logger, clock = () => new Dat
       if (text === undefined) recentTexts.set(record.id, (text = await readText(textPath(record.id))));
       return text;
     },
-    replace(record, newText) {
-      return oneAtATime(record.id, async () => {
-        while (removal) await removal.catch(() => {});
-        const current = byId.get(record.id);
-        if (!current) return undefined;
-        if (newText !== undefined) await writeFileDurably(textPath(record.id), newText);
-        // Records are never changed in place: memory takes the new one only once it is on disk.
-        const next: DocumentRecord = { ...current, ...record };
-        segments.put(next);
-        try {
-          await segments.flush([next.id]);
-        } catch (error) {
-          // The failed write may have shared a records file with other changes; write it again
-          // without this one, so disk agrees with memory as soon as it can.
-          segments.put(current);
-          await segments.flush([next.id]).catch(() => {});
-          throw error;
-        }
-        byId.set(next.id, next);
-        indexOf(next.tenant).update(current, next);
-        if (newText !== undefined) {
-          lowerTexts.set(next.id, newText.toLowerCase());
-          recentTexts.set(next.id, newText);
-        }
-        return { ...next };
-      });
+    async replace(record, text) {
+      return (await update(record.id, () => ({ record, text })))?.record;
     },
+    update,
     async removeTenant(tenant) {
       while (removal) await removal.catch(() => {});
       const removed = [...byId.values()].filter((d) => d.tenant === tenant);

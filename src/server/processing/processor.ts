@@ -109,14 +109,16 @@ export function createProcessor(options: ProcessorOptions): Processor {
     // document is never left `processing` with no run; the draw and the forced outcome are decided once.
     for (let wait = RESULT_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RESULT_RETRY_MAX_MS)) {
       if (stopping.signal.aborted) return;
-      // The record may have been reset away, or (after a restart) be in another run meanwhile.
-      const current = store.byId(record.id);
-      if (!current || current.status !== 'processing' || current.attempts !== record.attempts) return;
-      outcome ??= decideOutcome({ extraction, forced: current.next_outcome, failureRate: settings.get(current.tenant).failure_rate, draw: random() });
-      const write = store.replace(finishRun(current, outcome, now()), outcome.status === 'completed' ? outcome.content : undefined);
+      const write = store.update(record.id, (current) => {
+        // The record may have been reset away, or (after a restart) be in another run meanwhile.
+        if (current.status !== 'processing' || current.attempts !== record.attempts) return undefined;
+        outcome ??= decideOutcome({ extraction, forced: current.next_outcome, failureRate: settings.get(current.tenant).failure_rate, draw: random() });
+        return { record: finishRun(current, outcome, now()), text: outcome.status === 'completed' ? outcome.content : undefined };
+      });
       finishing.add(write);
       try {
-        await write;
+        const written = await write;
+        if (!written?.changed) return;
         break;
       } catch (err) {
         logger.error({ err, documentId: record.id }, `could not store the result of a run; trying again in ${wait / 1000} s`);
@@ -125,8 +127,9 @@ export function createProcessor(options: ProcessorOptions): Processor {
         finishing.delete(write);
       }
     }
+    const ended = outcome as RunOutcome;
     logger.info(
-      { documentId: record.id, tenant: record.tenant, attempt: record.attempts, status: outcome.status, error: outcome.status === 'failed' ? outcome.error.code : undefined },
+      { documentId: record.id, tenant: record.tenant, attempt: record.attempts, status: ended.status, error: ended.status === 'failed' ? ended.error.code : undefined },
       'processing run finished',
     );
   };
@@ -142,19 +145,21 @@ export function createProcessor(options: ProcessorOptions): Processor {
   return {
     submit: (records) => records.forEach(submit),
     async retry(tenant, id) {
-      const record = store.get(tenant, id);
-      if (!record) return { kind: 'not_found' };
-      const decision = startRetry(record, now());
-      if (!decision.ok) return { kind: 'busy', record };
-      const saved = await store.replace(decision.record);
-      if (!saved) return { kind: 'not_found' };
-      submit(saved);
-      return { kind: 'started', record: saved };
+      if (!store.get(tenant, id)) return { kind: 'not_found' };
+      // Decided on the record as the change before left it, so of concurrent retries one starts.
+      const result = await store.update(id, (current) => {
+        const decision = startRetry(current, now());
+        return decision.ok ? { record: decision.record } : undefined;
+      });
+      if (!result) return { kind: 'not_found' };
+      if (!result.changed) return { kind: 'busy', record: result.record };
+      submit(result.record);
+      return { kind: 'started', record: result.record };
     },
     async forceOutcome(tenant, id, forced) {
-      const record = store.get(tenant, id);
+      if (!store.get(tenant, id)) return undefined;
       // Not a visible change of the document, so updated_at stays.
-      return record && store.replace({ ...record, next_outcome: forced });
+      return (await store.update(id, (current) => ({ record: { ...current, next_outcome: forced } })))?.record;
     },
     recover() {
       const stranded = store.inStatus('processing');
