@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,24 @@ describe('docproc serve --help', () => {
     expect(status).not.toBe(0);
     expect(output).toMatch(message);
   });
+});
+
+describe('docproc serve on a data dir that lost a file', () => {
+  it.each([
+    ['records/0.json', 'records/0.json'],
+    ['db.json', 'db.json'],
+  ])('without %s exits 1 naming it, and keeps every upload', async (lost) => {
+    const dir = join(dataDir, `lost-${lost.replace('/', '-')}`);
+    const cli = await serve(['--data-dir', dir]);
+    expect((await uploadPdf(cli.baseUrl)).status).toBe(202);
+    expect(await cli.stop('SIGTERM')).toBe(0);
+    await rm(join(dir, lost));
+    const { status, output } = serveSync(['--data-dir', dir, '--port', '0', '--log-level', 'silent']);
+    expect(status).toBe(1);
+    expect(output).toContain(join(dir, lost));
+    expect(output).toContain('missing');
+    expect(await readdir(join(dir, 'files'))).toEqual(['1']);
+  }, 60_000);
 });
 
 describe('docproc serve with a key setting that holds no key', () => {

@@ -280,6 +280,26 @@ describe('uploads remembered under an Idempotency-Key', () => {
     expect(store.idempotent('tenant-a', 'k', '2024-05-04T00:00:00.000Z')).toBeUndefined();
   });
 
+  it('of a data dir from before they moved into the records files are moved there at start-up', async () => {
+    let store = await open();
+    const uploaded = await store.insert([await received(store, 'a.pdf'), await received(store, 'b.pdf')], NOW);
+    await store.close();
+    const meta = JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'));
+    const response = { documents: uploaded.map((r) => ({ document_id: r.id })) };
+    const legacy = [
+      { tenant: 'tenant-a', key: 'old', fingerprint: 'fp-old', expires_at: '2024-05-03T09:14:03.120Z', response },
+      { tenant: 'tenant-a', key: 'expired', fingerprint: 'fp-x', expires_at: '2024-05-01T00:00:00.000Z', response },
+    ];
+    await writeFile(join(dir, 'db.json'), JSON.stringify({ ...meta, idempotency: legacy }));
+    store = await open({ clock: () => new Date(NOW) });
+    expect(store.idempotent('tenant-a', 'old', NOW)).toEqual({ fingerprint: 'fp-old', documents: uploaded });
+    expect(store.idempotent('tenant-a', 'expired', NOW)).toBeUndefined();
+    expect(JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'))).not.toHaveProperty('idempotency');
+    await store.close();
+    store = await open({ clock: () => new Date(NOW) });
+    expect(store.idempotent('tenant-a', 'old', NOW)?.fingerprint).toBe('fp-old');
+  });
+
   it('are forgotten with their tenant on reset', async () => {
     const store = await open();
     await store.insert([await received(store, 'a.pdf')], NOW, remember('k'));
