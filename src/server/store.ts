@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { access, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { prepareDataDir, type DataDirLayout } from './data-dir.js';
 import { CorruptFileError, createDurableJsonFile, fsyncDir, MissingFileError, writeFileDurably } from './durable-fs.js';
+import { exists, findOrphans, moveLegacyKeys, refuseLostDb, type LegacyIdempotencyRecord } from './store-startup.js';
 import type { ContentType, DocumentRecord, DocumentStatus } from './model.js';
 import { createTenantIndex, listPage, type TenantIndex } from './store-index.js';
 import { recordCheck } from './record-check.js';
@@ -41,14 +42,6 @@ export interface StoreData {
    * made before it was added.
    */
   segments?: number[];
-}
-
-interface LegacyIdempotencyRecord {
-  tenant: string;
-  key: string;
-  fingerprint: string;
-  expires_at: string;
-  response: { documents?: Array<{ document_id?: unknown }> };
 }
 
 /** What to remember of an upload under its Idempotency-Key. */
@@ -453,70 +446,3 @@ const asUploaded = (record: DocumentRecord): DocumentRecord => ({
   processed_at: null,
   next_outcome: null,
 });
-
-// Unexpired keys of the old db.json whose documents exist (consecutive ids, as one upload's are)
-// become upload keys in the records files (still to be written); returns them.
-function moveLegacyKeys(legacy: LegacyIdempotencyRecord[], segments: Segments, now: string): UploadKey[] {
-  const byId = new Map(segments.loaded.map((r) => [r.id, r]));
-  const moved: UploadKey[] = [];
-  for (const entry of legacy) {
-    const ids = (entry.response?.documents ?? []).map((d) => d?.document_id);
-    const first = ids[0];
-    const consecutive = typeof first === 'number' && ids.every((id, i) => id === first + i && byId.get(id)?.tenant === entry.tenant);
-    if (entry.expires_at <= now || !consecutive) continue;
-    const upload = { tenant: entry.tenant, key: entry.key, fingerprint: entry.fingerprint, expires_at: entry.expires_at, first_id: first, count: ids.length };
-    segments.putUpload(upload);
-    moved.push(upload);
-  }
-  return moved;
-}
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
-
-// The db file holds the tenant salt: a fresh one would make every stored document invisible, so
-// a data dir with documents but no db file is refused rather than started empty.
-async function refuseLostDb(layout: DataDirLayout): Promise<void> {
-  const held = [];
-  for (const dir of [layout.recordsDir, layout.filesDir, layout.textsDir]) {
-    const names = await readdir(dir);
-    if (names.length > 0) held.push(`${join(dir, names[0]!)}${names.length > 1 ? ` and ${names.length - 1} more` : ''}`);
-  }
-  if (held.length > 0) {
-    throw new MissingFileError(
-      layout.dbFile,
-      `the data dir still holds documents (${held.join('; ')}), and a new db file would hide them from every tenant. ` +
-        'Restore db.json, or move the whole data dir away to start empty',
-    );
-  }
-}
-
-/**
- * Files without a record, to be swept: left over from a crash between moving an upload in and
- * recording it, or between removing a record and its files. Only a records file on disk (or a
- * block never listed, whose uploads were never acknowledged) proves a record is gone; a file of
- * an unknown block in a data dir older than the block list means a records file went missing,
- * and start-up stops.
- */
-async function findOrphans(layout: DataDirLayout, ids: Set<number>, present: Set<number>, unlisted: boolean): Promise<string[]> {
-  const orphans: string[] = [];
-  const scan = async (dir: string, idOf: (name: string) => number) => {
-    for (const name of await readdir(dir)) {
-      const id = idOf(name);
-      if (ids.has(id)) continue;
-      if (unlisted && Number.isSafeInteger(id) && id >= 1 && !present.has(segmentOf(id))) {
-        throw new MissingFileError(
-          join(layout.recordsDir, `${segmentOf(id)}.json`),
-          `${join(dir, name)} has no record and would have it there`,
-        );
-      }
-      orphans.push(join(dir, name));
-    }
-  };
-  await scan(layout.filesDir, (name) => (/^\d+$/.test(name) ? Number(name) : NaN));
-  await scan(layout.textsDir, (name) => (/^\d+\.txt$/.test(name) ? Number.parseInt(name, 10) : NaN));
-  return orphans;
-}
