@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,8 +34,13 @@ function exited(cli: RunningCli): Promise<number | null> {
 }
 
 /** Runs `docproc serve ...` to completion (for options that make it exit). */
-function serveSync(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+function serveSync(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, ...env },
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -62,6 +67,8 @@ describe('docproc serve --help', () => {
       ['--max-file-bytes', 'DOCPROC_MAX_FILE_BYTES'],
       ['--max-files', 'DOCPROC_MAX_FILES'],
       ['--concurrency', 'DOCPROC_CONCURRENCY'],
+      ['--min-upload-rate', 'DOCPROC_MIN_UPLOAD_RATE'],
+      ['--max-connections', 'DOCPROC_MAX_CONNECTIONS'],
       ['--headers-timeout-ms', 'DOCPROC_HEADERS_TIMEOUT_MS'],
       ['--request-timeout-ms', 'DOCPROC_REQUEST_TIMEOUT_MS'],
       ['--cors-origin', 'DOCPROC_CORS_ORIGINS'],
@@ -84,6 +91,38 @@ describe('docproc serve --help', () => {
     expect(status).not.toBe(0);
     expect(output).toMatch(message);
   });
+});
+
+describe('docproc serve on a data dir that lost a file', () => {
+  it.each([
+    ['records/0.json', 'records/0.json'],
+    ['db.json', 'db.json'],
+  ])('without %s exits 1 naming it, and keeps every upload', async (lost) => {
+    const dir = join(dataDir, `lost-${lost.replace('/', '-')}`);
+    const cli = await serve(['--data-dir', dir]);
+    expect((await uploadPdf(cli.baseUrl)).status).toBe(202);
+    expect(await cli.stop('SIGTERM')).toBe(0);
+    await rm(join(dir, lost));
+    const { status, output } = serveSync(['--data-dir', dir, '--port', '0', '--log-level', 'silent']);
+    expect(status).toBe(1);
+    expect(output).toContain(join(dir, lost));
+    expect(output).toContain('missing');
+    expect(await readdir(join(dir, 'files'))).toEqual(['1']);
+  }, 60_000);
+});
+
+describe('docproc serve with a key setting that holds no key', () => {
+  it.each([
+    ['DOCPROC_API_KEYS=""', [], { DOCPROC_API_KEYS: '' }, /DOCPROC_API_KEYS is set but holds no key/],
+    ['DOCPROC_API_KEYS=","', [], { DOCPROC_API_KEYS: ',' }, /DOCPROC_API_KEYS is set but holds no key/],
+    ['DOCPROC_API_KEYS=" , "', [], { DOCPROC_API_KEYS: ' , ' }, /DOCPROC_API_KEYS is set but holds no key/],
+    ['--api-key ""', ['--api-key', ''], {}, /--api-key was given an empty key/],
+  ])('%s stops start-up with exit 2 and says why, instead of accepting the public dev key', (_what, args, env, message) => {
+    const { status, output } = serveSync(['--data-dir', join(dataDir, 'empty-keys'), '--port', '0', ...args], env);
+    expect(status).toBe(2);
+    expect(output).toMatch(message);
+    expect(output).not.toContain('listening');
+  }, 30_000);
 });
 
 describe('a running docproc serve', () => {

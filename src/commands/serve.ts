@@ -1,9 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { DEV_API_KEY } from '../server/auth.js';
-import { DEFAULT_HTTP_TIMEOUTS, listen } from '../server/http-server.js';
+import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../server/http-server.js';
 import { createLogger, LOG_LEVELS } from '../server/logging.js';
 import { createReferenceService, DEFAULT_PROCESSING_DELAY_MS } from '../server/service.js';
+import { DEFAULT_MIN_UPLOAD_RATE } from '../server/upload/min-rate.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../server/upload/upload-parser.js';
 import { parsePort } from './mock.js';
 import { exitOnUsageError } from './usage-error.js';
@@ -19,6 +20,8 @@ export interface ServeOptions {
   seed?: number;
   maxFileBytes: number;
   maxFiles: number;
+  minUploadRate: number;
+  maxConnections: number;
   concurrency: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -44,6 +47,21 @@ const rate = (value: string) => {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const fromList = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * Why the key settings must stop start-up, or undefined: a key setting that is present but holds
+ * no key would otherwise fall back to the public dev key and open the server.
+ */
+export function emptyKeySetting(flagKeys: string[], envKeys: string | undefined): string | undefined {
+  if (flagKeys.some((key) => key.trim() === '')) return '--api-key was given an empty key. Give each --api-key a key, or leave the option out to use the dev key.';
+  if (flagKeys.length === 0 && envKeys !== undefined && fromList(envKeys).length === 0) {
+    return (
+      `DOCPROC_API_KEYS is set but holds no key (${JSON.stringify(envKeys)}), and an empty setting would fall back to the public dev key ${DEV_API_KEY}. ` +
+      'Set it to one or more keys (comma-separated), or unset it to use the dev key.'
+    );
+  }
+  return undefined;
+}
 
 /** `docproc serve`: the reference server with its embedded store. */
 export function serveCommand(): Command {
@@ -72,6 +90,18 @@ export function serveCommand(): Command {
       new Option('--max-file-bytes <n>', 'largest accepted file in bytes').env('DOCPROC_MAX_FILE_BYTES').default(DEFAULT_UPLOAD_LIMITS.maxFileBytes).argParser(integer(1)),
     )
     .addOption(new Option('--max-files <n>', 'most files per upload').env('DOCPROC_MAX_FILES').default(DEFAULT_UPLOAD_LIMITS.maxFiles).argParser(integer(1, 1000)))
+    .addOption(
+      new Option('--min-upload-rate <bytes>', 'bytes per second an upload body must average over each 10 s (slower ones are cut with a 408)')
+        .env('DOCPROC_MIN_UPLOAD_RATE')
+        .default(DEFAULT_MIN_UPLOAD_RATE.bytesPerSecond)
+        .argParser(integer(0)),
+    )
+    .addOption(
+      new Option('--max-connections <n>', 'connections open at once; new ones beyond are closed')
+        .env('DOCPROC_MAX_CONNECTIONS')
+        .default(DEFAULT_MAX_CONNECTIONS)
+        .argParser(integer(1)),
+    )
     .addOption(new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once').env('DOCPROC_CONCURRENCY').default(2).argParser(integer(1, 64)))
     .addOption(
       new Option('--headers-timeout-ms <ms>', 'time a client has to send its request headers (slow clients are cut)')
@@ -94,6 +124,11 @@ export function serveCommand(): Command {
     .addOption(new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .addOption(new Option('--log-format <format>', 'log lines for people or machines (auto: pretty on a terminal)').env('DOCPROC_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
     .action(async (options: ServeOptions) => {
+      const refusal = emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS);
+      if (refusal) {
+        process.stderr.write(`docproc serve: ${refusal}\n`);
+        process.exit(2);
+      }
       const apiKeys = options.apiKey.length ? options.apiKey : fromList(process.env.DOCPROC_API_KEYS);
       const corsOrigins = options.corsOrigin.length ? options.corsOrigin : fromList(process.env.DOCPROC_CORS_ORIGINS);
       const pretty = options.logFormat === 'pretty' || (options.logFormat === 'auto' && process.stdout.isTTY === true);
@@ -109,13 +144,14 @@ export function serveCommand(): Command {
           seed: options.seed,
           maxFileBytes: options.maxFileBytes,
           maxFiles: options.maxFiles,
+          minUploadRate: { bytesPerSecond: options.minUploadRate },
           concurrency: options.concurrency,
           corsOrigins,
           seedFile: options.seedFile,
           logger,
         });
         const timeouts = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: Math.max(options.requestTimeoutMs, options.headersTimeoutMs) };
-        http = await listen(service.app, { port: options.port, host: options.host, timeouts }).catch(async (error: unknown) => {
+        http = await listen(service.app, { port: options.port, host: options.host, timeouts, maxConnections: options.maxConnections }).catch(async (error: unknown) => {
           await service!.close();
           throw error;
         });

@@ -29,7 +29,9 @@ export interface paths {
          *     is reported instead of silently ignored.
          *
          *     The `filename` of each part is kept exactly as sent (UTF-8, including `filename*` per RFC 5987)
-         *     and is only ever data: it is never used as a path.
+         *     and is only ever data: it is never used as a path. A filename longer than 255 characters
+         *     (Unicode code points) is a `400` (`invalid_request`): every document's name is stored and
+         *     listed with it, and names of thousands of characters are a client bug, not a file's name.
          *
          *     **Idempotent retries.** Send an `Idempotency-Key` header to make a network retry safe: the
          *     first successful upload under a key is remembered for 24 hours, and a repeat of it (same key,
@@ -150,7 +152,7 @@ export interface components {
              * @description The document's id; ids start at 1 and are never reused.
              */
             document_id: number;
-            /** @description The client's filename, exactly as sent (UTF-8). Data only, never a path. */
+            /** @description The client's filename, exactly as sent (UTF-8). Data only, never a path. At most 255 characters. */
             filename: string;
             content_type: components["schemas"]["DocumentContentType"];
             /** @description The size of the stored file in bytes. */

@@ -2,6 +2,7 @@ import prismHttp, { type IHttpConfig, type IHttpRequest } from '@stoplight/prism
 import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js';
 import type { IHttpOperation } from '@stoplight/types';
 import type { Logger } from 'pino';
+import { maxFilenameLength } from '../server/served-contract.js';
 import { CONTRACT_UPLOAD_LIMITS, LIMITS_EXTENSION, UPLOAD_PATH, uploadLimitsFromExtension, type UploadLimits } from '../contract/upload-limits.js';
 
 /** A request as Prism's engine takes it: headers flattened, the body already read (and made safe). */
@@ -17,8 +18,8 @@ export type PrismAnswer =
 /** Prism's mock engine, driven as a library (no Prism HTTP server, so no Prism body parser). */
 export interface PrismEngine {
   operations: IHttpOperation[];
-  /** The mocked contract's `x-default-limits` for uploads (the bundled contract's when it has none). */
-  uploadLimits: UploadLimits;
+  /** What an upload may carry: the mocked contract's `x-default-limits` (the bundled contract's when it has none) and the bundled contract's filename length. */
+  uploadLimits: UploadLimits & { maxFilenameLength: number };
   answer(request: PrismRequest): Promise<PrismAnswer>;
 }
 
@@ -64,7 +65,7 @@ export async function createPrismEngine({ spec, dynamic, logger }: PrismEngineOp
 
   return {
     operations,
-    uploadLimits: extension === undefined ? CONTRACT_UPLOAD_LIMITS : uploadLimitsFromExtension(extension),
+    uploadLimits: { ...(extension === undefined ? CONTRACT_UPLOAD_LIMITS : uploadLimitsFromExtension(extension)), maxFilenameLength: await maxFilenameLength() },
     async answer(request) {
       const preferences = getHttpConfigFromRequest(request);
       if (preferences._tag === 'Left') return refusal(preferences.left);

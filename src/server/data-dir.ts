@@ -1,4 +1,5 @@
-import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** Where everything of one data dir lives. */
@@ -16,6 +17,10 @@ export interface DataDirLayout {
   tmpDir: string;
   lockFile: string;
 }
+
+// Temp files of writeFileDurably (durable-fs.ts) and of acquireLock below.
+const DURABLE_TEMP = /^\..+\.\d+\.\d+\.tmp$/;
+const LOCK_TEMP = /^server\.lock\.(\d+)\.[0-9a-f-]+\.tmp$/;
 
 /** Another live process holds the data dir. */
 export class DataDirLockedError extends Error {
@@ -53,30 +58,74 @@ function isAlive(pid: number): boolean {
 // Lock files this process holds: our own pid in a lock file is stale unless it is listed here.
 const heldHere = new Set<string>();
 
-async function acquireLock(lockFile: string): Promise<() => Promise<void>> {
-  if (heldHere.has(lockFile)) throw new DataDirLockedError(lockFile, process.pid);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockFile, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      heldHere.add(lockFile);
-      return async () => {
-        heldHere.delete(lockFile);
-        await rm(lockFile, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw new DataDirLockedError(lockFile, pid);
-      await rm(lockFile, { force: true });
-    }
+const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/** The pid in a lock file and which file it is (its inode), read through one handle; undefined when it is gone. */
+async function readLock(lockFile: string): Promise<{ pid: number; dev: number; ino: number } | undefined> {
+  let handle;
+  try {
+    handle = await open(lockFile, 'r');
+  } catch (error) {
+    if (code(error) === 'ENOENT') return undefined;
+    throw error;
   }
-  throw new Error(`${lockFile}: could not take the data dir lock`);
+  try {
+    const { dev, ino } = await handle.stat();
+    return { pid: Number((await handle.readFile('utf8')).trim()), dev, ino };
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
- * Creates the data dir's folders, takes its lock and sweeps the temp files of interrupted uploads.
+ * Takes the lock. The lock file appears with its pid already in it (a complete temp file is
+ * hard-linked into place, which fails if a lock exists), so nobody ever reads an empty lock. A
+ * stale lock is moved aside by rename, which only one contender can do to a given file; one that
+ * finds it moved a lock a peer had just taken puts it back. (With three or more processes starting
+ * at the same instant on a stale lock, that put-back can still lose to a third; two cannot collide.)
+ */
+async function acquireLock(lockFile: string): Promise<() => Promise<void>> {
+  if (heldHere.has(lockFile)) throw new DataDirLockedError(lockFile, process.pid);
+  const mine = `${lockFile}.${process.pid}.${randomUUID()}.tmp`;
+  await writeFile(mine, String(process.pid));
+  try {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      try {
+        await link(mine, lockFile);
+        heldHere.add(lockFile);
+        return async () => {
+          heldHere.delete(lockFile);
+          if ((await readLock(lockFile))?.pid === process.pid) await rm(lockFile, { force: true });
+        };
+      } catch (error) {
+        if (code(error) !== 'EEXIST') throw error;
+      }
+      const seen = await readLock(lockFile);
+      if (!seen) continue;
+      const { pid } = seen;
+      const valid = Number.isInteger(pid) && pid > 0;
+      if (valid && (pid === process.pid ? heldHere.has(lockFile) : isAlive(pid))) throw new DataDirLockedError(lockFile, pid);
+      const aside = `${lockFile}.${randomUUID()}.stale`;
+      try {
+        await rename(lockFile, aside);
+      } catch (error) {
+        if (code(error) === 'ENOENT') continue;
+        throw error;
+      }
+      const moved = await stat(aside);
+      if (moved.dev !== seen.dev || moved.ino !== seen.ino) await link(aside, lockFile).catch(() => {});
+      await rm(aside, { force: true });
+    }
+    throw new Error(`${lockFile}: could not take the data dir lock`);
+  } finally {
+    await rm(mine, { force: true });
+  }
+}
+
+/**
+ * Creates the data dir's folders, takes its lock and sweeps the temp files of interrupted uploads
+ * and of interrupted durable writes (`.<name>.<pid>.<n>.tmp` beside the db, records and texts), and
+ * lock temp files of dead processes.
  * @example const { layout, release } = await prepareDataDir('.docproc');
  */
 export async function prepareDataDir(dataDir: string): Promise<{ layout: DataDirLayout; release: () => Promise<void> }> {
@@ -86,6 +135,14 @@ export async function prepareDataDir(dataDir: string): Promise<{ layout: DataDir
   try {
     await Promise.all([layout.recordsDir, layout.filesDir, layout.textsDir, layout.tmpDir].map((dir) => mkdir(dir, { recursive: true })));
     for (const name of await readdir(layout.tmpDir)) await rm(join(layout.tmpDir, name), { recursive: true, force: true });
+    // Holding the lock, no other server writes here: a durable write's temp file is a crash's leftover.
+    for (const dir of [layout.root, layout.recordsDir, layout.textsDir]) {
+      for (const name of await readdir(dir)) if (DURABLE_TEMP.test(name)) await rm(join(dir, name), { force: true });
+    }
+    for (const name of await readdir(layout.root)) {
+      const pid = LOCK_TEMP.exec(name)?.[1];
+      if (pid !== undefined && !isAlive(Number(pid))) await rm(join(layout.root, name), { force: true });
+    }
   } catch (error) {
     await release();
     throw error;

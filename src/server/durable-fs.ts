@@ -59,8 +59,19 @@ export class CorruptFileError extends Error {
     readonly path: string,
     reason: string,
   ) {
-    super(`${path} is not a valid docproc data file (${reason}). It was left untouched: repair it, or move it away to start empty.`);
+    super(`${path} is not a valid docproc data file (${reason}). It was left untouched: repair it, or restore it from a backup, and start again.`);
     this.name = 'CorruptFileError';
+  }
+}
+
+/** A data file the data dir needs is gone; start-up stops rather than lose what it held. */
+export class MissingFileError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path} is missing: ${reason}. Nothing was changed: restore it (from a backup) and start again.`);
+    this.name = 'MissingFileError';
   }
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
+import { isSaneRequestId } from './request-id.js';
 
 /** How long a client may take; slow clients are cut so they cannot hold connections forever. */
 export interface HttpTimeouts {
@@ -12,6 +13,12 @@ export interface HttpTimeouts {
   /** How long an idle keep-alive connection stays open (default 5 s). */
   keepAliveTimeoutMs: number;
 }
+
+/**
+ * Connections open at once beyond which new ones are closed at once (default 512): kept below the
+ * usual 1,024 open files, so sockets never starve the server of the files it writes.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 512;
 
 /** The timeouts `docproc serve` uses unless told otherwise. */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000 };
@@ -34,6 +41,23 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   );
 }
 
+// An `Expect` other than 100-continue (which Node answers itself) never reaches Express; Node's own
+// answer is a bare 417. This one is a problem with a request id, like every other answer.
+function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const given = req.headers['x-request-id'];
+  const requestId = typeof given === 'string' && isSaneRequestId(given) ? given : randomUUID();
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_CODES[417],
+    status: 417,
+    detail: `The server supports no Expect but "100-continue" (got ${JSON.stringify(String(req.headers.expect).slice(0, 100))}).`,
+    code: 'invalid_request',
+    request_id: requestId,
+  });
+  res.writeHead(417, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close' });
+  res.end(body);
+}
+
 /** A listening HTTP server with a graceful close. */
 export interface ListeningServer {
   server: Server;
@@ -48,12 +72,13 @@ export interface ListeningServer {
 }
 
 /**
- * Listens on host:port (0 picks a free port) with the given timeouts and resolves once listening.
+ * Listens on host:port (0 picks a free port) with the given timeouts and connection cap, and
+ * resolves once listening.
  * @example const { url, close } = await listen(app, { port: 4010, host: '127.0.0.1' });
  */
 export function listen(
   app: Express,
-  { port, host, timeouts = {} }: { port: number; host: string; timeouts?: Partial<HttpTimeouts> },
+  { port, host, timeouts = {}, maxConnections = DEFAULT_MAX_CONNECTIONS }: { port: number; host: string; timeouts?: Partial<HttpTimeouts>; maxConnections?: number },
 ): Promise<ListeningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
   return new Promise((resolve, reject) => {
@@ -67,7 +92,9 @@ export function listen(
       app,
     );
     server.keepAliveTimeout = keepAliveTimeoutMs;
+    server.maxConnections = maxConnections;
     server.on('clientError', answerClientError);
+    server.on('checkExpectation', answerExpectation);
     server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {

@@ -8,7 +8,9 @@ import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type
 import { createProcessor, type Processor } from './processing/processor.js';
 import { createRandom, createSettings, type SettingsRegistry } from './processing/settings.js';
 import { seedFromFile } from './seeding.js';
+import { maxFilenameLength } from './served-contract.js';
 import { openStore, type Store } from './store.js';
+import { DEFAULT_MIN_UPLOAD_RATE, type MinUploadRate } from './upload/min-rate.js';
 import { DEFAULT_UPLOAD_LIMITS } from './upload/upload-parser.js';
 
 /** Options of the reference service; only `dataDir` is required. */
@@ -24,6 +26,8 @@ export interface ReferenceServiceOptions {
   seed?: number;
   maxFileBytes?: number;
   maxFiles?: number;
+  /** How fast an upload body must keep arriving (default 1 KiB/s over 10 s). */
+  minUploadRate?: Partial<MinUploadRate>;
   /** Allowed browser origins (default any). */
   corsOrigins?: string[];
   /** Concurrent extractions (default 2). */
@@ -53,6 +57,9 @@ export interface ReferenceService {
   close(): Promise<void>;
 }
 
+// How long past the extraction time limit a run may still hold its slot.
+const RUN_BUDGET_GRACE_MS = 2_000;
+
 /** Default minimum processing time, long enough for a UI to show its "processing" state. */
 export const DEFAULT_PROCESSING_DELAY_MS = 1500;
 
@@ -66,14 +73,20 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEV_API_KEY];
   const clock = options.clock ?? (() => new Date());
   const concurrency = options.concurrency ?? 2;
-  const limits = { maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_LIMITS.maxFileBytes, maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_LIMITS.maxFiles };
+  const limits = {
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_LIMITS.maxFileBytes,
+    maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_LIMITS.maxFiles,
+    maxFilenameLength: await maxFilenameLength(),
+    minRate: { ...DEFAULT_MIN_UPLOAD_RATE, ...options.minUploadRate },
+  };
 
-  const store = await openStore(options.dataDir);
+  const store = await openStore(options.dataDir, { logger: logger.child({ component: 'store' }), clock });
   const settings = createSettings({
     processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
     failure_rate: options.failureRate ?? 0,
   });
-  const extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction, workers: concurrency });
+  const extraction = { ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction };
+  const extractor = createExtractor({ ...extraction, workers: concurrency });
   const processor = createProcessor({
     store,
     extractor,
@@ -81,6 +94,8 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     random: createRandom(options.seed),
     clock,
     concurrency,
+    // The extractors stop at their own limit with a precise message; this catches any that do not.
+    runBudgetMs: extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
     logger: logger.child({ component: 'processor' }),
   });
   const keyring = createKeyring(apiKeys, store.tenantSalt);

@@ -14,7 +14,7 @@ export interface TenantIndex {
   add(record: DocumentRecord): void;
   /** Drops a record (an upload whose write failed). */
   remove(record: DocumentRecord): void;
-  /** Re-files a record whose status or creation time changed (`before` is its previous state). */
+  /** Files `after` in place of `before` (the same id, in a new state). */
   update(before: DocumentRecord, after: DocumentRecord): void;
   /** How many documents, in one status or in all. */
   count(status?: DocumentStatus): number;
@@ -61,7 +61,12 @@ export function createTenantIndex(): TenantIndex {
         const at = records.findIndex((r) => r.id === before.id);
         if (at >= 0) records.splice(at, 1);
         insert(after);
+        return;
       }
+      // Same place in the order: swap the new record in (records are replaced, not changed).
+      let at = positionOf(before);
+      if (records[at]?.id !== before.id) at = records.findIndex((r) => r.id === before.id);
+      if (at >= 0) records[at] = after;
     },
     count(status) {
       return status ? counts[status] : records.length;

@@ -1,7 +1,9 @@
+import { readdir } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocprocClient } from '../../src/client/index.js';
-import { startReferenceServer } from '../support/reference-server.js';
+import { startReferenceServer, until } from '../support/reference-server.js';
 
 // Slowloris on loopback, bounded: 200 connections that dribble their headers must neither hold
 // their sockets past the headers timeout nor slow down a normal client meanwhile.
@@ -82,4 +84,89 @@ describe('slow clients', () => {
     expect(answer).toContain('application/problem+json');
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'invalid_request' });
   });
+});
+
+// Uploads whose body drips: a few hundred of them must be cut at the minimum rate, leave no temp
+// file, and not lock anyone else out meanwhile; connections beyond the cap are closed at once.
+describe('slow uploads and too many connections', () => {
+  const WINDOW_MS = 1_000;
+  const DRIPS = 300;
+  const CAP = 400;
+  let drips: Server;
+  beforeAll(async () => {
+    drips = await startReferenceServer({ minUploadRate: { bytesPerSecond: 1_000, windowMs: WINDOW_MS }, maxConnections: CAP });
+  });
+  afterAll(() => drips?.close());
+
+  function dripUpload(port: number): Slow {
+    const started = Date.now();
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('error', () => {});
+    const head = '--b\r\nContent-Disposition: form-data; name="files[]"; filename="drip.pdf"\r\n\r\n%PDF-1.7\n';
+    socket.write(
+      'POST /api/v1/documents/upload_files HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: docproc-dev-key\r\n' +
+        `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n${head}`,
+    );
+    // Ten bytes a second: far below the minimum of 1,000.
+    const drip = setInterval(() => socket.writable && socket.write('%%%%%%%%%%'), 1_000);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    return {
+      socket,
+      closedAfterMs: closed.then(() => {
+        clearInterval(drip);
+        return Date.now() - started;
+      }),
+      answer: closed.then(() => answer),
+    };
+  }
+
+  it(`${DRIPS} dripping uploads are cut with a 408 problem within two windows, leave no temp file, and others are served meanwhile`, async () => {
+    const port = Number(new URL(drips.baseUrl).port);
+    const slow = Array.from({ length: DRIPS }, () => dripUpload(port));
+    try {
+      // Their temp files exist: the drips really are mid-upload.
+      expect(await until(async () => (await readdir(join(drips.dataDir, 'tmp'))).length > 0, 5_000)).toBe(true);
+      const client = createDocprocClient({ baseUrl: drips.baseUrl, apiKey: 'docproc-dev-key' });
+      for (let i = 0; i < 20; i++) expect((await client.listDocuments()).response.status).toBe(200);
+
+      const closedAfter = await Promise.all(slow.map((s) => s.closedAfterMs));
+      expect(Math.max(...closedAfter)).toBeLessThan(2 * WINDOW_MS + 3_000);
+      const answers = await Promise.all(slow.map((s) => s.answer));
+      expect(answers.filter((a) => a.startsWith('HTTP/1.1 408')).length).toBe(DRIPS);
+      expect(answers[0]).toMatch(/content-type: application\/problem\+json/i);
+      expect(await until(async () => (await readdir(join(drips.dataDir, 'tmp'))).length === 0, 5_000)).toBe(true);
+      expect((await client.listDocuments()).data!.pagination.total).toBe(0);
+    } finally {
+      for (const s of slow) s.socket.destroy();
+    }
+  }, 60_000);
+
+  it(`closes connections beyond the cap of ${CAP} at once, and serves again once they are gone`, async () => {
+    const port = Number(new URL(drips.baseUrl).port);
+    const sockets = await Promise.all(
+      Array.from({ length: CAP + 20 }, () => new Promise<Socket>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => {});
+      })),
+    );
+    try {
+      const closedSoon = await Promise.all(
+        sockets.map((s) => new Promise<boolean>((resolve) => {
+          if (s.destroyed) return resolve(true);
+          const timer = setTimeout(() => resolve(false), 1_000);
+          s.once('close', () => (clearTimeout(timer), resolve(true)));
+        })),
+      );
+      // At most CAP stay open (connections of the test before may still count), and not many fewer.
+      const open = closedSoon.filter((closed) => !closed).length;
+      expect(open).toBeLessThanOrEqual(CAP);
+      expect(open).toBeGreaterThan(CAP - 10);
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
+    const client = createDocprocClient({ baseUrl: drips.baseUrl, apiKey: 'docproc-dev-key' });
+    expect(await until(async () => (await client.listDocuments()).response.status === 200, 5_000)).toBe(true);
+  }, 30_000);
 });

@@ -12,6 +12,8 @@ export interface ReferenceServerOptions extends Partial<Omit<ReferenceServiceOpt
   logger?: Logger;
   /** HTTP timeouts (default: those of `docproc serve`). */
   timeouts?: Partial<HttpTimeouts>;
+  /** Connections at once (default: that of `docproc serve`). */
+  maxConnections?: number;
 }
 
 /** A reference server running in this process on 127.0.0.1. */
@@ -49,7 +51,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     if (ownDir) await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const http = await listen(service.app, { port: 0, host: '127.0.0.1', timeouts: options.timeouts });
+  const http = await listen(service.app, { port: 0, host: '127.0.0.1', timeouts: options.timeouts, maxConnections: options.maxConnections });
   let closing: Promise<void> | undefined;
   return {
     baseUrl: http.url,

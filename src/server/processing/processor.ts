@@ -1,10 +1,14 @@
-import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { DocumentRecord, ForcedOutcome } from '../model.js';
 import type { Store } from '../store.js';
 import type { Extractor } from './extractor.js';
-import { decideOutcome, finishRun, startRetry, type Extraction } from './lifecycle.js';
+import { createFairQueue } from './fair-queue.js';
+import { decideOutcome, finishRun, startRetry, type Extraction, type RunOutcome } from './lifecycle.js';
 import type { SettingsRegistry } from './settings.js';
+
+// How soon a result that could not be written is tried again, doubling up to the maximum.
+const RESULT_RETRY_FIRST_MS = 500;
+const RESULT_RETRY_MAX_MS = 30_000;
 
 const transient = (message: string): Extraction => ({ ok: false, error: { code: 'processing_error', message } });
 
@@ -18,6 +22,11 @@ export interface ProcessorOptions {
   clock: () => Date;
   /** How many extractions may run at once. */
   concurrency: number;
+  /**
+   * Longest an extraction may hold its slot; past it the run fails `unreadable_document` and the
+   * slot goes to the next document, whatever the extractor does (its own limit should fire first).
+   */
+  runBudgetMs: number;
   logger: Logger;
 }
 
@@ -41,13 +50,14 @@ export interface Processor {
 }
 
 /**
- * Creates the processor: extraction goes through a queue with bounded concurrency; the minimum
- * processing delay is a timer outside the queue, so slow-looking runs do not hold a slot.
- * @example const processor = createProcessor({ store, extractor, settings, random, clock, concurrency: 2, logger });
+ * Creates the processor: extraction goes through a queue with bounded concurrency that serves
+ * tenants in turn, each extraction within the run budget; the minimum processing delay is a timer
+ * outside the queue, so slow-looking runs do not hold a slot.
+ * @example const processor = createProcessor({ store, extractor, settings, random, clock, concurrency: 2, runBudgetMs: 62_000, logger });
  */
 export function createProcessor(options: ProcessorOptions): Processor {
   const { store, extractor, settings, random, clock, logger } = options;
-  const queue = new PQueue({ concurrency: options.concurrency });
+  const queue = createFairQueue(options.concurrency);
   const runs = new Set<Promise<void>>();
   const finishing = new Set<Promise<unknown>>();
   const stopping = new AbortController();
@@ -65,35 +75,61 @@ export function createProcessor(options: ProcessorOptions): Processor {
       stopping.signal.addEventListener('abort', done);
     });
 
+  const withinBudget = async (extraction: Promise<Extraction>): Promise<Extraction> => {
+    let timer: NodeJS.Timeout | undefined;
+    const overrun = new Promise<Extraction>((resolve) => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            ok: false,
+            error: { code: 'unreadable_document', message: `Processing took longer than ${Math.round(options.runBudgetMs / 1000)} s, the processing time limit.` },
+          }),
+        options.runBudgetMs,
+      );
+    });
+    try {
+      return await Promise.race([extraction, overrun]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   const run = async (record: DocumentRecord, startedAt: number) => {
     let extraction: Extraction;
     try {
-      extraction = (await queue.add(() => extractor.extract(store.blobPath(record.id), record.content_type))) ?? transient('Processing was cancelled.');
+      extraction = (await queue.add(record.tenant, () => withinBudget(extractor.extract(store.blobPath(record.id), record.content_type)))) ?? transient('Processing was cancelled.');
     } catch (err) {
       // An extractor bug must end the run, not strand the document in `processing`.
       logger.error({ err, documentId: record.id }, 'extraction failed unexpectedly');
       extraction = transient('Processing failed unexpectedly; a retry may succeed.');
     }
     await sleep(startedAt + settings.get(record.tenant).processing_delay_ms - performance.now());
-    if (stopping.signal.aborted) return;
-    // The record may have been reset away, or (after a restart) be in another run meanwhile.
-    const current = store.byId(record.id);
-    if (!current || current.status !== 'processing' || current.attempts !== record.attempts) return;
-    const outcome = decideOutcome({
-      extraction,
-      forced: current.next_outcome,
-      failureRate: settings.get(current.tenant).failure_rate,
-      draw: random(),
-    });
-    const write = store.replace(finishRun(current, outcome, now()), outcome.status === 'completed' ? outcome.content : undefined);
-    finishing.add(write);
-    try {
-      await write;
-    } finally {
-      finishing.delete(write);
+    let outcome: RunOutcome | undefined;
+    // A result that cannot be written (disk full, read-only) is tried again until it lands, so the
+    // document is never left `processing` with no run; the draw and the forced outcome are decided once.
+    for (let wait = RESULT_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RESULT_RETRY_MAX_MS)) {
+      if (stopping.signal.aborted) return;
+      const write = store.update(record.id, (current) => {
+        // The record may have been reset away, or (after a restart) be in another run meanwhile.
+        if (current.status !== 'processing' || current.attempts !== record.attempts) return undefined;
+        outcome ??= decideOutcome({ extraction, forced: current.next_outcome, failureRate: settings.get(current.tenant).failure_rate, draw: random() });
+        return { record: finishRun(current, outcome, now()), text: outcome.status === 'completed' ? outcome.content : undefined };
+      });
+      finishing.add(write);
+      try {
+        const written = await write;
+        if (!written?.changed) return;
+        break;
+      } catch (err) {
+        logger.error({ err, documentId: record.id }, `could not store the result of a run; trying again in ${wait / 1000} s`);
+        await sleep(wait);
+      } finally {
+        finishing.delete(write);
+      }
     }
+    const ended = outcome as RunOutcome;
     logger.info(
-      { documentId: record.id, tenant: record.tenant, attempt: record.attempts, status: outcome.status, error: outcome.status === 'failed' ? outcome.error.code : undefined },
+      { documentId: record.id, tenant: record.tenant, attempt: record.attempts, status: ended.status, error: ended.status === 'failed' ? ended.error.code : undefined },
       'processing run finished',
     );
   };
@@ -109,19 +145,21 @@ export function createProcessor(options: ProcessorOptions): Processor {
   return {
     submit: (records) => records.forEach(submit),
     async retry(tenant, id) {
-      const record = store.get(tenant, id);
-      if (!record) return { kind: 'not_found' };
-      const decision = startRetry(record, now());
-      if (!decision.ok) return { kind: 'busy', record };
-      const saved = await store.replace(decision.record);
-      if (!saved) return { kind: 'not_found' };
-      submit(saved);
-      return { kind: 'started', record: saved };
+      if (!store.get(tenant, id)) return { kind: 'not_found' };
+      // Decided on the record as the change before left it, so of concurrent retries one starts.
+      const result = await store.update(id, (current) => {
+        const decision = startRetry(current, now());
+        return decision.ok ? { record: decision.record } : undefined;
+      });
+      if (!result) return { kind: 'not_found' };
+      if (!result.changed) return { kind: 'busy', record: result.record };
+      submit(result.record);
+      return { kind: 'started', record: result.record };
     },
     async forceOutcome(tenant, id, forced) {
-      const record = store.get(tenant, id);
+      if (!store.get(tenant, id)) return undefined;
       // Not a visible change of the document, so updated_at stays.
-      return record && store.replace({ ...record, next_outcome: forced });
+      return (await store.update(id, (current) => ({ record: { ...current, next_outcome: forced } })))?.record;
     },
     recover() {
       const stranded = store.inStatus('processing');

@@ -35,11 +35,11 @@ export function documentRoutes({ store, processor, clock, limits }: DocumentRout
       const key = res.locals.idempotencyKey as string | undefined;
       const now = clock();
       const replay = key === undefined ? undefined : await earlierUpload(store, { tenant, key, files, now });
-      if (replay) return void res.status(202).set('Idempotent-Replayed', 'true').json(replay);
+      if (replay) return void res.status(202).set('Idempotent-Replayed', 'true').json(uploadResult(replay));
       const records = await store.insert(
         files.map((f) => ({ tenant, filename: f.filename, content_type: f.contentType, size_bytes: f.size, tempPath: f.tempPath })),
         now.toISOString(),
-        key === undefined ? undefined : rememberUpload({ key, files, now, response: uploadResult }),
+        key === undefined ? undefined : rememberUpload({ key, files, now }),
       );
       processor.submit(records);
       res.status(202).json(uploadResult(records));

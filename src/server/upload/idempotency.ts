@@ -51,25 +51,25 @@ export function idempotencyGate(): RequestHandler {
 }
 
 /**
- * The 202 body to replay when this tenant already uploaded these files under this key (the new
- * temp files are dropped); undefined when the key is new or expired. The same key with other
- * files is `idempotency_key_reused`.
+ * The documents of the earlier upload to replay, as they were uploaded, when this tenant already
+ * uploaded these files under this key (the new temp files are dropped); undefined when the key is
+ * new or expired. The same key with other files is `idempotency_key_reused`.
  * @example const replay = await earlierUpload(store, { tenant, key, files, now: new Date() });
  */
 export async function earlierUpload(
   store: Store,
   { tenant, key, files, now }: { tenant: string; key: string; files: ReceivedFile[]; now: Date },
-): Promise<unknown> {
+): Promise<DocumentRecord[] | undefined> {
   const earlier = store.idempotent(tenant, key, now.toISOString());
   if (!earlier) return undefined;
   await Promise.all(files.map((f) => rm(f.tempPath, { force: true })));
   if (earlier.fingerprint !== fingerprint(files)) {
     throw new ApiError('idempotency_key_reused', `${IDEMPOTENCY_HEADER} ${JSON.stringify(key)} was already used for an upload of other files.`);
   }
-  return earlier.response;
+  return earlier.documents;
 }
 
 /** What the store remembers of a first upload under a key, for {@link earlierUpload}. */
-export function rememberUpload({ key, files, now, response }: { key: string; files: ReceivedFile[]; now: Date; response: (records: DocumentRecord[]) => unknown }): Remember {
-  return { key, fingerprint: fingerprint(files), expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(), response };
+export function rememberUpload({ key, files, now }: { key: string; files: ReceivedFile[]; now: Date }): Remember {
+  return { key, fingerprint: fingerprint(files), expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
 }

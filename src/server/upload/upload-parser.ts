@@ -1,18 +1,25 @@
 import { rm } from 'node:fs/promises';
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
-import { CONTRACT_UPLOAD_LIMITS, type UploadLimits } from '../../contract/upload-limits.js';
+import { CONTRACT_UPLOAD_LIMITS, type UploadLimits as ContractUploadLimits } from '../../contract/upload-limits.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { ContentType } from '../model.js';
+import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate, type MinUploadRate } from './min-rate.js';
 import { createSniffingStorage, type SniffedFile } from './sniffing-storage.js';
 
 /** The only multipart field the upload accepts. */
 export const FILES_FIELD = 'files[]';
 
-export type { UploadLimits };
+/** Per-request upload limits: the contract's two (files, bytes), the filename length and the body rate. */
+export interface UploadLimits extends ContractUploadLimits {
+  /** Characters (code points) per filename: the contract's `DocumentSummary.filename.maxLength`. */
+  maxFilenameLength: number;
+  /** How fast the body must keep arriving (default {@link DEFAULT_MIN_UPLOAD_RATE}). */
+  minRate?: MinUploadRate;
+}
 
 /** The contract's default upload limits (its `x-default-limits`: 25 MiB a file, 20 files). */
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = CONTRACT_UPLOAD_LIMITS;
+export const DEFAULT_UPLOAD_LIMITS: ContractUploadLimits = CONTRACT_UPLOAD_LIMITS;
 
 /** One accepted file, fsynced in the temp dir, in the order of its part. */
 export interface ReceivedFile {
@@ -33,6 +40,13 @@ function unexpectedField(name: string, isFile: boolean): ApiError {
       : `Unexpected multipart field ${JSON.stringify(name)}; files must be sent as "${FILES_FIELD}".`;
   const message = name === FILES_FIELD ? 'must be a file part (with a filename)' : `unexpected ${isFile ? '' : 'non-file '}field; use "${FILES_FIELD}"`;
   return invalidRequest([{ in: 'body', name, message }], detail);
+}
+
+function filenameTooLong(name: string, max: number): ApiError {
+  return invalidRequest(
+    [{ in: 'body', name: FILES_FIELD, message: `filename must be at most ${max} characters (this one has ${[...name].length})` }],
+    `A filename is longer than ${max} characters: ${JSON.stringify(`${[...name].slice(0, 40).join('')}…`)}.`,
+  );
 }
 
 function translate(err: unknown, limits: UploadLimits): unknown {
@@ -66,7 +80,12 @@ export function createUploadParser(tmpDir: string, limits: UploadLimits): Reques
   const storage = createSniffingStorage(tmpDir);
   const parse = multer({
     storage,
-    fileFilter: (_req, file, accept) => (file.fieldname === FILES_FIELD ? accept(null, true) : accept(unexpectedField(file.fieldname, true))),
+    // Checked before any byte of the file is read, so a refused name costs nothing.
+    fileFilter: (_req, file, accept) => {
+      if (file.fieldname !== FILES_FIELD) return accept(unexpectedField(file.fieldname, true));
+      if ([...file.originalname].length > limits.maxFilenameLength) return accept(filenameTooLong(file.originalname, limits.maxFilenameLength));
+      accept(null, true);
+    },
     // The client's filename is data: keep it whole (slashes included) and decode it as UTF-8, which
     // is what browsers, curl and undici send; `filename*` carries its own charset.
     preservePath: true,
@@ -94,7 +113,9 @@ export function createUploadParser(tmpDir: string, limits: UploadLimits): Reques
   return (req, res, next) => {
     if (!req.is('multipart/form-data')) return next(NO_FILES());
     fieldNames.set(req, []);
+    const stopWatching = watchUploadRate(req, res, limits.minRate ?? DEFAULT_MIN_UPLOAD_RATE);
     parse(req, res, (err?: unknown) => {
+      stopWatching();
       const files = (Array.isArray(req.files) ? req.files : []) as Array<Express.Multer.File & SniffedFile>;
       const fields = fieldNames.get(req) ?? [];
       const refusal = err ? translate(err, limits) : fields.length > 0 ? unexpectedField(fields[0]!, false) : files.length === 0 ? NO_FILES() : undefined;

@@ -51,6 +51,26 @@ function rawUpload(parts: Array<{ disposition: string; bytes: Uint8Array | strin
   });
 }
 
+describe('the filename length limit of the contract (255 characters)', () => {
+  it.each([
+    ['255 characters', 'a'.repeat(251) + '.pdf', 202],
+    ['255 characters, some of them outside the BMP', '📄'.repeat(251) + '.pdf', 202],
+    ['256 characters', 'a'.repeat(252) + '.pdf', 400],
+    ['16,000 characters', 'a'.repeat(15_996) + '.pdf', 400],
+  ])('a filename of %s is answered %i, and a refused one stores nothing', async (_what, name, status) => {
+    const before = await total();
+    const res = await upload([['files[]', pdf(), 'fine.pdf'], ['files[]', pdf(), name]]);
+    expect(res.status).toBe(status);
+    if (status === 400) {
+      expect(res.body).toMatchObject({ code: 'invalid_request', errors: [{ in: 'body', name: 'files[]', message: expect.stringContaining('255') }] });
+      expect(await total()).toBe(before);
+      expect((await stored()).tmp).toEqual([]);
+    } else {
+      expect(res.body.documents[1].filename).toBe(name);
+    }
+  });
+});
+
 describe('filenames are data, kept exactly as sent', () => {
   it.each([
     'résumé 日本.pdf',
