@@ -19,7 +19,7 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
     { name: 'the target from DOCPROC_BASE_URL and DOCPROC_API_KEY', args: () => [], env: (p) => ({ DOCPROC_BASE_URL: `http://127.0.0.1:${p}`, DOCPROC_API_KEY: 'k' }), message: /cannot reach http:\/\/127\.0\.0\.1:\d+/ },
     { name: 'no --base-url', args: () => ['--api-key', 'k'], message: /required option '--base-url <url>' not specified/ },
     { name: 'an unknown --profile', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--profile', 'quick'], message: /'quick' is invalid/ },
-    { name: 'a --timeout-ms that is not a number', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--timeout-ms', 'soon'], message: /expected a positive integer/ },
+    { name: 'a --timeout-ms that is not a number', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--timeout-ms', 'soon'], message: /expected an integer from 1 up, not "soon"/ },
     { name: 'an unknown --only area', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--only', 'payments'], message: /expected some of auth/ },
     { name: 'a --base-url that already ends in /api/v1', args: (p) => ['--base-url', `http://127.0.0.1:${p}/api/v1`, '--api-key', 'k'], message: /without \/api\/v1 .*try http:\/\/127\.0\.0\.1:\d+$/m },
     { name: 'a DOCPROC_STRICT that is not a boolean', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k'], env: () => ({ DOCPROC_STRICT: 'maybe' }), message: /DOCPROC_STRICT must be true or false, not "maybe"/ },

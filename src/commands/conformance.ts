@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadContract } from '../contract/contract.js';
 import { bundledSpecPath, packageRoot } from '../paths.js';
 import { SCENARIO_AREAS } from './conformance-areas.js';
+import { integerOption } from './option-parsers.js';
 
 /** The areas of the suite (`conformance/suite/<area>[-*].suite.ts`), selectable with `--only`. */
 export const CONFORMANCE_AREAS = SCENARIO_AREAS;
@@ -45,11 +46,6 @@ export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 /** Thrown for bad usage or an unusable target: printed as one clear message, exit code 2. */
 export class UsageError extends Error {}
 
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
 
 function areaList(value: string): string[] {
   const areas = value.split(',').map((a) => a.trim()).filter(Boolean);
@@ -197,10 +193,10 @@ export function conformanceCommand(): Command {
     .addOption(new Option('--second-api-key <key>', "another tenant's key: enables the tenant-isolation checks").env(env('SECOND_API_KEY')))
     .addOption(new Option('--profile <profile>', 'contract: stateless-safe, passes against a mock; full: adds stateful behaviour').choices(['full', 'contract']).env(env('PROFILE')).default('full'))
     .addOption(new Option('--spec <path-or-url>', 'the contract to judge against').env(env('SPEC')).default(bundledSpecPath, 'the bundled openapi/openapi.yaml'))
-    .addOption(new Option('--timeout-ms <n>', 'how long a document may take to finish processing').env(env('TIMEOUT_MS')).argParser(positiveInt).default(60_000))
-    .addOption(new Option('--request-timeout-ms <n>', 'how long one request may take').env(env('REQUEST_TIMEOUT_MS')).argParser(positiveInt).default(30_000))
-    .addOption(new Option('--max-files <n>', "the deployment's files-per-upload limit: enables the 413 too_many_files check").env(env('MAX_FILES')).argParser(positiveInt))
-    .addOption(new Option('--max-file-bytes <n>', "the deployment's per-file size limit: enables the 413 file_too_large check").env(env('MAX_FILE_BYTES')).argParser(positiveInt))
+    .addOption(new Option('--timeout-ms <n>', 'how long a document may take to finish processing').env(env('TIMEOUT_MS')).argParser(integerOption(1)).default(60_000))
+    .addOption(new Option('--request-timeout-ms <n>', 'how long one request may take').env(env('REQUEST_TIMEOUT_MS')).argParser(integerOption(1)).default(30_000))
+    .addOption(new Option('--max-files <n>', "the deployment's files-per-upload limit: enables the 413 too_many_files check").env(env('MAX_FILES')).argParser(integerOption(1)))
+    .addOption(new Option('--max-file-bytes <n>', "the deployment's per-file size limit: enables the 413 file_too_large check").env(env('MAX_FILE_BYTES')).argParser(integerOption(1)))
     .addOption(new Option('--junit <file>', 'write JUnit XML here').env(env('JUNIT')))
     .addOption(new Option('--report <file>', 'write the JSON report (every check, coverage matrix) here').env(env('REPORT')))
     // Not .env(): commander turns a boolean on for any value, and DOCPROC_STRICT=false must mean false.

@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { bundledSpecPath } from '../paths.js';
 import { listen } from '../server/http-server.js';
 import { createLogger, LOG_LEVELS } from '../server/logging.js';
+import { portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc mock`. */
@@ -24,7 +25,7 @@ export function mockCommand(): Command {
   return new Command('mock')
     .description("Run the stateless mock: Prism's engine answers every operation with the contract's examples; uploads are parsed and judged as the contract says.")
     .exitOverride(exitOnUsageError)
-    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4011).argParser(parsePort))
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4011).argParser(portOption))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--dynamic', 'generate random bodies from the schemas instead of serving the examples').default(false))
     .addOption(new Option('--spec <path>', 'contract to mock (a file or URL)').default(bundledSpecPath, 'the bundled openapi/openapi.yaml'))
@@ -70,11 +71,3 @@ export function mockCommand(): Command {
     });
 }
 
-/** Parses a TCP port (0 picks a free one); anything else is a usage error. */
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new InvalidArgumentError(`expected a port number from 0 to 65535, not ${JSON.stringify(value)}.`);
-  }
-  return port;
-}

@@ -6,7 +6,7 @@ import { createLogger, LOG_LEVELS } from '../server/logging.js';
 import { createReferenceService, DEFAULT_PROCESSING_DELAY_MS } from '../server/service.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../server/upload/min-rate.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../server/upload/upload-parser.js';
-import { parsePort } from './mock.js';
+import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc serve`, as commander parses them. */
@@ -31,13 +31,6 @@ export interface ServeOptions {
   seedFile?: string;
 }
 
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new InvalidArgumentError(`expected an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}.`);
-  }
-  return n;
-};
 
 const rate = (value: string) => {
   const n = Number(value);
@@ -68,7 +61,7 @@ export function serveCommand(): Command {
   return new Command('serve')
     .description('Run the reference server: the contract made real, with an embedded store, real text extraction and mock controls.')
     .exitOverride(exitOnUsageError)
-    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(parsePort))
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(portOption))
     .addOption(new Option('--host <host>', 'interface to listen on').env('DOCPROC_HOST').default('127.0.0.1'))
     .addOption(new Option('--data-dir <dir>', 'where documents, files and text are stored').env('DOCPROC_DATA_DIR').default('./.docproc'))
     .addOption(
@@ -80,40 +73,40 @@ export function serveCommand(): Command {
       new Option('--processing-delay-ms <ms>', 'minimum time a processing run lasts')
         .env('DOCPROC_PROCESSING_DELAY_MS')
         .default(DEFAULT_PROCESSING_DELAY_MS)
-        .argParser(integer(0)),
+        .argParser(integerOption(0)),
     )
     .addOption(
       new Option('--failure-rate <rate>', 'share (0..1) of otherwise good runs that fail with processing_error').env('DOCPROC_FAILURE_RATE').default(0).argParser(rate),
     )
-    .addOption(new Option('--seed <n>', 'seed for simulated failures, to make them reproducible').env('DOCPROC_SEED').argParser(integer(0, 2 ** 32 - 1)))
+    .addOption(new Option('--seed <n>', 'seed for simulated failures, to make them reproducible').env('DOCPROC_SEED').argParser(integerOption(0, 2 ** 32 - 1)))
     .addOption(
-      new Option('--max-file-bytes <n>', 'largest accepted file in bytes').env('DOCPROC_MAX_FILE_BYTES').default(DEFAULT_UPLOAD_LIMITS.maxFileBytes).argParser(integer(1)),
+      new Option('--max-file-bytes <n>', 'largest accepted file in bytes').env('DOCPROC_MAX_FILE_BYTES').default(DEFAULT_UPLOAD_LIMITS.maxFileBytes).argParser(integerOption(1)),
     )
-    .addOption(new Option('--max-files <n>', 'most files per upload').env('DOCPROC_MAX_FILES').default(DEFAULT_UPLOAD_LIMITS.maxFiles).argParser(integer(1, 1000)))
+    .addOption(new Option('--max-files <n>', 'most files per upload').env('DOCPROC_MAX_FILES').default(DEFAULT_UPLOAD_LIMITS.maxFiles).argParser(integerOption(1, 1000)))
     .addOption(
       new Option('--min-upload-rate <bytes>', 'bytes per second an upload body must average over each 10 s (slower ones are cut with a 408)')
         .env('DOCPROC_MIN_UPLOAD_RATE')
         .default(DEFAULT_MIN_UPLOAD_RATE.bytesPerSecond)
-        .argParser(integer(0)),
+        .argParser(integerOption(0)),
     )
     .addOption(
       new Option('--max-connections <n>', 'connections open at once; new ones beyond are closed')
         .env('DOCPROC_MAX_CONNECTIONS')
         .default(DEFAULT_MAX_CONNECTIONS)
-        .argParser(integer(1)),
+        .argParser(integerOption(1)),
     )
-    .addOption(new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once').env('DOCPROC_CONCURRENCY').default(2).argParser(integer(1, 64)))
+    .addOption(new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once').env('DOCPROC_CONCURRENCY').default(2).argParser(integerOption(1, 64)))
     .addOption(
       new Option('--headers-timeout-ms <ms>', 'time a client has to send its request headers (slow clients are cut)')
         .env('DOCPROC_HEADERS_TIMEOUT_MS')
         .default(DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs)
-        .argParser(integer(1)),
+        .argParser(integerOption(1)),
     )
     .addOption(
       new Option('--request-timeout-ms <ms>', 'time a client has to send a whole request, upload included')
         .env('DOCPROC_REQUEST_TIMEOUT_MS')
         .default(DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs)
-        .argParser(integer(1)),
+        .argParser(integerOption(1)),
     )
     .addOption(
       new Option('--cors-origin <origin>', 'a browser origin allowed to call the API, repeatable; env DOCPROC_CORS_ORIGINS (comma-separated)')
