@@ -6,6 +6,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default'],
+    // Most test files wait on servers, processes and disks rather than compute, so two run side by side
+    // even on a 2-core machine (vitest's default there is one); every waiting test has its own timeout.
+    maxWorkers: 2,
+    minWorkers: 1,
     projects: [
       { extends: true, test: { name: 'contract', include: ['openapi/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts', 'fixtures/**/*.test.ts'] } },
       { extends: true, test: { name: 'client', include: ['src/client/**/*.test.ts'] } },
