@@ -21,6 +21,9 @@ const states = new WeakMap<Response, RequestState>();
  */
 export function requestState(res: Response): RequestState {
   let state = states.get(res);
-  if (!state) states.set(res, (state = {}));
+  if (!state) {
+    state = {};
+    states.set(res, state);
+  }
   return state;
 }

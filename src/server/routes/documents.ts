@@ -21,10 +21,7 @@ const uploadResult = (records: DocumentRecord[]) => ({ documents: records.map((r
 
 const notFound = (id: number) => new ApiError('not_found', `Document ${id} does not exist.`);
 
-// Where an upload's outcome becomes HTTP. The house rule for expected outcomes: the store, the
-// processor and the upload service return them as values; only routes turn them into a response
-// or an ApiError, which the one error handler sends. A request that cannot be parsed (a bad path,
-// query or header) is an ApiError at once, before any of them runs.
+// The one place an upload's outcome becomes HTTP (the service returns values; see ApiError).
 function sendUpload(res: Response, outcome: UploadOutcome): void {
   switch (outcome.kind) {
     case 'created':

@@ -134,11 +134,11 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
         if (err || rejection) {
           // Multer removes the files it knows of; a file still being written cleans up after itself,
           // and settled() waits for that. Placeholders of unfinished files have no path.
-          const failed = rejection ? () => resolve({ kind: 'rejected', rejection }) : () => reject(err);
+          const settle = rejection ? () => resolve({ kind: 'rejected', rejection }) : () => reject(err);
           void storage
             .settled(req)
             .then(() => Promise.all(files.filter((f) => f.path).map((f) => rm(f.path, { force: true }))))
-            .then(failed, reject);
+            .then(settle, reject);
           return;
         }
         resolve({
