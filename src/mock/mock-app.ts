@@ -8,7 +8,7 @@ import { ApiError, errorHandler, invalidRequest } from '../server/errors.js';
 import { httpLogger } from '../server/logging.js';
 import { requestId } from '../server/request-id.js';
 import { referenceRoutes } from '../server/routes/reference.js';
-import { createUploadParser, type ReceivedFile } from '../server/upload/upload-parser.js';
+import { createUploadParser, receivedFilesOf } from '../server/upload/upload-parser.js';
 import type { PrismAnswer, PrismEngine, PrismRequest } from './prism-engine.js';
 import { placeholderUpload } from './placeholder-upload.js';
 
@@ -37,7 +37,7 @@ const requireAnyApiKey: RequestHandler = (req, _res, next) => {
 
 // The mock stores nothing: the files were only parsed to judge the upload.
 const forgetFiles: RequestHandler = (_req, res, next) => {
-  const files = res.locals.files as ReceivedFile[];
+  const files = receivedFilesOf(res);
   Promise.all(files.map((f) => rm(f.tempPath, { force: true }))).then(() => next(), next);
 };
 
@@ -160,7 +160,7 @@ export function createMockApp({ engine, tmpDir, logger, specPath }: MockAppDeps)
     createUploadParser(tmpDir, engine.uploadLimits),
     forgetFiles,
     answerWith(engine, logger, (req, res) => {
-      const { body, contentType } = placeholderUpload(res.locals.files as ReceivedFile[]);
+      const { body, contentType } = placeholderUpload(receivedFilesOf(res));
       return { body, headers: { ...flatHeaders(req), 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) } };
     }),
   );

@@ -8,7 +8,7 @@ const EXTENSIONS: Record<ReceivedFile['contentType'], string> = { 'application/p
  * `files[]` part per accepted file, ASCII names and a few bytes each. Prism validates this instead
  * of the client's bytes, so its parser never meets a body it cannot read (unusual filenames,
  * missing part headers) or one over its 10 MB limit.
- * @example const { body, contentType } = placeholderUpload(res.locals.files);
+ * @example const { body, contentType } = placeholderUpload(receivedFilesOf(res));
  */
 export function placeholderUpload(files: ReceivedFile[]): { body: string; contentType: string } {
   const boundary = `docproc-mock-${randomUUID()}`;

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { ApiError } from './errors.js';
+import { requestState } from './request-state.js';
 
 /** The key the server accepts when no keys are configured. */
 export const DEV_API_KEY = 'docproc-dev-key';
@@ -40,7 +41,7 @@ export function createKeyring(keys: readonly string[], salt: string): Keyring {
 
 /**
  * Rejects a request without a configured `x-api-key` (401, before any validation) and records the
- * caller's tenant in `res.locals.tenant`.
+ * caller's tenant in the request state.
  * @example router.use(requireApiKey(keyring));
  */
 export function requireApiKey(keyring: Keyring): RequestHandler {
@@ -53,14 +54,14 @@ export function requireApiKey(keyring: Keyring): RequestHandler {
         presented ? 'The API key in the x-api-key header is not valid.' : 'Send your API key in the x-api-key header.',
       );
     }
-    res.locals.tenant = tenant;
+    requestState(res).tenant = tenant;
     next();
   };
 }
 
 /** The tenant `requireApiKey` recorded for this response. */
-export function tenantOf(res: { locals: Record<string, unknown> }): string {
-  const tenant = res.locals.tenant;
-  if (typeof tenant !== 'string') throw new Error('requireApiKey must run before this handler');
+export function tenantOf(res: Response): string {
+  const { tenant } = requestState(res);
+  if (tenant === undefined) throw new Error('requireApiKey must run before this handler');
   return tenant;
 }

@@ -39,7 +39,9 @@ const TEMPLATES: Record<ErrorCode, Template> = {
 
 /**
  * The one error type routes throw: a contract error code, a detail for humans, and for
- * `invalid_request` the offending fields.
+ * `invalid_request` the offending fields. Only the HTTP layer makes one: parsers of the request
+ * (path, query, headers, JSON bodies) throw it at once; the store, the processor and the upload
+ * service return their expected outcomes as values, which routes turn into a response or this.
  * @example throw new ApiError('not_found', `Document ${id} does not exist.`);
  */
 export class ApiError extends Error {

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { requestState } from './request-state.js';
 
 /** Log levels `--log-level` accepts. */
 export const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -71,7 +72,7 @@ export function httpLogger(logger: Logger): RequestHandler {
         req: { method: req.method, url },
         res: { statusCode },
         durationMs,
-        tenant: res.locals.tenant as string | undefined,
+        tenant: requestState(res).tenant,
         ...(aborted ? { aborted } : {}),
       };
       const message = `${req.method} ${url} ${statusCode} ${Math.round(durationMs)} ms${aborted ? ' (client went away)' : ''}`;

@@ -1,11 +1,12 @@
-import { Router } from 'express';
+import { type Response, Router } from 'express';
 import { tenantOf } from '../auth.js';
 import { ApiError, methodNotAllowed } from '../errors.js';
 import { toDocument, toSummary, type DocumentRecord } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import type { Store } from '../store.js';
-import { earlierUpload, idempotencyGate, rememberUpload } from '../upload/idempotency.js';
-import { createUploadParser, type ReceivedFile, type UploadLimits } from '../upload/upload-parser.js';
+import { IDEMPOTENCY_HEADER, idempotencyKeyOf } from '../upload/idempotency.js';
+import { createUploadReceiver, rejectionError, type UploadLimits } from '../upload/upload-parser.js';
+import { createUploadService, type UploadOutcome } from '../upload/upload-service.js';
 import { parseDocumentId, parseListQuery } from '../validation.js';
 
 /** What the document routes need. */
@@ -20,6 +21,22 @@ const uploadResult = (records: DocumentRecord[]) => ({ documents: records.map((r
 
 const notFound = (id: number) => new ApiError('not_found', `Document ${id} does not exist.`);
 
+// The one place an upload's outcome becomes HTTP (the service returns values; see ApiError).
+function sendUpload(res: Response, outcome: UploadOutcome): void {
+  switch (outcome.kind) {
+    case 'created':
+      return void res.status(202).json(uploadResult(outcome.documents));
+    case 'replayed':
+      return void res.status(202).set('Idempotent-Replayed', 'true').json(uploadResult(outcome.documents));
+    case 'key_reused':
+      throw new ApiError('idempotency_key_reused', `${IDEMPOTENCY_HEADER} ${JSON.stringify(outcome.key)} was already used for an upload of other files.`);
+    case 'key_in_use':
+      throw new ApiError('idempotency_key_in_use', `An upload with ${IDEMPOTENCY_HEADER} ${JSON.stringify(outcome.key)} is still in progress; retry shortly.`);
+    case 'rejected':
+      throw rejectionError(outcome.rejection);
+  }
+}
+
 /**
  * The four operations of the contract, mounted under `/api/v1` behind the API-key check.
  * @example api.use(documentRoutes({ store, processor, clock, limits }));
@@ -27,22 +44,13 @@ const notFound = (id: number) => new ApiError('not_found', `Document ${id} does 
 export function documentRoutes({ store, processor, clock, limits }: DocumentRoutesDeps): Router {
   const router = Router();
 
+  const uploads = createUploadService({ store, processor, clock });
+  const receive = createUploadReceiver(store.layout.tmpDir, limits);
   router
     .route('/documents/upload_files')
-    .post(idempotencyGate(), createUploadParser(store.layout.tmpDir, limits), async (_req, res) => {
-      const files = res.locals.files as ReceivedFile[];
-      const tenant = tenantOf(res);
-      const key = res.locals.idempotencyKey as string | undefined;
-      const now = clock();
-      const replay = key === undefined ? undefined : await earlierUpload(store, { tenant, key, files, now });
-      if (replay) return void res.status(202).set('Idempotent-Replayed', 'true').json(uploadResult(replay));
-      const records = await store.insert(
-        files.map((f) => ({ tenant, filename: f.filename, content_type: f.contentType, size_bytes: f.size, tempPath: f.tempPath })),
-        now.toISOString(),
-        key === undefined ? undefined : rememberUpload({ key, files, now }),
-      );
-      processor.submit(records);
-      res.status(202).json(uploadResult(records));
+    .post(async (req, res) => {
+      const outcome = await uploads.upload({ tenant: tenantOf(res), idempotencyKey: idempotencyKeyOf(req), receive: () => receive(req, res) });
+      sendUpload(res, outcome);
     })
     .all(methodNotAllowed(['POST']));
 

@@ -7,9 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import { fileTypeStream } from 'file-type';
 import type multer from 'multer';
-import { ApiError } from '../errors.js';
 import { fsyncFile } from '../durable-fs.js';
 import type { ContentType } from '../model.js';
+import { RejectedPart } from './rejection.js';
 
 /** What the storage engine adds to multer's file object. */
 export interface SniffedFile {
@@ -29,9 +29,9 @@ const ACCEPTED: Record<string, ContentType> = {
   'image/apng': 'image/png',
 };
 
-/** Reports a file that is not a PDF, JPEG or PNG by its bytes. */
-export function unsupported(filename: string): ApiError {
-  return new ApiError('unsupported_media_type', `${JSON.stringify(filename)} is not a PDF, JPEG or PNG file.`);
+/** Reports a file that is not a PDF, JPEG or PNG by its bytes; it stops the whole upload. */
+export function unsupported(filename: string): RejectedPart {
+  return new RejectedPart({ code: 'unsupported_media_type', detail: `${JSON.stringify(filename)} is not a PDF, JPEG or PNG file.` });
 }
 
 /** A multer storage engine that can also tell when it is done with a request's files. */

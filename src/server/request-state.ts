@@ -1,0 +1,29 @@
+import type { Response } from 'express';
+import type { ReceivedFile } from './upload/upload-parser.js';
+
+/**
+ * What middleware learned about one request, for the handlers after it. Kept here, typed, instead
+ * of in `res.locals` (whose values Express types as `any`, so every read needed a cast).
+ */
+export interface RequestState {
+  /** The caller's tenant, set by `requireApiKey`. */
+  tenant?: string;
+  /** The accepted files of an upload, set by `createUploadParser`. */
+  files?: ReceivedFile[];
+}
+
+// Keyed by the response, which every handler has; dropped with it.
+const states = new WeakMap<Response, RequestState>();
+
+/**
+ * The state of this request, made empty on first use; write to it in middleware, read it after.
+ * @example requestState(res).tenant = tenant;
+ */
+export function requestState(res: Response): RequestState {
+  let state = states.get(res);
+  if (!state) {
+    state = {};
+    states.set(res, state);
+  }
+  return state;
+}
