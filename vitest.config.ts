@@ -3,22 +3,56 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // One project per part of the kit, so `npx vitest --project server` runs just that part.
 // conformance/suite/ is NOT collected here: those files are the conformance suite itself and need a
 // target; `docproc conformance` runs them, and conformance/*.test.ts prove them against real targets.
+//
+// Every project sets the time one of its tests may take, fitted to what its tests wait on, instead of
+// vitest's 5 s default (too short for anything that spawns a process on a busy 2-core machine); tests
+// that wait longer say so themselves. Files run one at a time (vitest's default on 2 cores): measured,
+// two at once took as long overall and doubled each test's time.
+const PROOFS = ['conformance/mutations.test.ts', 'conformance/benign-variants.test.ts', 'conformance/output.test.ts'];
+
 export default defineConfig({
   test: {
     reporters: ['default'],
-    // Most test files wait on servers, processes and disks rather than compute, so two run side by side
-    // even on a 2-core machine (vitest's default there is one); every waiting test has its own timeout.
-    maxWorkers: 2,
-    minWorkers: 1,
     projects: [
-      { extends: true, test: { name: 'contract', include: ['openapi/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts', 'fixtures/**/*.test.ts'] } },
-      { extends: true, test: { name: 'client', include: ['src/client/**/*.test.ts'] } },
-      { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'] } },
-      { extends: true, test: { name: 'server', include: ['src/server/**/*.test.ts'] } },
-      { extends: true, test: { name: 'conformance', include: ['conformance/*.test.ts', 'conformance/lib/**/*.test.ts'] } },
-      { extends: true, test: { name: 'reliability', include: ['test/**/*.test.ts', 'bench/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/packaging/**'] } },
+      // Contract lint and validation, generated-type drift (spawns TypeScript), client generators (spawned), fixtures.
+      {
+        extends: true,
+        test: {
+          name: 'contract',
+          include: ['openapi/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts', 'fixtures/**/*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      // The client against a real Prism process and a real reference server.
+      { extends: true, test: { name: 'client', include: ['src/client/**/*.test.ts'], testTimeout: 30_000 } },
+      // The CLI as a real process (tsx start-up alone is seconds on a busy machine).
+      { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'], testTimeout: 60_000 } },
+      // The reference server in-process on a real port, with real extraction (OCR of real scans).
+      { extends: true, test: { name: 'server', include: ['src/server/**/*.test.ts'], testTimeout: 30_000 } },
+      // The conformance suite run against real targets (each run a real CLI process).
+      {
+        extends: true,
+        test: {
+          name: 'conformance',
+          include: ['conformance/*.test.ts', 'conformance/lib/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...PROOFS],
+          testTimeout: 120_000,
+        },
+      },
+      // The proofs of the suite itself: 48 broken servers, the allowed variants, failing and vanishing targets.
+      { extends: true, test: { name: 'proofs', include: PROOFS, testTimeout: 300_000 } },
+      // Crashes, signals, slow clients, hostile files, locks, failed writes: real processes and real disks.
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/packaging/**'],
+          testTimeout: 60_000,
+        },
+      },
       // Packs the kit and the client, installs the tarballs into scratch projects and runs them (slowest: npm install).
-      { extends: true, test: { name: 'packaging', include: ['test/packaging/**/*.test.ts'] } },
+      { extends: true, test: { name: 'packaging', include: ['test/packaging/**/*.test.ts'], testTimeout: 300_000 } },
     ],
   },
 });
