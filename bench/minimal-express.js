@@ -23,7 +23,13 @@ const page = {
 };
 
 const one = { ...page.documents[0], content: 'Seeded document text. '.repeat(40) };
-const unauthorized = { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'Send your API key in the x-api-key header.', code: 'unauthorized' };
+const unauthorized = {
+  type: 'about:blank',
+  title: 'Unauthorized',
+  status: 401,
+  detail: 'Send your API key in the x-api-key header.',
+  code: 'unauthorized',
+};
 
 const app = express();
 app.get('/api/v1/documents/get_documents', (req, res) => {

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { toMarkdown, type Table } from './lib/report.js';
+import { type Table, toMarkdown } from './lib/report.js';
 import { seedStore } from './lib/seed.js';
 import { coldStart } from './sections/cold-start.js';
 import { extraction } from './sections/extraction.js';
@@ -22,7 +22,8 @@ const wanted = (name: string) => !args.only || args.only.includes(name);
 const durationSec = args.quick ? 3 : 10;
 
 const root = new URL('../', import.meta.url);
-const version = async (pkg: string) => (JSON.parse(await readFile(new URL(`node_modules/${pkg}/package.json`, root), 'utf8')) as { version: string }).version;
+const version = async (pkg: string) =>
+  (JSON.parse(await readFile(new URL(`node_modules/${pkg}/package.json`, root), 'utf8')) as { version: string }).version;
 
 // The benchmark runs the compiled CLI, as an installed user would.
 execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
@@ -36,7 +37,10 @@ try {
     tables.push(...(await throughput({ dataDir, durationSec })));
   }
   if (wanted('uploads')) tables.push(...(await uploads({ workDir })));
-  if (wanted('scale')) tables.push(...(await scale({ workDir, sizes: args.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000], durationSec: args.quick ? 2 : 5 })));
+  if (wanted('scale'))
+    tables.push(
+      ...(await scale({ workDir, sizes: args.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000], durationSec: args.quick ? 2 : 5 })),
+    );
   if (wanted('processing')) tables.push(...(await processing({ workDir })));
   if (wanted('extraction')) tables.push(...(await extraction({ workDir, runs: args.quick ? 1 : 5 })));
   if (wanted('cold-start')) tables.push(...(await coldStart({ workDir, runs: args.quick ? 2 : 5 })));
@@ -44,7 +48,8 @@ try {
   await rm(workDir, { recursive: true, force: true });
 }
 
-const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
+const machine =
+  `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
   `express ${await version('express')}, @stoplight/prism-cli ${await version('@stoplight/prism-cli')}, autocannon ${await version('autocannon')}`;
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
 const report = `Run ${new Date().toISOString()} on ${machine}.\nCommand: \`${command}\`\n\n${toMarkdown(tables)}\n`;

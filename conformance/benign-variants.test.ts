@@ -34,7 +34,10 @@ describe('the wire variations are really on the wire', () => {
       const form = new FormData();
       form.append('files[]', new Blob(['%PDF-1.7\n%%EOF\n']), 'a.pdf');
       await fetch(`${server.baseUrl}/api/v1/documents/upload_files`, { method: 'POST', headers: { 'x-api-key': KEYS[0]! }, body: form });
-      const { rawHeaders, body } = await rawGet(`${proxy.baseUrl}/api/v1/documents/get_documents`, { 'x-api-key': KEYS[0]!, 'accept-encoding': 'gzip' });
+      const { rawHeaders, body } = await rawGet(`${proxy.baseUrl}/api/v1/documents/get_documents`, {
+        'x-api-key': KEYS[0]!,
+        'accept-encoding': 'gzip',
+      });
       const header = (name: string) => rawHeaders[rawHeaders.indexOf(name) + 1];
       expect(rawHeaders).toContain('X-REQUEST-ID');
       expect(header('CONNECTION')).toBe('close');
@@ -45,8 +48,13 @@ describe('the wire variations are really on the wire', () => {
       const list = JSON.parse(gunzipSync(body).toString()) as { documents: Array<Record<string, string>> };
       expect(Object.keys(list)).toEqual(['pagination', 'documents']);
       expect(list.documents[0]!.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+02:00$/);
-      const bodyless = await fetch(`${proxy.baseUrl}/api/v1/documents/upload_files`, { method: 'POST', headers: { 'x-api-key': KEYS[0]! } });
-      expect(((await bodyless.json()) as { errors: unknown }).errors).toEqual([{ in: 'header', name: 'content-type', message: 'must be multipart/form-data' }]);
+      const bodyless = await fetch(`${proxy.baseUrl}/api/v1/documents/upload_files`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEYS[0]! },
+      });
+      expect(((await bodyless.json()) as { errors: unknown }).errors).toEqual([
+        { in: 'header', name: 'content-type', message: 'must be multipart/form-data' },
+      ]);
     } finally {
       await proxy.close();
       await server.close();
@@ -55,23 +63,38 @@ describe('the wire variations are really on the wire', () => {
 });
 
 describe('the suite passes servers that differ only where the contract allows', { concurrent: true }, () => {
-  it.each(benignVariants)('$name ($difference): passes with zero failures', async (variant) => {
-    const server = await startReferenceServer({ apiKeys: KEYS, maxFiles: 20, maxFileBytes: MAX_FILE_BYTES, processingDelayMs: 200, ...variant.server });
-    const proxy = variant.mutation ? await startMutationProxy(server.baseUrl, variant.mutation) : undefined;
-    try {
-      const run = await pool.run({
-        baseUrl: proxy?.baseUrl ?? server.baseUrl, apiKey: KEYS[0]!, secondApiKey: KEYS[1]!, maxFiles: 20, maxFileBytes: MAX_FILE_BYTES, ...variant.options,
+  it.each(benignVariants)(
+    '$name ($difference): passes with zero failures',
+    async (variant) => {
+      const server = await startReferenceServer({
+        apiKeys: KEYS,
+        maxFiles: 20,
+        maxFileBytes: MAX_FILE_BYTES,
+        processingDelayMs: 200,
+        ...variant.server,
       });
-      const failed = run.report?.checks.filter((c) => c.outcome === 'failed').map((c) => c.id);
-      expect(failed, run.output).toEqual([]);
-      expect(run.report!.unattributed, run.output).toEqual([]);
-      const unexercised = run.report!.checks.filter((c) => c.outcome === 'not-exercised');
-      expect(unexercised.map((c) => c.id).sort(), run.output).toEqual(variant.notExercised ?? []);
-      for (const check of unexercised) expect(check.notExercised.join(' '), check.id).toMatch(/--max-files is \d+/);
-      expect(run.code, run.output).toBe(0);
-    } finally {
-      await proxy?.close();
-      await server.close();
-    }
-  }, 600_000);
+      const proxy = variant.mutation ? await startMutationProxy(server.baseUrl, variant.mutation) : undefined;
+      try {
+        const run = await pool.run({
+          baseUrl: proxy?.baseUrl ?? server.baseUrl,
+          apiKey: KEYS[0]!,
+          secondApiKey: KEYS[1]!,
+          maxFiles: 20,
+          maxFileBytes: MAX_FILE_BYTES,
+          ...variant.options,
+        });
+        const failed = run.report?.checks.filter((c) => c.outcome === 'failed').map((c) => c.id);
+        expect(failed, run.output).toEqual([]);
+        expect(run.report!.unattributed, run.output).toEqual([]);
+        const unexercised = run.report!.checks.filter((c) => c.outcome === 'not-exercised');
+        expect(unexercised.map((c) => c.id).sort(), run.output).toEqual(variant.notExercised ?? []);
+        for (const check of unexercised) expect(check.notExercised.join(' '), check.id).toMatch(/--max-files is \d+/);
+        expect(run.code, run.output).toBe(0);
+      } finally {
+        await proxy?.close();
+        await server.close();
+      }
+    },
+    600_000,
+  );
 });

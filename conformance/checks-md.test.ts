@@ -6,7 +6,9 @@ import { renderChecksMarkdown } from './lib/checks-md.js';
 describe('CHECKS.md', () => {
   it('is what the catalog renders (regenerate: npx tsx conformance/scripts/write-checks-md.ts)', () => {
     const committed = readFileSync(new URL('./CHECKS.md', import.meta.url), 'utf8');
-    expect(committed, 'conformance/CHECKS.md is stale: run npx tsx conformance/scripts/write-checks-md.ts').toBe(renderChecksMarkdown(catalog));
+    expect(committed, 'conformance/CHECKS.md is stale: run npx tsx conformance/scripts/write-checks-md.ts').toBe(
+      renderChecksMarkdown(catalog),
+    );
   });
 
   it('lists every check id exactly once', () => {

@@ -15,25 +15,67 @@ async function closedPort(): Promise<number> {
 
 describe('docproc conformance: usage errors and unreachable targets exit 2 with one clear line', { concurrent: true }, () => {
   const cases: Array<{ name: string; args: (port: number) => string[]; env?: (port: number) => NodeJS.ProcessEnv; message: RegExp }> = [
-    { name: 'an unreachable target', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k'], message: /cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/ },
-    { name: 'the target from DOCPROC_BASE_URL and DOCPROC_API_KEY', args: () => [], env: (p) => ({ DOCPROC_BASE_URL: `http://127.0.0.1:${p}`, DOCPROC_API_KEY: 'k' }), message: /cannot reach http:\/\/127\.0\.0\.1:\d+/ },
+    {
+      name: 'an unreachable target',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k'],
+      message: /cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/,
+    },
+    {
+      name: 'the target from DOCPROC_BASE_URL and DOCPROC_API_KEY',
+      args: () => [],
+      env: (p) => ({ DOCPROC_BASE_URL: `http://127.0.0.1:${p}`, DOCPROC_API_KEY: 'k' }),
+      message: /cannot reach http:\/\/127\.0\.0\.1:\d+/,
+    },
     { name: 'no --base-url', args: () => ['--api-key', 'k'], message: /required option '--base-url <url>' not specified/ },
-    { name: 'an unknown --profile', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--profile', 'quick'], message: /'quick' is invalid/ },
-    { name: 'a --timeout-ms that is not a number', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--timeout-ms', 'soon'], message: /expected an integer from 1 up, not "soon"/ },
-    { name: 'an unknown --only area', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--only', 'payments'], message: /expected some of auth/ },
-    { name: 'a --base-url that already ends in /api/v1', args: (p) => ['--base-url', `http://127.0.0.1:${p}/api/v1`, '--api-key', 'k'], message: /without \/api\/v1 .*try http:\/\/127\.0\.0\.1:\d+$/m },
-    { name: 'a DOCPROC_STRICT that is not a boolean', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k'], env: () => ({ DOCPROC_STRICT: 'maybe' }), message: /DOCPROC_STRICT must be true or false, not "maybe"/ },
-    { name: 'the same key as --api-key and --second-api-key', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--second-api-key', 'k'], message: /--second-api-key is the same key as --api-key/ },
-    { name: 'a --spec that does not exist', args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--spec', 'no/such/openapi.yaml'], message: /cannot use --spec .*no\/such\/openapi\.yaml/ },
+    {
+      name: 'an unknown --profile',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--profile', 'quick'],
+      message: /'quick' is invalid/,
+    },
+    {
+      name: 'a --timeout-ms that is not a number',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--timeout-ms', 'soon'],
+      message: /expected an integer from 1 up, not "soon"/,
+    },
+    {
+      name: 'an unknown --only area',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--only', 'payments'],
+      message: /expected some of auth/,
+    },
+    {
+      name: 'a --base-url that already ends in /api/v1',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}/api/v1`, '--api-key', 'k'],
+      message: /without \/api\/v1 .*try http:\/\/127\.0\.0\.1:\d+$/m,
+    },
+    {
+      name: 'a DOCPROC_STRICT that is not a boolean',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k'],
+      env: () => ({ DOCPROC_STRICT: 'maybe' }),
+      message: /DOCPROC_STRICT must be true or false, not "maybe"/,
+    },
+    {
+      name: 'the same key as --api-key and --second-api-key',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--second-api-key', 'k'],
+      message: /--second-api-key is the same key as --api-key/,
+    },
+    {
+      name: 'a --spec that does not exist',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--spec', 'no/such/openapi.yaml'],
+      message: /cannot use --spec .*no\/such\/openapi\.yaml/,
+    },
   ];
-  it.each(cases)('$name', async ({ args, env, message }) => {
-    const port = await closedPort();
-    const run = await runSuite(args(port), { env: env?.(port) ?? {} });
-    expect(run.code, run.output).toBe(2);
-    expect(run.output).toMatch(message);
-    expect(run.output, 'no stack trace').not.toMatch(/^\s+at /m);
-    expect(run.report, 'nothing ran').toBeUndefined();
-  }, 60_000);
+  it.each(cases)(
+    '$name',
+    async ({ args, env, message }) => {
+      const port = await closedPort();
+      const run = await runSuite(args(port), { env: env?.(port) ?? {} });
+      expect(run.code, run.output).toBe(2);
+      expect(run.output).toMatch(message);
+      expect(run.output, 'no stack trace').not.toMatch(/^\s+at /m);
+      expect(run.report, 'nothing ran').toBeUndefined();
+    },
+    60_000,
+  );
 });
 
 describe('what the suite imports', () => {
@@ -53,7 +95,13 @@ describe('--only areas', () => {
   it('name exactly the scenario files there are', () => {
     const files = readdirSync(new URL('./suite/', import.meta.url)).filter((f) => f.endsWith('.suite.ts'));
     const areaOf = (file: string) => CONFORMANCE_AREAS.find((a) => file === `${a}.suite.ts` || file.startsWith(`${a}-`));
-    expect(files.filter((f) => !areaOf(f)), 'files no area selects').toEqual([]);
-    expect(CONFORMANCE_AREAS.filter((a) => !files.some((f) => areaOf(f) === a)), 'areas without a file').toEqual([]);
+    expect(
+      files.filter((f) => !areaOf(f)),
+      'files no area selects',
+    ).toEqual([]);
+    expect(
+      CONFORMANCE_AREAS.filter((a) => !files.some((f) => areaOf(f) === a)),
+      'areas without a file',
+    ).toEqual([]);
   });
 });

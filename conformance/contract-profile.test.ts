@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli, type RunningCli } from '../test/support/processes.js';
+import { type RunningCli, startCli } from '../test/support/processes.js';
 import { runSuite, type SuiteRun } from './support/run-suite.js';
 
 // Prism's mock of the bundled contract, started the way a frontend team starts it: `docproc mock`.
@@ -18,7 +18,12 @@ describe('the contract profile against docproc mock (Prism)', () => {
 
   it('passes and exercises every contract check; full-profile checks are reported as such, not as passed', () => {
     const byOutcome = (p: string) => run.report!.checks.filter((c) => c.profile === p);
-    expect(byOutcome('contract').filter((c) => c.outcome !== 'passed').map((c) => `${c.id}: ${c.outcome}`), run.output).toEqual([]);
+    expect(
+      byOutcome('contract')
+        .filter((c) => c.outcome !== 'passed')
+        .map((c) => `${c.id}: ${c.outcome}`),
+      run.output,
+    ).toEqual([]);
     expect(new Set(byOutcome('full').map((c) => c.outcome))).toEqual(new Set(['not-in-profile']));
     expect(byOutcome('full').every((c) => c.passes === 0)).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../test/support/reference-server.js';
+import { type RunningReferenceServer, startReferenceServer } from '../test/support/reference-server.js';
 import { runSuite, type SuiteRun } from './support/run-suite.js';
 
 // The reference server in this process, on a free port, with the fast processing delay of tests.
@@ -12,9 +12,28 @@ let server: RunningReferenceServer;
 let run: SuiteRun;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ apiKeys: KEYS, maxFiles: 20, maxFileBytes: MAX_FILE_BYTES, processingDelayMs: PROCESSING_DELAY_MS });
+  server = await startReferenceServer({
+    apiKeys: KEYS,
+    maxFiles: 20,
+    maxFileBytes: MAX_FILE_BYTES,
+    processingDelayMs: PROCESSING_DELAY_MS,
+  });
   run = await runSuite(
-    ['--base-url', server.baseUrl, '--api-key', KEYS[0]!, '--second-api-key', KEYS[1]!, '--max-files', '20', '--max-file-bytes', String(MAX_FILE_BYTES), '--timeout-ms', '20000', '--strict'],
+    [
+      '--base-url',
+      server.baseUrl,
+      '--api-key',
+      KEYS[0]!,
+      '--second-api-key',
+      KEYS[1]!,
+      '--max-files',
+      '20',
+      '--max-file-bytes',
+      String(MAX_FILE_BYTES),
+      '--timeout-ms',
+      '20000',
+      '--strict',
+    ],
     { junit: true },
   );
 }, 300_000);
@@ -27,7 +46,9 @@ describe('the full profile against the reference server', () => {
   });
 
   it('passes every check in the catalog, and exercises each one (nothing skipped, nothing only warned)', () => {
-    const notPassed = run.report!.checks.filter((c) => c.outcome !== 'passed').map((c) => `${c.id}: ${c.outcome} ${c.notExercised.join('; ')}`);
+    const notPassed = run
+      .report!.checks.filter((c) => c.outcome !== 'passed')
+      .map((c) => `${c.id}: ${c.outcome} ${c.notExercised.join('; ')}`);
     expect(notPassed, run.output).toEqual([]);
     expect(run.report!.summary.tests.skipped).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../test/support/reference-server.js';
+import { type RunningReferenceServer, startReferenceServer } from '../test/support/reference-server.js';
 import { NOISY_TEXT, noisyDocuments } from './support/mutant-behaviours.js';
 import { startMutationProxy } from './support/mutation-proxy.js';
 import { failedChecks, runSuite } from './support/run-suite.js';
@@ -14,7 +14,20 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const args = (baseUrl: string) => ['--base-url', baseUrl, '--api-key', KEYS[0]!, '--second-api-key', KEYS[1]!, '--max-files', '20', '--max-file-bytes', '65536', '--timeout-ms', '20000'];
+const args = (baseUrl: string) => [
+  '--base-url',
+  baseUrl,
+  '--api-key',
+  KEYS[0]!,
+  '--second-api-key',
+  KEYS[1]!,
+  '--max-files',
+  '20',
+  '--max-file-bytes',
+  '65536',
+  '--timeout-ms',
+  '20000',
+];
 
 describe('a failing run prints in time linear in its size', () => {
   it('every document body failing with ~4 KB of quotes: each failed check printed once, capped, within seconds of the last request', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledSpecPath } from '../src/paths.js';
-import { startReferenceServer, type RunningReferenceServer } from '../test/support/reference-server.js';
+import { type RunningReferenceServer, startReferenceServer } from '../test/support/reference-server.js';
 import { failedChecks, runSuite } from './support/run-suite.js';
 
 // A "next version" of the contract whose only change is the default page size: the suite must judge the

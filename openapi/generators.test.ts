@@ -17,12 +17,26 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'docproc-generators-'));
   await Promise.all([
-    run(bin('swagger-typescript-api'), ['generate', '--path', spec, '--output', join(dir, 'sta'), '--name', 'api.ts'], { cwd: dir, timeout: 120_000 }),
+    run(bin('swagger-typescript-api'), ['generate', '--path', spec, '--output', join(dir, 'sta'), '--name', 'api.ts'], {
+      cwd: dir,
+      timeout: 120_000,
+    }),
     run(bin('openapi-ts'), ['--input', spec, '--output', join(dir, 'hey')], { cwd: dir, timeout: 120_000 }),
   ]);
   await writeFile(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'], strict: true, skipLibCheck: true, noEmit: true }, include: ['sta', 'hey'] }),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'bundler',
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: ['sta', 'hey'],
+    }),
   );
 }, 180_000);
 afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
@@ -45,9 +59,9 @@ describe('client generators on the contract as it is', () => {
   });
 
   it('both outputs type-check under strict TypeScript', async () => {
-    const { stdout } = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { timeout: 120_000 }).catch(
-      (error: { stdout: string }) => ({ stdout: error.stdout }),
-    );
+    const { stdout } = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {
+      timeout: 120_000,
+    }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
     expect(stdout).toBe('');
   }, 150_000);
 });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadContract, type Contract } from '../src/contract/contract.js';
+import { type Contract, loadContract } from '../src/contract/contract.js';
 import { uploadLimitsOf } from '../src/contract/upload-limits.js';
 
 const specPath = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
@@ -15,7 +15,7 @@ beforeAll(async () => {
 type Named = { name: string; schema: object; value: unknown };
 
 /** Every example of the contract with the schema it illustrates: media types, parameters, headers. */
-function allExamples(doc: OpenAPIV3_1.Document): Named[] {
+function allExamples(source: Contract): Named[] {
   const found: Named[] = [];
   const fromMedia = (where: string, content: Record<string, OpenAPIV3_1.MediaTypeObject> | undefined) => {
     for (const [type, media] of Object.entries(content ?? {})) {
@@ -24,11 +24,15 @@ function allExamples(doc: OpenAPIV3_1.Document): Named[] {
       }
     }
   };
-  for (const op of contract.operations) {
+  for (const op of source.operations) {
     const where = op.operationId;
     for (const p of (op.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[]) {
       for (const [name, ex] of Object.entries(p.examples ?? {})) {
-        found.push({ name: `${where} parameter ${p.name} example "${name}"`, schema: p.schema!, value: (ex as OpenAPIV3_1.ExampleObject).value });
+        found.push({
+          name: `${where} parameter ${p.name} example "${name}"`,
+          schema: p.schema!,
+          value: (ex as OpenAPIV3_1.ExampleObject).value,
+        });
       }
     }
     fromMedia(`${where} request`, (op.definition.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content);
@@ -58,7 +62,10 @@ describe('the contract', () => {
   it('names a concrete server first (generators take it as their base URL), the base_url variable second, and puts /api/v1 in the paths', () => {
     expect(contract.document.servers).toEqual([
       expect.objectContaining({ url: 'http://localhost:4010' }),
-      expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: 'http://localhost:4010' }) } }),
+      expect.objectContaining({
+        url: '{base_url}',
+        variables: { base_url: expect.objectContaining({ default: 'http://localhost:4010' }) },
+      }),
     ]);
     expect(Object.keys(contract.document.paths ?? {}).every((p) => p.startsWith('/api/v1/'))).toBe(true);
   });
@@ -69,12 +76,15 @@ describe('the contract', () => {
     for (const op of contract.operations) {
       expect(op.definition.security, op.operationId).toBeUndefined();
       const params = (op.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
-      expect(params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'x-api-key'), op.operationId).toBe(false);
+      expect(
+        params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'x-api-key'),
+        op.operationId,
+      ).toBe(false);
     }
   });
 
   it('has a valid example for every parameter, request body, response body and header it shows', () => {
-    const examples = allExamples(contract.document);
+    const examples = allExamples(contract);
     expect(examples.length).toBeGreaterThan(20);
     const invalid = examples
       .map((ex) => ({ ex, check: contract.validate(ex.schema, ex.value) }))
@@ -109,7 +119,9 @@ describe('the contract', () => {
   it('declares the upload part the way Prism needs it: files[] array of binary with a form/explode/allowReserved encoding', async () => {
     // Read the raw YAML: the encoding object is what Prism consumes, so check it as written.
     const raw = parse(await readFile(specPath, 'utf8')) as OpenAPIV3_1.Document;
-    const media = (raw.paths!['/api/v1/documents/upload_files']!.post!.requestBody as OpenAPIV3_1.RequestBodyObject).content['multipart/form-data']!;
+    const media = (raw.paths!['/api/v1/documents/upload_files']!.post!.requestBody as OpenAPIV3_1.RequestBodyObject).content[
+      'multipart/form-data'
+    ]!;
     expect(media.encoding?.['files[]']).toEqual({
       contentType: 'application/pdf, image/jpeg, image/png',
       style: 'form',
@@ -139,14 +151,37 @@ describe('the contract', () => {
   });
 
   it('has no schema a client generator declares itself (ContentType, HttpClient, RequestParams...)', () => {
-    const reserved = ['ContentType', 'HttpClient', 'HttpResponse', 'RequestParams', 'FullRequestParams', 'ApiConfig', 'QueryParamsType', 'Options', 'Client', 'Config'];
+    const reserved = [
+      'ContentType',
+      'HttpClient',
+      'HttpResponse',
+      'RequestParams',
+      'FullRequestParams',
+      'ApiConfig',
+      'QueryParamsType',
+      'Options',
+      'Client',
+      'Config',
+    ];
     expect(Object.keys(contract.document.components!.schemas!).filter((name) => reserved.includes(name))).toEqual([]);
   });
 
   it('lists every problem code the service uses, so clients can switch on them', () => {
     const codes = (contract.document.components!.schemas!.ErrorCode as OpenAPIV3_1.SchemaObject).enum;
     expect(codes).toEqual(
-      expect.arrayContaining(['unauthorized', 'invalid_request', 'not_found', 'document_busy', 'file_too_large', 'too_many_files', 'unsupported_media_type', 'method_not_allowed', 'idempotency_key_reused', 'idempotency_key_in_use', 'internal_error']),
+      expect.arrayContaining([
+        'unauthorized',
+        'invalid_request',
+        'not_found',
+        'document_busy',
+        'file_too_large',
+        'too_many_files',
+        'unsupported_media_type',
+        'method_not_allowed',
+        'idempotency_key_reused',
+        'idempotency_key_in_use',
+        'internal_error',
+      ]),
     );
   });
 });

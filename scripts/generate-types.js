@@ -2,13 +2,11 @@
 // Generates src/generated/openapi.d.ts from openapi/openapi.yaml with openapi-typescript.
 // `--check` regenerates in memory and fails when the committed file differs (the drift check),
 // so nobody can change the contract without regenerating, or hand-edit the generated file.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 
 const root = new URL('../', import.meta.url);
 // --spec/--out exist so the drift check itself can be tested on a copy; npm scripts use the defaults.

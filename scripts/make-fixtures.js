@@ -4,7 +4,7 @@
 // Needs /usr/bin/chromium (Debian package `chromium`); CHROMIUM_PATH overrides it.
 // The committed files are the fixtures; this script documents exactly how they were made.
 import { writeFile } from 'node:fs/promises';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { chromium } from 'playwright-core';
 
 const out = (name) => new URL(`../fixtures/${name}`, import.meta.url);
@@ -34,13 +34,22 @@ async function screenshot(browser, lines, type) {
   return bytes;
 }
 
-const textPdf = await pdf([['Invoice 2024-031', 'Harbor Logistics GmbH', 'Freight handling, April 2024', 'Reference word: PELICAN', 'Total due: 1,250.00 EUR']]);
+const textPdf = await pdf([
+  ['Invoice 2024-031', 'Harbor Logistics GmbH', 'Freight handling, April 2024', 'Reference word: PELICAN', 'Total due: 1,250.00 EUR'],
+]);
 await writeFile(out('text.pdf'), textPdf);
 await writeFile(out('multipage.pdf'), await pdf([['Page one: ALPHA'], ['Page two: BRAVO'], ['Page three: CHARLIE']]));
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   const png = await screenshot(browser, ['Corner Bakery', 'Receipt 20931', 'SOURDOUGH LOAF 4.50'], 'png');
@@ -53,7 +62,13 @@ try {
 }
 
 // Starts like a PDF (so it is accepted as one) but has no objects, no xref, no trailer.
-await writeFile(out('corrupt.pdf'), Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\nthis is not really a pdf: the body, xref table and trailer are missing\n', 'latin1'));
+await writeFile(
+  out('corrupt.pdf'),
+  Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\nthis is not really a pdf: the body, xref table and trailer are missing\n', 'latin1'),
+);
 await writeFile(out('not-a-document.txt'), 'Plain text, not a PDF, JPEG or PNG. Uploads of this file are refused with 415.\n');
-await writeFile(out('text-named.png'), 'Plain text wearing a .png name: the type is detected from the bytes, so this is refused with 415.\n');
+await writeFile(
+  out('text-named.png'),
+  'Plain text wearing a .png name: the type is detected from the bytes, so this is refused with 415.\n',
+);
 console.log('fixtures written');

@@ -7,8 +7,11 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', ...args],
+      { cwd: root, env: { ...process.env, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
   });
 }
@@ -21,13 +24,17 @@ const cases = ['serve', 'mock'].flatMap((command) => [
 ]);
 
 describe('docproc usage errors', () => {
-  it.each(cases)('docproc $command with $how: one line on stderr, exit 2, nothing started', async ({ args, env, shown }) => {
-    const { code, stdout, stderr } = await run(args, env);
-    expect(code, stderr).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain('port');
-    expect(stderr).toContain(shown);
-    expect(stderr).not.toMatch(/\bat .+:\d+:\d+/);
-  }, 40_000);
+  it.each(cases)(
+    'docproc $command with $how: one line on stderr, exit 2, nothing started',
+    async ({ args, env, shown }) => {
+      const { code, stdout, stderr } = await run(args, env);
+      expect(code, stderr).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toContain('port');
+      expect(stderr).toContain(shown);
+      expect(stderr).not.toMatch(/\bat .+:\d+:\d+/);
+    },
+    40_000,
+  );
 });

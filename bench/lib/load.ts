@@ -31,7 +31,16 @@ export interface MeasureOptions {
  * how many answers were not the expected status.
  * @example await measure({ url: 'http://127.0.0.1:4010/api/v1/documents/get_documents', expectStatus: 200 })
  */
-export async function measure({ url, method = 'GET', headers, body, expectStatus, connections = 10, durationSec = 10, amount }: MeasureOptions): Promise<LoadResult> {
+export async function measure({
+  url,
+  method = 'GET',
+  headers,
+  body,
+  expectStatus,
+  connections = 10,
+  durationSec = 10,
+  amount,
+}: MeasureOptions): Promise<LoadResult> {
   let unexpected = 0;
   const statuses: Record<number, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -55,7 +64,9 @@ export async function measure({ url, method = 'GET', headers, body, expectStatus
 }
 
 /** A multipart body exactly as fetch would send it (undici's encoder), reusable across requests. */
-export async function multipartBody(files: Array<{ name: string; bytes: Uint8Array; type: string }>): Promise<{ body: Buffer; contentType: string }> {
+export async function multipartBody(
+  files: Array<{ name: string; bytes: Uint8Array; type: string }>,
+): Promise<{ body: Buffer; contentType: string }> {
   const form = new FormData();
   for (const file of files) form.append('files[]', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
   const encoded = new Response(form);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
@@ -34,7 +34,13 @@ async function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number
 export async function spawnTarget(
   name: string,
   args: string[],
-  { readyPath, readyStatus, env = {}, headers = {}, nodeArgs = [] }: { readyPath: string; readyStatus: number; env?: NodeJS.ProcessEnv; headers?: Record<string, string>; nodeArgs?: string[] },
+  {
+    readyPath,
+    readyStatus,
+    env = {},
+    headers = {},
+    nodeArgs = [],
+  }: { readyPath: string; readyStatus: number; env?: NodeJS.ProcessEnv; headers?: Record<string, string>; nodeArgs?: string[] },
 ): Promise<Target> {
   const port = await getPort({ host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -48,7 +54,10 @@ export async function spawnTarget(
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${stderr}`);
-    const status = await fetch(baseUrl + readyPath, { headers }).then((r) => r.status, () => 0);
+    const status = await fetch(baseUrl + readyPath, { headers }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === readyStatus) break;
     if (performance.now() - started > 60_000) throw new Error(`${name} not ready after 60 s:\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 5));

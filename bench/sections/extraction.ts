@@ -1,15 +1,15 @@
 import { execFile as execFileCb, spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import Tesseract from 'tesseract.js';
+import type { ContentType } from '../../src/server/model.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS } from '../../src/server/processing/extractor.js';
 import { englishLangPath } from '../../src/server/processing/ocr-extractor.js';
 import { RENDER_DPI } from '../../src/server/processing/pdf-extractor.js';
-import type { ContentType } from '../../src/server/model.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
 
 const execFile = promisify(execFileCb);
@@ -38,7 +38,8 @@ const has = (tool: string) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error
  */
 export async function extraction({ workDir, runs }: { workDir: string; runs: number }): Promise<Table[]> {
   const missing = ['pdftotext', 'pdftoppm', 'tesseract'].filter((tool) => !has(tool));
-  if (missing.length > 0) console.warn(`extraction bench: ${missing.join(', ')} not found; native columns skipped (apt-get install poppler-utils tesseract-ocr)`);
+  if (missing.length > 0)
+    console.warn(`extraction bench: ${missing.join(', ')} not found; native columns skipped (apt-get install poppler-utils tesseract-ocr)`);
   const dir = join(workDir, 'extraction');
   const tessdata = join(dir, 'tessdata');
   await mkdir(tessdata, { recursive: true });
@@ -46,7 +47,8 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
 
   // One thread, like one tesseract.js worker (Debian's tesseract would otherwise use OpenMP threads).
   const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
-  const tesseract = async (image: string) => (await execFile('tesseract', ['--tessdata-dir', tessdata, '--oem', '1', image, '-'], { env })).stdout;
+  const tesseract = async (image: string) =>
+    (await execFile('tesseract', ['--tessdata-dir', tessdata, '--oem', '1', image, '-'], { env })).stdout;
   const native = async (c: (typeof CASES)[number]): Promise<string> => {
     const path = fixture(c.file);
     if (c.native === 'pdftotext') return (await execFile('pdftotext', ['-enc', 'UTF-8', path, '-'])).stdout;
@@ -115,7 +117,11 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
 
   // The hopeless scan as the server read it before (tesseract.js's default: the page is one block
   // of text), once: it is slow, which is the point.
-  const before = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, { langPath: englishLangPath(), gzip: true, cacheMethod: 'none' });
+  const before = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
+    langPath: englishLangPath(),
+    gzip: true,
+    cacheMethod: 'none',
+  });
   let beforeMs = NaN;
   let beforeChars = 0;
   try {

@@ -22,11 +22,15 @@ export async function processing({ workDir }: { workDir: string }): Promise<Tabl
       let left = c.count;
       while (left > 0) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        const list = await fetch(`${server.baseUrl}/api/v1/documents/get_documents?status_filter=processing&limit=1`, { headers: KEY_HEADERS });
+        const list = await fetch(`${server.baseUrl}/api/v1/documents/get_documents?status_filter=processing&limit=1`, {
+          headers: KEY_HEADERS,
+        });
         left = ((await list.json()) as { pagination: { total: number } }).pagination.total;
       }
       const seconds = (performance.now() - started) / 1000;
-      const completed = await fetch(`${server.baseUrl}/api/v1/documents/get_documents?status_filter=completed&limit=1`, { headers: KEY_HEADERS });
+      const completed = await fetch(`${server.baseUrl}/api/v1/documents/get_documents?status_filter=completed&limit=1`, {
+        headers: KEY_HEADERS,
+      });
       const done = ((await completed.json()) as { pagination: { total: number } }).pagination.total;
       rows.push([c.what, c.count, done, fmt(seconds, 2), fmt((c.count / seconds) * 60, 0)]);
     } finally {

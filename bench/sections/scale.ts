@@ -37,8 +37,20 @@ export async function scale({ workDir, sizes, durationSec }: { workDir: string; 
         latencies.push(performance.now() - started);
       }
       uploadP50.push(percentile(latencies, 50));
-      const list = await measure({ url: `${server.baseUrl}/api/v1/documents/get_documents?limit=20`, headers: KEY_HEADERS, expectStatus: 200, durationSec, connections: 4 });
-      const search = await measure({ url: `${server.baseUrl}/api/v1/documents/get_documents?search=${SEED_WORD}`, headers: KEY_HEADERS, expectStatus: 200, durationSec, connections: 4 });
+      const list = await measure({
+        url: `${server.baseUrl}/api/v1/documents/get_documents?limit=20`,
+        headers: KEY_HEADERS,
+        expectStatus: 200,
+        durationSec,
+        connections: 4,
+      });
+      const search = await measure({
+        url: `${server.baseUrl}/api/v1/documents/get_documents?search=${SEED_WORD}`,
+        headers: KEY_HEADERS,
+        expectStatus: 200,
+        durationSec,
+        connections: 4,
+      });
       rows.push([
         size.toLocaleString('en'),
         fmt(seedSec, 1),
@@ -53,12 +65,24 @@ export async function scale({ workDir, sizes, durationSec }: { workDir: string; 
       await server.stop();
     }
   }
-  const growth = uploadP50.length > 1 ? `Upload p50 at ${sizes.at(-1)!.toLocaleString('en')} is ${(uploadP50.at(-1)! / uploadP50[0]!).toFixed(2)}x the p50 at ${sizes[0]!.toLocaleString('en')} (target <= 3x).` : '';
+  const growth =
+    uploadP50.length > 1
+      ? `Upload p50 at ${sizes.at(-1)!.toLocaleString('en')} is ${(uploadP50.at(-1)! / uploadP50[0]!).toFixed(2)}x the p50 at ${sizes[0]!.toLocaleString('en')} (target <= 3x).`
+      : '';
   return [
     {
       title: 'Scale: latency by number of stored documents',
       note: `Documents seeded through the store (every one completed, with ~600 characters of text; 1 in 1000 contains the searched word). After the first content search (which waits for the texts start-up loads in the background), ${UPLOADS} sequential single-file uploads; list and search by autocannon, 4 connections, ${durationSec} s. ${growth}`,
-      head: ['stored', 'seed s', 'start-up ms', 'first content search ms (waits for texts)', 'upload ms p50 / p99', 'list page req/s (p50 / p99 ms)', 'content search req/s (p50 / p99 ms)', 'peak RSS MiB'],
+      head: [
+        'stored',
+        'seed s',
+        'start-up ms',
+        'first content search ms (waits for texts)',
+        'upload ms p50 / p99',
+        'list page req/s (p50 / p99 ms)',
+        'content search req/s (p50 / p99 ms)',
+        'peak RSS MiB',
+      ],
       rows,
     },
   ];

@@ -17,7 +17,9 @@ async function paddedPdf(bytes: number): Promise<Uint8Array> {
 export async function uploads({ workDir }: { workDir: string }): Promise<Table[]> {
   const five = await multipartBody([{ name: 'five-mb.pdf', bytes: await paddedPdf(5 * 1024 * 1024), type: 'application/pdf' }]);
   const onePdf = await paddedPdf(1024 * 1024);
-  const twenty = await multipartBody(Array.from({ length: 20 }, (_, i) => ({ name: `one-mb-${i}.pdf`, bytes: onePdf, type: 'application/pdf' })));
+  const twenty = await multipartBody(
+    Array.from({ length: 20 }, (_, i) => ({ name: `one-mb-${i}.pdf`, bytes: onePdf, type: 'application/pdf' })),
+  );
   const cases = [
     { name: '1 x 5 MB PDF', body: five, amount: 20, connections: 2 },
     { name: '20 x 1 MB PDFs in one request', body: twenty, amount: 10, connections: 2 },
@@ -41,7 +43,10 @@ export async function uploads({ workDir }: { workDir: string }): Promise<Table[]
       const mb = c.body.body.length / 1024 / 1024;
       // A peer that refuses the upload (Prism has a body size limit of its own) has no rate to compare.
       const comparable = p.unexpected === 0;
-      const statuses = (r: typeof o) => Object.entries(r.statuses).map(([status, n]) => `${n}x ${status}`).join(', ');
+      const statuses = (r: typeof o) =>
+        Object.entries(r.statuses)
+          .map(([status, n]) => `${n}x ${status}`)
+          .join(', ');
       rows.push([
         c.name,
         fmt(o.requestsPerSec, 2),
@@ -82,7 +87,16 @@ export async function uploads({ workDir }: { workDir: string }): Promise<Table[]
     {
       title: 'Uploads: ours vs Prism',
       note: 'autocannon with a fixed number of requests (uploads write to disk), 2 connections. Ours runs real processing in the background (delay 0).',
-      head: ['upload', 'ours req/s', 'Prism req/s', 'ours/Prism', 'ours MB/s', 'p50 ms (ours / Prism)', 'p99 ms (ours / Prism)', 'answers (ours / Prism)'],
+      head: [
+        'upload',
+        'ours req/s',
+        'Prism req/s',
+        'ours/Prism',
+        'ours MB/s',
+        'p50 ms (ours / Prism)',
+        'p99 ms (ours / Prism)',
+        'answers (ours / Prism)',
+      ],
       rows,
     },
     {

@@ -9,14 +9,23 @@ import type { ScenarioTools, SuiteKit } from './suite.js';
  * control is what makes "nothing else" mean something (a search that finds nothing proves nothing).
  * @example await expectNothingCreated(kit, tools, checks.upload.allOrNothing, token, pdf);
  */
-export async function expectNothingCreated(kit: SuiteKit, tools: ScenarioTools, check: Check, token: string, pdf: Uint8Array): Promise<void> {
+export async function expectNothingCreated(
+  kit: SuiteKit,
+  tools: ScenarioTools,
+  check: Check,
+  token: string,
+  pdf: Uint8Array,
+): Promise<void> {
   const control = await kit.api.upload([part(`${token}-control.pdf`, pdf)]);
   const [doc] = uploaded(control);
   if (!doc) return tools.notExercised(`the control upload was not accepted (${control.status}), so absence cannot be proven`, [check]);
   const search = await kit.api.list({ search: token, limit: kit.facts.maxLimit });
   const found = search.status === 200 ? listed(search).documents : [];
   if (!found.some((d) => d.document_id === doc.document_id)) {
-    return tools.notExercised(`a search for "${token}" did not find the control document ${doc.document_id} (see list.search-by-filename), so absence cannot be proven`, [check]);
+    return tools.notExercised(
+      `a search for "${token}" did not find the control document ${doc.document_id} (see list.search-by-filename), so absence cannot be proven`,
+      [check],
+    );
   }
   const others = found.filter((d) => d.document_id !== doc.document_id);
   kit.verify(check, others.length === 0, () => ({

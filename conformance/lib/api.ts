@@ -31,9 +31,15 @@ export interface Api {
 export function createApi(http: Http, key: KeyChoice = 'primary'): Api {
   return {
     judge: http.judge,
-    upload: (parts, { beyondLimits: _, ...extra } = {}) => http.send({ ...extra, operation: 'uploadDocuments', key, body: { kind: 'files', parts } }),
+    upload: (parts, { beyondLimits: _, ...extra } = {}) =>
+      http.send({ ...extra, operation: 'uploadDocuments', key, body: { kind: 'files', parts } }),
     uploadRaw: (data, contentType, extra) =>
-      http.send({ ...extra, operation: 'uploadDocuments', key, body: { kind: 'raw', data, ...(contentType !== undefined ? { contentType } : {}) } }),
+      http.send({
+        ...extra,
+        operation: 'uploadDocuments',
+        key,
+        body: { kind: 'raw', data, ...(contentType !== undefined ? { contentType } : {}) },
+      }),
     list: (query, extra) => http.send({ ...extra, operation: 'listDocuments', key, ...(query ? { query } : {}) }),
     get: (id, extra) => http.send({ ...extra, operation: 'getDocument', key, params: { document_id: id } }),
     retry: (id, extra) => http.send({ ...extra, operation: 'retryDocument', key, params: { document_id: id } }),

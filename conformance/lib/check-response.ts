@@ -9,9 +9,9 @@ import {
   errorIsProblemJson,
   headersArePresent,
   neverServerError,
+  type ResponseCheckContext,
   requestIdIsEchoed,
   statusIsDocumented,
-  type ResponseCheckContext,
 } from './response-checks.js';
 import { undocumentedProperties } from './schema-walk.js';
 

@@ -1,7 +1,6 @@
 import { CHECK_AREAS } from '../../src/commands/conformance-areas.js';
 import type { Check } from './checks/index.js';
 
-
 /**
  * Renders CHECKS.md from the catalog: one table per area with id, profile and what a pass proves.
  * @example writeFileSync('conformance/CHECKS.md', renderChecksMarkdown(catalog));

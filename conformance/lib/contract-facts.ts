@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Contract } from '../../src/contract/contract.js';
-import { listValuesFromParameters, type ListValues } from '../../src/contract/list-values.js';
+import { type ListValues, listValuesFromParameters } from '../../src/contract/list-values.js';
 import { LIMITS_EXTENSION, uploadLimitsFromExtension } from '../../src/contract/upload-limits.js';
 
 /** The documented values the scenarios depend on, read from the contract under test (so --spec works). */
@@ -16,7 +16,9 @@ export interface ContractFacts extends ListValues {
  * @example const { defaultLimit } = contractFacts(contract); // 20 for the bundled contract
  */
 export function contractFacts(contract: Contract): ContractFacts {
-  const list = listValuesFromParameters((contract.operation('listDocuments')?.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[]);
+  const list = listValuesFromParameters(
+    (contract.operation('listDocuments')?.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[],
+  );
   const upload = contract.operation('uploadDocuments')?.definition.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
   const schema = upload?.content['multipart/form-data']?.schema as OpenAPIV3_1.SchemaObject | undefined;
   const fileField = (schema?.required ?? Object.keys(schema?.properties ?? {}))[0];

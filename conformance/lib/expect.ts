@@ -28,7 +28,11 @@ export interface Expectations {
 export function createExpectations(judge: Judge): Expectations {
   return {
     expectStatus(check, exchange, status, why) {
-      judge.verify(check, exchange.status === status, () => ({ received: describeResponse(exchange), documented: `${status} (${why})`, exchange }));
+      judge.verify(check, exchange.status === status, () => ({
+        received: describeResponse(exchange),
+        documented: `${status} (${why})`,
+        exchange,
+      }));
     },
     expectProblem(check, exchange, status, code, why) {
       const got = (exchange.json as { code?: unknown } | undefined)?.code;
@@ -42,7 +46,9 @@ export function createExpectations(judge: Judge): Expectations {
       const errors = (exchange.json as { errors?: Array<{ in?: unknown; name?: unknown }> } | undefined)?.errors;
       // Header names are case-insensitive; parameter and field names are not.
       const same = (e: { in?: unknown; name?: unknown }, a: Named) =>
-        e.in === a.in && typeof e.name === 'string' && (a.in === 'header' ? e.name.toLowerCase() === a.name.toLowerCase() : e.name === a.name);
+        e.in === a.in &&
+        typeof e.name === 'string' &&
+        (a.in === 'header' ? e.name.toLowerCase() === a.name.toLowerCase() : e.name === a.name);
       const holds = Array.isArray(errors) && errors.some((e) => accepted.some((a) => same(e, a)));
       judge.verify(checks.validation.namesParameter, holds, () => ({
         received: `errors ${show(errors)}`,

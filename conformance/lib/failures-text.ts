@@ -1,4 +1,4 @@
-import { cap, formatFailure, type FailureRecord } from './failure.js';
+import { cap, type FailureRecord, formatFailure } from './failure.js';
 import type { ConformanceReport } from './report.js';
 
 type Failure = FailureRecord & { test: string };
@@ -13,7 +13,10 @@ const MAX_OTHER_TESTS = 5;
  */
 export function formatFailures(report: ConformanceReport): string {
   const blocks: string[] = [];
-  const silent = report.checks.flatMap((c) => c.failures).filter((f) => f.noResponse !== undefined).sort((a, b) => a.at - b.at);
+  const silent = report.checks
+    .flatMap((c) => c.failures)
+    .filter((f) => f.noResponse !== undefined)
+    .sort((a, b) => a.at - b.at);
   // One request without an answer is a check like any other; several mean the target went away, and
   // every later "no response" follows from the first.
   const stopped = silent.length > 1 ? silent[0]! : undefined;
@@ -41,6 +44,9 @@ export function formatFailures(report: ConformanceReport): string {
 }
 
 function names(tests: string[]): string {
-  const shown = tests.slice(0, MAX_OTHER_TESTS).map((t) => JSON.stringify(t)).join(', ');
+  const shown = tests
+    .slice(0, MAX_OTHER_TESTS)
+    .map((t) => JSON.stringify(t))
+    .join(', ');
   return tests.length > MAX_OTHER_TESTS ? `${shown} and ${tests.length - MAX_OTHER_TESTS} more` : shown;
 }

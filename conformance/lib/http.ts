@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Contract } from '../../src/contract/contract.js';
-import { checks } from './checks/index.js';
 import { checkResponse } from './check-response.js';
+import { checks } from './checks/index.js';
 import { curlCommand } from './curl.js';
 import type { Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import { ConformanceFailure } from './failure.js';
@@ -74,7 +74,8 @@ function encodeBody(body: RequestBody | undefined): BodyInit | undefined {
   if (!body) return undefined;
   if (body.kind === 'raw') return new Blob([body.data as Uint8Array<ArrayBuffer>]);
   const form = new FormData();
-  for (const part of body.parts) form.append(part.field, new Blob([part.data as Uint8Array<ArrayBuffer>], { type: part.contentType }), part.filename);
+  for (const part of body.parts)
+    form.append(part.field, new Blob([part.data as Uint8Array<ArrayBuffer>], { type: part.contentType }), part.filename);
   return form;
 }
 
@@ -94,7 +95,9 @@ export function createHttp(options: HttpOptions): Http {
       const template = o.operation ? options.contract.operation(o.operation)?.path : undefined;
       if (!o.path && !template) throw new Error(`conformance suite bug: unknown operation ${o.operation}`);
       const pathname = o.path ?? template!.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(o.params?.[name])));
-      const search = o.rawQuery ?? new URLSearchParams(Array.isArray(o.query) ? o.query : Object.entries(o.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+      const search =
+        o.rawQuery ??
+        new URLSearchParams(Array.isArray(o.query) ? o.query : Object.entries(o.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
       const url = `${base}${pathname}${search ? `?${search}` : ''}`;
       const requestId = o.requestId === null ? undefined : (o.requestId ?? `${options.requestIdPrefix}-${number}`);
       const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
@@ -121,8 +124,17 @@ export function createHttp(options: HttpOptions): Http {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         const reason = cause?.code ?? cause?.message ?? (error as Error).message;
         const exchange: Exchange = {
-          seq: number, request, target, status: 0, headers: new Headers(), mediaType: '', text: '', json: undefined,
-          durationMs: performance.now() - started, reproduce, ...(requestId !== undefined ? { requestId } : {}),
+          seq: number,
+          request,
+          target,
+          status: 0,
+          headers: new Headers(),
+          mediaType: '',
+          text: '',
+          json: undefined,
+          durationMs: performance.now() - started,
+          reproduce,
+          ...(requestId !== undefined ? { requestId } : {}),
         };
         throw new ConformanceFailure(checks.response.responds, {
           received: `no HTTP response after ${Math.round(exchange.durationMs)} ms: ${reason}`,
@@ -143,9 +155,18 @@ export function createHttp(options: HttpOptions): Http {
         }
       }
       const exchange: Exchange = {
-        seq: number, request, target, status: response.status, headers: response.headers, mediaType, text, json,
-        durationMs: performance.now() - started, reproduce,
-        ...(jsonError !== undefined ? { jsonError } : {}), ...(requestId !== undefined ? { requestId } : {}),
+        seq: number,
+        request,
+        target,
+        status: response.status,
+        headers: response.headers,
+        mediaType,
+        text,
+        json,
+        durationMs: performance.now() - started,
+        reproduce,
+        ...(jsonError !== undefined ? { jsonError } : {}),
+        ...(requestId !== undefined ? { requestId } : {}),
       };
       judge.verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
       judge.coverage(target.coverageKey, response.status);

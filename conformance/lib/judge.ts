@@ -1,4 +1,4 @@
-import { profileIncludes, type Check, type Profile } from './checks/index.js';
+import { type Check, type Profile, profileIncludes } from './checks/index.js';
 import { ConformanceFailure, type FailureDetails, type FailureRecord } from './failure.js';
 import type { TestRecord, WarningRecord } from './recorder.js';
 
@@ -49,7 +49,8 @@ export function createJudge(profile: Profile): Judge {
     return found;
   };
   const inProfile = (check: Check) => {
-    if (!profileIncludes(profile, check.profile)) throw new Error(`conformance suite bug: ${check.id} (${check.profile}) evaluated in a ${profile} run`);
+    if (!profileIncludes(profile, check.profile))
+      throw new Error(`conformance suite bug: ${check.id} (${check.profile}) evaluated in a ${profile} run`);
   };
   const judge: Judge = {
     profile,

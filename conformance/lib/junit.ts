@@ -25,12 +25,18 @@ export function writeJunit(report: ConformanceReport, file: string): void {
         test.standardOutput(check.failures.map((f) => `${formatFailureInFull(f)}\n  Test:       ${f.test}`).join('\n\n'));
       } else if (check.outcome === 'not-exercised') test.skipped().standardOutput(`not exercised: ${check.notExercised.join('; ')}`);
       else if (check.outcome === 'not-in-profile') test.skipped().standardOutput('full profile only (--profile full)');
-      else if (check.warnings.length) test.standardOutput(check.warnings.map((w) => `warning: ${w.message} (seen ${w.count} time(s))`).join('\n'));
+      else if (check.warnings.length)
+        test.standardOutput(check.warnings.map((w) => `warning: ${w.message} (seen ${w.count} time(s))`).join('\n'));
     }
   }
   if (report.unattributed.length) {
     const suite = xml.testSuite().name(`docproc conformance ${report.runId}: crashed scenarios`);
-    for (const crash of report.unattributed) suite.testCase().className('docproc.conformance.crashed').name(crash.test).error(crash.error, 'crash', crash.stack ?? '');
+    for (const crash of report.unattributed)
+      suite
+        .testCase()
+        .className('docproc.conformance.crashed')
+        .name(crash.test)
+        .error(crash.error, 'crash', crash.stack ?? '');
   }
   xml.writeTo(file);
 }

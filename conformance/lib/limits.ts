@@ -38,7 +38,10 @@ export function createLimits(config: Pick<ConformanceSuiteConfig, 'maxFiles' | '
         if (!beyondLimits) {
           if (parts.length > maxFiles) throw new OverLimit(`needs ${parts.length} files in one upload; ${filesText}`);
           const big = parts.find((p) => p.data.length > maxFileBytes);
-          if (big) throw new OverLimit(`needs a file of ${big.data.length} bytes; ${flag(config.maxFileBytes, 'max-file-bytes')} is ${maxFileBytes}`);
+          if (big)
+            throw new OverLimit(
+              `needs a file of ${big.data.length} bytes; ${flag(config.maxFileBytes, 'max-file-bytes')} is ${maxFileBytes}`,
+            );
         }
         return api.upload(parts, rest);
       },

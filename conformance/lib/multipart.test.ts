@@ -5,9 +5,14 @@ const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe('hand-built multipart bodies', () => {
   it('frames each part with the boundary and ends with the closing delimiter', () => {
-    const { body, contentType } = buildMultipart([{ field: 'files[]', filename: 'a.pdf', contentType: 'application/pdf', data: new TextEncoder().encode('PDF') }], 'B');
+    const { body, contentType } = buildMultipart(
+      [{ field: 'files[]', filename: 'a.pdf', contentType: 'application/pdf', data: new TextEncoder().encode('PDF') }],
+      'B',
+    );
     expect(contentType).toBe('multipart/form-data; boundary=B');
-    expect(text(body)).toBe('--B\r\nContent-Disposition: form-data; name="files[]"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\nPDF\r\n--B--\r\n');
+    expect(text(body)).toBe(
+      '--B\r\nContent-Disposition: form-data; name="files[]"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\nPDF\r\n--B--\r\n',
+    );
   });
 
   it("writes filename* as UTF-8'' with percent-encoded bytes after the plain filename", () => {

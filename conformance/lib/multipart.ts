@@ -16,11 +16,15 @@ const encoder = new TextEncoder();
  * filenames, truncated or malformed bodies).
  * @example const { body, contentType } = buildMultipart([{ field: 'files[]', filename: 'a.pdf', data }]);
  */
-export function buildMultipart(parts: RawPart[], boundary = `docproc-conformance-${Math.random().toString(36).slice(2)}`): { body: Uint8Array; contentType: string; boundary: string } {
+export function buildMultipart(
+  parts: RawPart[],
+  boundary = `docproc-conformance-${Math.random().toString(36).slice(2)}`,
+): { body: Uint8Array; contentType: string; boundary: string } {
   const chunks: Uint8Array[] = [];
   for (const part of parts) {
     let disposition = `form-data; name="${part.field}"`;
-    if (part.filename !== undefined) disposition += `; filename="${part.filename.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
+    if (part.filename !== undefined)
+      disposition += `; filename="${part.filename.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
     if (part.filenameStar !== undefined) disposition += `; filename*=UTF-8''${encodeRfc5987(part.filenameStar)}`;
     let head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n`;
     if (part.contentType) head += `Content-Type: ${part.contentType}\r\n`;
@@ -38,5 +42,9 @@ export function buildMultipart(parts: RawPart[], boundary = `docproc-conformance
 
 /** Percent-encodes a value as an RFC 5987 ext-value (attr-char kept, everything else %XX of its UTF-8). */
 export function encodeRfc5987(value: string): string {
-  return [...encoder.encode(value)].map((b) => (/[A-Za-z0-9!#$&+.^_`|~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...encoder.encode(value)]
+    .map((b) =>
+      /[A-Za-z0-9!#$&+.^_`|~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 }

@@ -1,5 +1,5 @@
 import { SCENARIO_AREAS } from '../../src/commands/conformance-areas.js';
-import { profileIncludes, type Check, type Profile } from './checks/index.js';
+import { type Check, type Profile, profileIncludes } from './checks/index.js';
 import type { FailureRecord } from './failure.js';
 import type { TestRecord, WarningRecord } from './recorder.js';
 
@@ -79,7 +79,12 @@ function outcomeOf(check: Check, profile: Profile, passes: number, failures: num
  * Builds the report from every test's record: per-check outcomes, unattributed failures and coverage.
  * @example buildReport(info, tests, catalog, { getDocument: ['200', '400', '404'] });
  */
-export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly Check[], documented: Record<string, string[]>): ConformanceReport {
+export function buildReport(
+  info: RunInfo,
+  tests: TestInput[],
+  catalog: readonly Check[],
+  documented: Record<string, string[]>,
+): ConformanceReport {
   const checks = catalog.map((check): CheckReport => {
     let passes = 0;
     const failures: CheckReport['failures'] = [];
@@ -98,7 +103,8 @@ export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly
       for (const n of r?.notExercised ?? []) if (n.check === check.id) notExercised.add(`${test.name}: ${n.reason}`);
       const declared = r?.declared.includes(check.id) ?? false;
       const evaluated = !!r?.counts[check.id];
-      if (declared && !evaluated && test.state === 'skipped' && test.note && profileIncludes(info.profile, check.profile)) notExercised.add(`${test.name}: ${test.note}`);
+      if (declared && !evaluated && test.state === 'skipped' && test.note && profileIncludes(info.profile, check.profile))
+        notExercised.add(`${test.name}: ${test.note}`);
       if (declared && !evaluated && test.state === 'failed') notExercised.add(`${test.name}: not reached, the scenario failed first`);
     }
     const outcome = outcomeOf(check, info.profile, passes, failures.length, warnings.length);
@@ -109,8 +115,12 @@ export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly
     return { ...check, outcome, passes, failures, warnings, notExercised: [...notExercised] };
   });
   const unattributed = tests
-    .filter((t) => t.state === 'failed' && !(t.record?.failures.length))
-    .map((t) => ({ test: t.name, error: t.errors[0] ?? 'failed without an error message', ...(t.record?.crash?.stack ? { stack: t.record.crash.stack } : {}) }));
+    .filter((t) => t.state === 'failed' && !t.record?.failures.length)
+    .map((t) => ({
+      test: t.name,
+      error: t.errors[0] ?? 'failed without an error message',
+      ...(t.record?.crash?.stack ? { stack: t.record.crash.stack } : {}),
+    }));
   const coverage: ConformanceReport['coverage'] = {};
   for (const [op, statuses] of Object.entries(documented)) coverage[op] = { documented: statuses, observed: {}, neverObserved: [] };
   for (const test of tests) {
@@ -123,13 +133,22 @@ export function buildReport(info: RunInfo, tests: TestInput[], catalog: readonly
   for (const entry of Object.values(coverage)) {
     // No client can provoke a server error or a rate limit on purpose: a 5xx or 429 never observed is no gap.
     const provokable = entry.documented.filter((s) => s[0] !== '5' && s !== '429');
-    entry.neverObserved = provokable.filter((s) => !Object.keys(entry.observed).some((o) => o === s || (s.endsWith('XX') && o[0] === s[0])));
+    entry.neverObserved = provokable.filter(
+      (s) => !Object.keys(entry.observed).some((o) => o === s || (s.endsWith('XX') && o[0] === s[0])),
+    );
     // An operation --only left out was not meant to be exercised.
     if (info.only && Object.keys(entry.observed).length === 0) entry.neverObserved = [];
   }
-  const count = <T extends string>(values: T[], keys: readonly T[]) => Object.fromEntries(keys.map((k) => [k, values.filter((v) => v === k).length])) as Record<T, number>;
-  const outcomes = count(checks.map((c) => c.outcome), ['passed', 'warned', 'failed', 'not-exercised', 'not-in-profile'] as const);
-  const states = count(tests.map((t) => t.state), ['passed', 'failed', 'skipped', 'pending'] as const);
+  const count = <T extends string>(values: T[], keys: readonly T[]) =>
+    Object.fromEntries(keys.map((k) => [k, values.filter((v) => v === k).length])) as Record<T, number>;
+  const outcomes = count(
+    checks.map((c) => c.outcome),
+    ['passed', 'warned', 'failed', 'not-exercised', 'not-in-profile'] as const,
+  );
+  const states = count(
+    tests.map((t) => t.state),
+    ['passed', 'failed', 'skipped', 'pending'] as const,
+  );
   const failed = outcomes.failed > 0 || unattributed.length > 0 || tests.some((t) => t.state === 'failed') || tests.length === 0;
   return {
     tool: 'docproc conformance',

@@ -34,7 +34,9 @@ export default class ConformanceReporter implements Reporter {
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
     const o = this.options;
-    this.print(`\n docproc conformance  run ${o.runId}  (profile ${o.profile}${o.strict ? ', strict' : ''}${o.only ? `, only ${o.only.join(',')}` : ''})\n   Target   ${o.target}\n`);
+    this.print(
+      `\n docproc conformance  run ${o.runId}  (profile ${o.profile}${o.strict ? ', strict' : ''}${o.only ? `, only ${o.only.join(',')}` : ''})\n   Target   ${o.target}\n`,
+    );
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -43,7 +45,9 @@ export default class ConformanceReporter implements Reporter {
     const count = (s: string) => states.filter((x) => x === s).length;
     const failed = count('failed') + (module.errors().length ? 1 : 0);
     const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
-    const lines = [`  ${failed ? MARK.failed : MARK.passed} ${basename(module.moduleId)}  ${count('passed')} passed, ${failed} failed, ${count('skipped')} skipped  (${seconds} s)`];
+    const lines = [
+      `  ${failed ? MARK.failed : MARK.passed} ${basename(module.moduleId)}  ${count('passed')} passed, ${failed} failed, ${count('skipped')} skipped  (${seconds} s)`,
+    ];
     for (const test of tests) {
       if (test.result().state !== 'failed') continue;
       const record = test.meta().conformance;
@@ -57,7 +61,8 @@ export default class ConformanceReporter implements Reporter {
     const tests: TestInput[] = [];
     for (const mod of modules) {
       const file = mod.moduleId.replace(`${this.vitest?.config.root ?? ''}/`, '');
-      for (const error of mod.errors()) tests.push({ file, name: `${file} (loading)`, state: 'failed', errors: [firstLine(error.message)] });
+      for (const error of mod.errors())
+        tests.push({ file, name: `${file} (loading)`, state: 'failed', errors: [firstLine(error.message)] });
       for (const test of mod.children.allTests()) {
         const result = test.result();
         const record = test.meta().conformance;
@@ -72,7 +77,8 @@ export default class ConformanceReporter implements Reporter {
         });
       }
     }
-    for (const error of unhandled) tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [firstLine(error.message)] });
+    for (const error of unhandled)
+      tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [firstLine(error.message)] });
     const { reportFile, junitFile, documented, onReport, ...info } = this.options;
     const report = buildReport({ ...info, startedAt: this.startedAt, finishedAt: new Date().toISOString() }, tests, catalog, documented);
     if (reportFile) {

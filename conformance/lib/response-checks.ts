@@ -19,7 +19,12 @@ const RECORDED_BODY_LIMIT = 65_536;
 
 /** `204 application/json {"a":1}`: a one-line picture of a response for Received lines. */
 export function describeResponse(exchange: Exchange): string {
-  const body = exchange.json !== undefined ? show(exchange.json, RECORDED_BODY_LIMIT) : exchange.text ? show(exchange.text, RECORDED_BODY_LIMIT) : '(empty body)';
+  const body =
+    exchange.json !== undefined
+      ? show(exchange.json, RECORDED_BODY_LIMIT)
+      : exchange.text
+        ? show(exchange.text, RECORDED_BODY_LIMIT)
+        : '(empty body)';
   return `${exchange.status} ${exchange.mediaType || '(no content-type)'} ${body}`;
 }
 
@@ -58,7 +63,11 @@ export function errorIsProblemJson(exchange: Exchange, ctx: ResponseCheckContext
   if (exchange.status < 400) return;
   const body = exchange.json as { status?: unknown } | undefined;
   const holds =
-    exchange.mediaType === 'application/problem+json' && typeof body === 'object' && body !== null && !Array.isArray(body) && body.status === exchange.status;
+    exchange.mediaType === 'application/problem+json' &&
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    body.status === exchange.status;
   ctx.judge.verify(c.errorIsProblem, holds, () => ({
     received: describeResponse(exchange),
     documented: `application/problem+json with "status": ${exchange.status}`,
@@ -102,7 +111,9 @@ export function headersArePresent(exchange: Exchange, ctx: ResponseCheckContext)
   }
   ctx.judge.verify(c.headersPresent, problems.length === 0, () => ({
     received: problems.join('\n'),
-    documented: Object.entries(headers).map(([n, h]) => `${n}${h.required ? ' (required)' : ''}`).join(', '),
+    documented: Object.entries(headers)
+      .map(([n, h]) => `${n}${h.required ? ' (required)' : ''}`)
+      .join(', '),
     exchange,
   }));
 }

@@ -31,12 +31,17 @@ export function undocumentedProperties(schema: unknown, value: unknown, path = '
   let open = false;
   for (const branch of branches) {
     const props = branch.properties;
-    if (isObject(props)) for (const [name, s] of Object.entries(props)) if (isObject(s)) declared.set(name, [...(declared.get(name) ?? []), s]);
+    if (isObject(props))
+      for (const [name, s] of Object.entries(props)) if (isObject(s)) declared.set(name, [...(declared.get(name) ?? []), s]);
     if (isObject(branch.additionalProperties) || branch.additionalProperties === true || isObject(branch.patternProperties)) open = true;
   }
   // A schema that says nothing about properties (e.g. the null branch of a oneOf) declares nothing to compare with.
   if (declared.size === 0) return [];
-  const extra = open ? [] : Object.keys(value).filter((k) => !declared.has(k)).map((k) => `${path}/${k}`);
+  const extra = open
+    ? []
+    : Object.keys(value)
+        .filter((k) => !declared.has(k))
+        .map((k) => `${path}/${k}`);
   const nested = [...declared].flatMap(([name, schemas]) =>
     name in value ? schemas.flatMap((s) => undocumentedProperties(s, value[name], `${path}/${name}`)) : [],
   );

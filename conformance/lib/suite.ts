@@ -1,15 +1,15 @@
 import { inject, it } from 'vitest';
 import type { ConformanceSuiteConfig } from '../../src/commands/conformance.js';
-import { loadContract, type Contract } from '../../src/contract/contract.js';
-import { createApi, type Api } from './api.js';
-import { checkById, profileIncludes, type Check, type Profile } from './checks/index.js';
-import { contractFacts, type ContractFacts } from './contract-facts.js';
+import { type Contract, loadContract } from '../../src/contract/contract.js';
+import { type Api, createApi } from './api.js';
+import { type Check, checkById, type Profile, profileIncludes } from './checks/index.js';
+import { type ContractFacts, contractFacts } from './contract-facts.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
 import { createExpectations, type Expectations } from './expect.js';
-import { cap, ConformanceFailure } from './failure.js';
+import { ConformanceFailure, cap } from './failure.js';
 import { createHttp, type Http } from './http.js';
 import { createJudge, type Judge } from './judge.js';
-import { createLimits, OverLimit, type Limits } from './limits.js';
+import { createLimits, type Limits, OverLimit } from './limits.js';
 import { createTestRecord } from './recorder.js';
 
 declare module 'vitest' {
@@ -80,7 +80,8 @@ function contractOf(spec: string): Promise<Contract> {
 
 function readConfig(): ConformanceSuiteConfig {
   const config = inject('docprocConformance');
-  if (!config?.baseUrl) throw new Error('the conformance suite runs through `docproc conformance --base-url URL --api-key KEY`, not bare vitest');
+  if (!config?.baseUrl)
+    throw new Error('the conformance suite runs through `docproc conformance --base-url URL --api-key KEY`, not bare vitest');
   return config;
 }
 
@@ -160,7 +161,11 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
             await fn({ notExercised: (reason, which = spec.checks) => notExercised(reason, which) });
           } catch (error) {
             // An upload the deployment's limits forbid was never sent: what it was for is not exercised.
-            if (error instanceof OverLimit) notExercised(error.message, spec.checks.filter((c) => !judge.evaluated(c)));
+            if (error instanceof OverLimit)
+              notExercised(
+                error.message,
+                spec.checks.filter((c) => !judge.evaluated(c)),
+              );
             throw error;
           }
           // A scenario that returns without evaluating a check it promised would report a pass it never earned.
@@ -173,7 +178,14 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
             throw quietError(`${error.record.check} failed`);
           }
           const { message = String(error), stack = '' } = (error ?? {}) as Error;
-          record.crash = { message: cap(message, 2000), stack: stack.split('\n').filter((l) => /^\s+at /.test(l)).slice(0, 8).join('\n') };
+          record.crash = {
+            message: cap(message, 2000),
+            stack: stack
+              .split('\n')
+              .filter((l) => /^\s+at /.test(l))
+              .slice(0, 8)
+              .join('\n'),
+          };
           throw quietError(`crashed: ${cap(message.split('\n')[0] ?? '', 200)}`);
         } finally {
           judge.use(undefined);

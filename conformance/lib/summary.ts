@@ -1,5 +1,5 @@
 import { cap } from './failure.js';
-import { leftOutByOnly, type ConformanceReport } from './report.js';
+import { type ConformanceReport, leftOutByOnly } from './report.js';
 
 const MAX_LINES = 12;
 
@@ -20,15 +20,26 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     `   Checks   ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s['not-exercised']} not exercised${s['not-in-profile'] ? `, ${s['not-in-profile']} only in the full profile` : ''}`,
   ];
   const failed = report.checks.filter((c) => c.outcome === 'failed');
-  if (failed.length) out.push('   Failed', ...list(failed.map((c) => `    ✗ ${c.id}: ${c.failures.length} failure(s), first in ${JSON.stringify(c.failures[0]?.test)}`)));
-  if (report.unattributed.length) out.push('   Crashed (no check attributed)', ...list(report.unattributed.map((u) => `    ✗ ${u.test}: ${cap(u.error, 300)}`)));
+  if (failed.length)
+    out.push(
+      '   Failed',
+      ...list(failed.map((c) => `    ✗ ${c.id}: ${c.failures.length} failure(s), first in ${JSON.stringify(c.failures[0]?.test)}`)),
+    );
+  if (report.unattributed.length)
+    out.push('   Crashed (no check attributed)', ...list(report.unattributed.map((u) => `    ✗ ${u.test}: ${cap(u.error, 300)}`)));
   const warned = report.checks.filter((c) => c.outcome === 'warned' || (c.warnings.length && c.outcome !== 'failed'));
-  if (warned.length) out.push('   Warnings', ...list(warned.flatMap((c) => [...new Set(c.warnings.map((w) => w.message))].map((m) => `    ! ${c.id}: ${m}`))));
+  if (warned.length)
+    out.push(
+      '   Warnings',
+      ...list(warned.flatMap((c) => [...new Set(c.warnings.map((w) => w.message))].map((m) => `    ! ${c.id}: ${m}`))),
+    );
   const skipped = report.checks.filter((c) => c.outcome === 'not-exercised');
   const unselected = skipped.filter((c) => report.only && leftOutByOnly(c, report.only));
   const unexercised = skipped.filter((c) => !unselected.includes(c));
-  if (skipped.length) out.push('   Not exercised (not passed)', ...list(unexercised.map((c) => `    ○ ${c.id}: ${cap(c.notExercised[0] ?? '', 300)}`)));
-  if (unselected.length) out.push(`    ○ ${unselected.length} checks in areas --only left out (${[...new Set(unselected.map((c) => c.area))].join(', ')})`);
+  if (skipped.length)
+    out.push('   Not exercised (not passed)', ...list(unexercised.map((c) => `    ○ ${c.id}: ${cap(c.notExercised[0] ?? '', 300)}`)));
+  if (unselected.length)
+    out.push(`    ○ ${unselected.length} checks in areas --only left out (${[...new Set(unselected.map((c) => c.area))].join(', ')})`);
   const gaps = Object.entries(report.coverage)
     .filter(([, e]) => e.neverObserved.length)
     .map(([op, e]) => `    ${op}: ${e.neverObserved.join(', ')}`);

@@ -1,4 +1,4 @@
-import { documentOf, type Api, type WireFullDocument } from './api.js';
+import { type Api, documentOf, type WireFullDocument } from './api.js';
 import { checks } from './checks/index.js';
 import type { Exchange } from './exchange.js';
 import { describeResponse } from './response-checks.js';

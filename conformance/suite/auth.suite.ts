@@ -3,8 +3,8 @@ import { describe } from 'vitest';
 import type { Api } from '../lib/api.js';
 import { checks } from '../lib/checks/index.js';
 import type { Exchange, KeyVariant } from '../lib/exchange.js';
-import { keyVariant } from '../lib/http.js';
 import { part, textPdf } from '../lib/files.js';
+import { keyVariant } from '../lib/http.js';
 import { openSuite } from '../lib/suite.js';
 
 const kit = await openSuite('auth');
@@ -53,7 +53,8 @@ describe('x-api-key is compared exactly', () => {
   ];
   for (const v of variants) {
     kit.scenario(`the run's key ${v.label} is a 401`, { profile: 'full', checks: [auth.keyExact] }, async (tools) => {
-      if (keyVariant(kit.config.apiKey, v.variant) === kit.config.apiKey) return tools.notExercised('the key has no letters, so it has no other letter case');
+      if (keyVariant(kit.config.apiKey, v.variant) === kit.config.apiKey)
+        return tools.notExercised('the key has no letters, so it has no other letter case');
       expectStatus(auth.keyExact, await kit.as({ variant: v.variant }).list(), 401, `x-api-key is the run's key ${v.label}`);
     });
   }
@@ -64,14 +65,21 @@ describe('the key is checked before anything else', () => {
     { label: 'a list with page=abc', send: (api) => api.list({ page: 'abc' }) },
     { label: 'a read of id abc', send: (api) => api.get('abc') },
     { label: 'a retry of id 0', send: (api) => api.retry(0) },
-    { label: 'an upload with no files', send: (api) => api.uploadRaw(new TextEncoder().encode('--b--\r\n'), 'multipart/form-data; boundary=b') },
+    {
+      label: 'an upload with no files',
+      send: (api) => api.uploadRaw(new TextEncoder().encode('--b--\r\n'), 'multipart/form-data; boundary=b'),
+    },
   ];
   for (const { label, send } of invalid) {
     kit.scenario(`${label} without a key is a 401, not a 400`, { profile: 'contract', checks: [auth.checkedFirst] }, async () => {
       expectStatus(auth.checkedFirst, await send(kit.as('none')), 401, 'the key is checked before the request itself');
     });
   }
-  kit.scenario('a read of an id that does not exist without a key is a 401, not a 404', { profile: 'contract', checks: [auth.checkedFirst] }, async () => {
-    expectStatus(auth.checkedFirst, await kit.as('none').get(UNUSED_ID), 401, 'the key is checked before the document is looked up');
-  });
+  kit.scenario(
+    'a read of an id that does not exist without a key is a 401, not a 404',
+    { profile: 'contract', checks: [auth.checkedFirst] },
+    async () => {
+      expectStatus(auth.checkedFirst, await kit.as('none').get(UNUSED_ID), 401, 'the key is checked before the document is looked up');
+    },
+  );
 });

@@ -1,12 +1,12 @@
 import { describe } from 'vitest';
 import { documentOf, uploaded, type WireFullDocument } from '../lib/api.js';
 import { checks } from '../lib/checks/index.js';
+import { INVALID_DOCUMENT_IDS } from '../lib/contract-facts.js';
 import type { Exchange } from '../lib/exchange.js';
 import { show } from '../lib/failure.js';
 import { part, textPdf } from '../lib/files.js';
 import { once, openSuite } from '../lib/suite.js';
 import { waitForTerminal } from '../lib/wait.js';
-import { INVALID_DOCUMENT_IDS } from '../lib/contract-facts.js';
 
 const kit = await openSuite('get');
 const { verify, expectStatus, expectProblem, expectNamesParameter } = kit;
@@ -31,21 +31,29 @@ function expectSameFields(exchange: Exchange, read: WireFullDocument, sent: Wire
 }
 
 describe('getDocument', () => {
-  kit.scenario('reading the document an upload just returned is a 200', { profile: 'contract', checks: [get.returnsDocument] }, async () => {
-    const doc = await created();
-    expectStatus(get.returnsDocument, await kit.api.get(doc.document_id), 200, `document ${doc.document_id} was just uploaded`);
-  });
+  kit.scenario(
+    'reading the document an upload just returned is a 200',
+    { profile: 'contract', checks: [get.returnsDocument] },
+    async () => {
+      const doc = await created();
+      expectStatus(get.returnsDocument, await kit.api.get(doc.document_id), 200, `document ${doc.document_id} was just uploaded`);
+    },
+  );
 
-  kit.scenario('it equals what the upload returned, before and after processing', { profile: 'full', checks: [get.matchesUpload] }, async () => {
-    const sent = await created();
-    const now = await kit.api.get(sent.document_id);
-    expectStatus(get.returnsDocument, now, 200, 'the document was just uploaded');
-    expectSameFields(now, documentOf(now), sent, 'read at once');
-    const done = await waitForTerminal(kit.api, sent.document_id, kit.config.timeoutMs);
-    const after = await kit.api.get(sent.document_id);
-    expectStatus(get.returnsDocument, after, 200, "the document exists");
-    expectSameFields(after, documentOf(after), sent, `read once ${done.status}`);
-  });
+  kit.scenario(
+    'it equals what the upload returned, before and after processing',
+    { profile: 'full', checks: [get.matchesUpload] },
+    async () => {
+      const sent = await created();
+      const now = await kit.api.get(sent.document_id);
+      expectStatus(get.returnsDocument, now, 200, 'the document was just uploaded');
+      expectSameFields(now, documentOf(now), sent, 'read at once');
+      const done = await waitForTerminal(kit.api, sent.document_id, kit.config.timeoutMs);
+      const after = await kit.api.get(sent.document_id);
+      expectStatus(get.returnsDocument, after, 200, 'the document exists');
+      expectSameFields(after, documentOf(after), sent, `read once ${done.status}`);
+    },
+  );
 
   kit.scenario('an id that does not exist is a 404 not_found', { profile: 'full', checks: [get.unknownId] }, async () => {
     expectProblem(get.unknownId, await kit.api.get(Number.MAX_SAFE_INTEGER), 404, 'not_found', 'no document has this id');

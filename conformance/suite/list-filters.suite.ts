@@ -1,12 +1,12 @@
 import { describe } from 'vitest';
 import { idsOf, listed, uploaded, type WireFullDocument } from '../lib/api.js';
-import { checks, type Check } from '../lib/checks/index.js';
+import { type Check, checks } from '../lib/checks/index.js';
 import type { WireDocument } from '../lib/document-state.js';
 import type { Exchange } from '../lib/exchange.js';
 import { sameSet, setText } from '../lib/expect.js';
 import { show } from '../lib/failure.js';
-import { describeResponse } from '../lib/response-checks.js';
 import { fixture, part, randomWord, textPdf } from '../lib/files.js';
+import { describeResponse } from '../lib/response-checks.js';
 import { once, openSuite } from '../lib/suite.js';
 import { waitForAll } from '../lib/wait.js';
 
@@ -42,58 +42,111 @@ const finished = once(async () => waitForAll(kit.api, idsOf(await seed()), kit.c
 /** Every document matching `query` (one page of the maximum size: the seed is far smaller). */
 async function matching(check: Check, query: Record<string, string>): Promise<{ exchange: Exchange; documents: WireDocument[] }> {
   const exchange = await kit.api.list({ ...query, limit: kit.facts.maxLimit });
-  kit.require(check, exchange.status === 200, () => ({ received: describeResponse(exchange), documented: '200 (a valid list request)', exchange }));
+  kit.require(check, exchange.status === 200, () => ({
+    received: describeResponse(exchange),
+    documented: '200 (a valid list request)',
+    exchange,
+  }));
   return { exchange, documents: listed(exchange).documents };
 }
 
-function expectExactly(check: Check, found: { exchange: Exchange; documents: WireDocument[] }, want: WireFullDocument[], what: string): void {
+function expectExactly(
+  check: Check,
+  found: { exchange: Exchange; documents: WireDocument[] },
+  want: WireFullDocument[],
+  what: string,
+): void {
   verify(check, sameSet(idsOf(found.documents), idsOf(want)), () => ({
-    received: `${setText(idsOf(found.documents))} ${show(found.documents.map((d) => `${d.document_id} ${d.status} ${d.filename}`), 500)}`,
+    received: `${setText(idsOf(found.documents))} ${show(
+      found.documents.map((d) => `${d.document_id} ${d.status} ${d.filename}`),
+      500,
+    )}`,
     documented: `exactly ${setText(idsOf(want))}: ${what}`,
     exchange: found.exchange,
   }));
 }
 
 describe('listDocuments filters', () => {
-  kit.scenario('status_filter keeps exactly the documents in that status, for each status', { profile: 'full', checks: [list.statusFilter] }, async (tools) => {
-    const docs = await finished();
-    if (new Set(docs.map((d) => d.status)).size < 2) {
-      return tools.notExercised(`every seed document ended ${docs[0]?.status}, so a filter cannot be told from no filter`);
-    }
-    for (const status of kit.facts.statuses) {
-      const found = await matching(list.statusFilter, { status_filter: status, search: token });
-      const want = docs.filter((d) => d.status === status);
-      expectExactly(list.statusFilter, found, want, `the run's ${status} documents (as read one by one)`);
-      verify(list.statusFilter, found.documents.every((d) => d.status === status), () => ({
-        received: show(found.documents.map((d) => d.status)),
-        documented: `only ${status}`,
-        exchange: found.exchange,
-      }));
-    }
-  });
+  kit.scenario(
+    'status_filter keeps exactly the documents in that status, for each status',
+    { profile: 'full', checks: [list.statusFilter] },
+    async (tools) => {
+      const docs = await finished();
+      if (new Set(docs.map((d) => d.status)).size < 2) {
+        return tools.notExercised(`every seed document ended ${docs[0]?.status}, so a filter cannot be told from no filter`);
+      }
+      for (const status of kit.facts.statuses) {
+        const found = await matching(list.statusFilter, { status_filter: status, search: token });
+        const want = docs.filter((d) => d.status === status);
+        expectExactly(list.statusFilter, found, want, `the run's ${status} documents (as read one by one)`);
+        verify(
+          list.statusFilter,
+          found.documents.every((d) => d.status === status),
+          () => ({
+            received: show(found.documents.map((d) => d.status)),
+            documented: `only ${status}`,
+            exchange: found.exchange,
+          }),
+        );
+      }
+    },
+  );
 
-  kit.scenario('search finds the run\'s documents by a filename token, in any letter case', { profile: 'full', checks: [list.searchByFilename] }, async () => {
-    const docs = await seed();
-    for (const term of [token.toUpperCase(), token.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))]) {
-      expectExactly(list.searchByFilename, await matching(list.searchByFilename, { search: term }), docs, `every document named with ${JSON.stringify(term)}`);
-    }
-  });
+  kit.scenario(
+    "search finds the run's documents by a filename token, in any letter case",
+    { profile: 'full', checks: [list.searchByFilename] },
+    async () => {
+      const docs = await seed();
+      for (const term of [token.toUpperCase(), token.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))]) {
+        expectExactly(
+          list.searchByFilename,
+          await matching(list.searchByFilename, { search: term }),
+          docs,
+          `every document named with ${JSON.stringify(term)}`,
+        );
+      }
+    },
+  );
 
-  kit.scenario('search finds a document by a word that only its PDF text contains, in any letter case', { profile: 'full', checks: [list.searchByContent] }, async (tools) => {
-    const docs = await finished();
-    const withWord = docs.find((d) => d.filename === `${token}-a.pdf`)!;
-    if (withWord.status !== 'completed') return tools.notExercised(`the PDF with the word ended ${withWord.status} (see lifecycle.completed-has-content)`);
-    expectExactly(list.searchByContent, await matching(list.searchByContent, { search: word.toUpperCase() }), [withWord], `the one PDF whose text has ${JSON.stringify(word)}`);
-  });
+  kit.scenario(
+    'search finds a document by a word that only its PDF text contains, in any letter case',
+    { profile: 'full', checks: [list.searchByContent] },
+    async (tools) => {
+      const docs = await finished();
+      const withWord = docs.find((d) => d.filename === `${token}-a.pdf`)!;
+      if (withWord.status !== 'completed')
+        return tools.notExercised(`the PDF with the word ended ${withWord.status} (see lifecycle.completed-has-content)`);
+      expectExactly(
+        list.searchByContent,
+        await matching(list.searchByContent, { search: word.toUpperCase() }),
+        [withWord],
+        `the one PDF whose text has ${JSON.stringify(word)}`,
+      );
+    },
+  );
 
-  kit.scenario('search is literal: wildcards match nothing extra, special characters match themselves', { profile: 'full', checks: [list.searchIsLiteral] }, async () => {
-    const docs = await seed();
-    const tricky = docs.filter((d) => d.filename.startsWith(literalStem));
-    expectExactly(list.searchIsLiteral, await matching(list.searchIsLiteral, { search: literalStem }), tricky, 'the document whose name has these characters');
-    const at = token.lastIndexOf('-');
-    for (const wildcard of ['_', '%', '.', '.*']) {
-      const term = `${token.slice(0, at)}${wildcard}${token.slice(at + 1)}`;
-      expectExactly(list.searchIsLiteral, await matching(list.searchIsLiteral, { search: term }), [], `no filename contains ${JSON.stringify(term)} literally`);
-    }
-  });
+  kit.scenario(
+    'search is literal: wildcards match nothing extra, special characters match themselves',
+    { profile: 'full', checks: [list.searchIsLiteral] },
+    async () => {
+      const docs = await seed();
+      const tricky = docs.filter((d) => d.filename.startsWith(literalStem));
+      expectExactly(
+        list.searchIsLiteral,
+        await matching(list.searchIsLiteral, { search: literalStem }),
+        tricky,
+        'the document whose name has these characters',
+      );
+      const at = token.lastIndexOf('-');
+      for (const wildcard of ['_', '%', '.', '.*']) {
+        const term = `${token.slice(0, at)}${wildcard}${token.slice(at + 1)}`;
+        expectExactly(
+          list.searchIsLiteral,
+          await matching(list.searchIsLiteral, { search: term }),
+          [],
+          `no filename contains ${JSON.stringify(term)} literally`,
+        );
+      }
+    },
+  );
 });

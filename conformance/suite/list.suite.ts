@@ -1,11 +1,11 @@
 import { describe } from 'vitest';
 import { idsOf, listed, uploaded, type WireFullDocument, type WireList } from '../lib/api.js';
-import { checks, type Check } from '../lib/checks/index.js';
+import { type Check, checks } from '../lib/checks/index.js';
 import type { WireDocument } from '../lib/document-state.js';
 import type { Exchange } from '../lib/exchange.js';
 import { show } from '../lib/failure.js';
-import { describeResponse } from '../lib/response-checks.js';
 import { fixture, part, textPdf } from '../lib/files.js';
+import { describeResponse } from '../lib/response-checks.js';
 import { once, openSuite } from '../lib/suite.js';
 
 const kit = await openSuite('list');
@@ -33,37 +33,54 @@ const seed = once(async () => {
 });
 
 /** One list page; a non-200 fails `check`, the property the scenario was about to judge (a 200 is no pass of it). */
-async function page(check: Check, query: Record<string, string | number>): Promise<{ exchange: Exchange; documents: WireDocument[]; pagination: WireList['pagination'] }> {
+async function page(
+  check: Check,
+  query: Record<string, string | number>,
+): Promise<{ exchange: Exchange; documents: WireDocument[]; pagination: WireList['pagination'] }> {
   const exchange = await kit.api.list(query);
-  kit.require(check, exchange.status === 200, () => ({ received: describeResponse(exchange), documented: '200 (a valid list request)', exchange }));
+  kit.require(check, exchange.status === 200, () => ({
+    received: describeResponse(exchange),
+    documented: '200 (a valid list request)',
+    exchange,
+  }));
   return { exchange, ...listed(exchange) };
 }
 
 describe('listDocuments pages', () => {
-  kit.scenario('without parameters it is page 1 with the documented default limit', { profile: 'contract', checks: [list.defaults] }, async () => {
-    const { exchange, documents, pagination } = await page(list.defaults, {});
-    verify(list.defaults, pagination.page === 1 && pagination.limit === defaultLimit && documents.length <= defaultLimit, () => ({
-      received: `page ${pagination.page}, limit ${pagination.limit}, ${documents.length} documents`,
-      documented: `page 1, limit ${defaultLimit}, at most ${defaultLimit} documents`,
-      exchange,
-    }));
-  });
+  kit.scenario(
+    'without parameters it is page 1 with the documented default limit',
+    { profile: 'contract', checks: [list.defaults] },
+    async () => {
+      const { exchange, documents, pagination } = await page(list.defaults, {});
+      verify(list.defaults, pagination.page === 1 && pagination.limit === defaultLimit && documents.length <= defaultLimit, () => ({
+        received: `page ${pagination.page}, limit ${pagination.limit}, ${documents.length} documents`,
+        documented: `page 1, limit ${defaultLimit}, at most ${defaultLimit} documents`,
+        exchange,
+      }));
+    },
+  );
 
-  kit.scenario('with more documents than the default limit, it returns exactly that many', { profile: 'full', checks: [list.defaultLimitApplied] }, async () => {
-    let { pagination } = await page(list.defaultLimitApplied, {});
-    // Top up (never more than needed) so that the default limit, not the data, decides the page size.
-    for (let n = defaultLimit + 1 - pagination.total, i = 0; n > 0; n -= Math.min(10, kit.limits.maxFiles), i++) {
-      const parts = Array.from({ length: Math.min(n, 10, kit.limits.maxFiles) }, (_, j) => part(`${kit.token('filler')}-${i}-${j}.pdf`, plainPdf));
-      expectStatus(upload.accepted, await kit.api.upload(parts), 202, 'valid files');
-    }
-    const again = await page(list.defaultLimitApplied, {});
-    ({ pagination } = again);
-    verify(list.defaultLimitApplied, again.documents.length === defaultLimit && pagination.limit === defaultLimit, () => ({
-      received: `${again.documents.length} documents, pagination.limit ${pagination.limit} (total ${pagination.total})`,
-      documented: `${defaultLimit} documents and pagination.limit ${defaultLimit}`,
-      exchange: again.exchange,
-    }));
-  });
+  kit.scenario(
+    'with more documents than the default limit, it returns exactly that many',
+    { profile: 'full', checks: [list.defaultLimitApplied] },
+    async () => {
+      let { pagination } = await page(list.defaultLimitApplied, {});
+      // Top up (never more than needed) so that the default limit, not the data, decides the page size.
+      for (let n = defaultLimit + 1 - pagination.total, i = 0; n > 0; n -= Math.min(10, kit.limits.maxFiles), i++) {
+        const parts = Array.from({ length: Math.min(n, 10, kit.limits.maxFiles) }, (_, j) =>
+          part(`${kit.token('filler')}-${i}-${j}.pdf`, plainPdf),
+        );
+        expectStatus(upload.accepted, await kit.api.upload(parts), 202, 'valid files');
+      }
+      const again = await page(list.defaultLimitApplied, {});
+      ({ pagination } = again);
+      verify(list.defaultLimitApplied, again.documents.length === defaultLimit && pagination.limit === defaultLimit, () => ({
+        received: `${again.documents.length} documents, pagination.limit ${pagination.limit} (total ${pagination.total})`,
+        documented: `${defaultLimit} documents and pagination.limit ${defaultLimit}`,
+        exchange: again.exchange,
+      }));
+    },
+  );
 
   kit.scenario('limit caps the page and is echoed in pagination', { profile: 'full', checks: [list.limitRespected] }, async () => {
     // Judged against how many documents the run itself created, never against the server's own total.
@@ -79,47 +96,62 @@ describe('listDocuments pages', () => {
     }
   });
 
-  kit.scenario('walking every page with limit 2 agrees with total, newest first', { profile: 'full', checks: [list.pagesAgreeWithTotal, list.newestFirst] }, async () => {
-    await seed();
-    const first = await page(list.pagesAgreeWithTotal, { search: seedToken, limit: 2 });
-    const { total, total_pages: totalPages, limit } = first.pagination;
-    const seen: WireDocument[] = [...first.documents];
-    let last = first.exchange;
-    for (let p = 2; p <= Math.min(totalPages, 50); p++) {
-      const next = await page(list.pagesAgreeWithTotal, { search: seedToken, limit: 2, page: p });
-      last = next.exchange;
-      verify(list.pagesAgreeWithTotal, next.pagination.page === p && next.pagination.total === total, () => ({
-        received: `page ${next.pagination.page}, total ${next.pagination.total}`,
-        documented: `page ${p}, total ${total} (as on page 1)`,
-        exchange: next.exchange,
+  kit.scenario(
+    'walking every page with limit 2 agrees with total, newest first',
+    { profile: 'full', checks: [list.pagesAgreeWithTotal, list.newestFirst] },
+    async () => {
+      await seed();
+      const first = await page(list.pagesAgreeWithTotal, { search: seedToken, limit: 2 });
+      const { total, total_pages: totalPages, limit } = first.pagination;
+      const seen: WireDocument[] = [...first.documents];
+      let last = first.exchange;
+      for (let p = 2; p <= Math.min(totalPages, 50); p++) {
+        const next = await page(list.pagesAgreeWithTotal, { search: seedToken, limit: 2, page: p });
+        last = next.exchange;
+        verify(list.pagesAgreeWithTotal, next.pagination.page === p && next.pagination.total === total, () => ({
+          received: `page ${next.pagination.page}, total ${next.pagination.total}`,
+          documented: `page ${p}, total ${total} (as on page 1)`,
+          exchange: next.exchange,
+        }));
+        seen.push(...next.documents);
+      }
+      const ids = idsOf(seen);
+      const unique = new Set(ids).size === ids.length;
+      verify(
+        list.pagesAgreeWithTotal,
+        unique && ids.length === total && totalPages === Math.ceil(total / limit) && first.pagination.page === 1,
+        () => ({
+          received: `${ids.length} documents over ${totalPages} pages${unique ? '' : ' with duplicates'}: ${show(ids)}; total ${total}, total_pages ${totalPages}`,
+          documented: `${total} distinct documents over ceil(${total}/${limit}) = ${Math.ceil(total / limit)} pages`,
+          exchange: last,
+        }),
+      );
+      const outOfOrder = seen.findIndex((d, i) => i > 0 && !newerFirst(seen[i - 1]!, d));
+      verify(list.newestFirst, outOfOrder === -1, () => ({
+        received: `${show(seen.map((d) => [d.document_id, d.created_at]))} (position ${outOfOrder} is out of order)`,
+        documented: 'created_at descending, then document_id descending',
+        exchange: last,
       }));
-      seen.push(...next.documents);
-    }
-    const ids = idsOf(seen);
-    const unique = new Set(ids).size === ids.length;
-    verify(list.pagesAgreeWithTotal, unique && ids.length === total && totalPages === Math.ceil(total / limit) && first.pagination.page === 1, () => ({
-      received: `${ids.length} documents over ${totalPages} pages${unique ? '' : ' with duplicates'}: ${show(ids)}; total ${total}, total_pages ${totalPages}`,
-      documented: `${total} distinct documents over ceil(${total}/${limit}) = ${Math.ceil(total / limit)} pages`,
-      exchange: last,
-    }));
-    const outOfOrder = seen.findIndex((d, i) => i > 0 && !newerFirst(seen[i - 1]!, d));
-    verify(list.newestFirst, outOfOrder === -1, () => ({
-      received: `${show(seen.map((d) => [d.document_id, d.created_at]))} (position ${outOfOrder} is out of order)`,
-      documented: 'created_at descending, then document_id descending',
-      exchange: last,
-    }));
-  });
+    },
+  );
 
   kit.scenario('a page past the end is empty, with the true totals', { profile: 'full', checks: [list.pagePastEnd] }, async () => {
     await seed();
     const { pagination } = await page(list.pagePastEnd, { search: seedToken, limit: 2 });
     const past = await page(list.pagePastEnd, { search: seedToken, limit: 2, page: pagination.total_pages + 1 });
     const p = past.pagination;
-    verify(list.pagePastEnd, past.documents.length === 0 && p.total === pagination.total && p.total_pages === pagination.total_pages && p.page === pagination.total_pages + 1, () => ({
-      received: `${past.documents.length} documents, ${show(p)}`,
-      documented: `no documents, ${show({ ...pagination, page: pagination.total_pages + 1 })}`,
-      exchange: past.exchange,
-    }));
+    verify(
+      list.pagePastEnd,
+      past.documents.length === 0 &&
+        p.total === pagination.total &&
+        p.total_pages === pagination.total_pages &&
+        p.page === pagination.total_pages + 1,
+      () => ({
+        received: `${past.documents.length} documents, ${show(p)}`,
+        documented: `no documents, ${show({ ...pagination, page: pagination.total_pages + 1 })}`,
+        exchange: past.exchange,
+      }),
+    );
   });
 });
 
@@ -138,7 +170,12 @@ describe('listDocuments validates its parameters', () => {
     { label: 'limit=ten', rawQuery: 'limit=ten', name: 'limit', profile: 'contract' },
     { label: 'limit empty', rawQuery: 'limit=', name: 'limit', profile: 'full' },
     { label: 'status_filter=archived', rawQuery: 'status_filter=archived', name: 'status_filter', profile: 'contract' },
-    { label: `status_filter=${statuses[0]!.toUpperCase()} (values are case-sensitive)`, rawQuery: `status_filter=${statuses[0]!.toUpperCase()}`, name: 'status_filter', profile: 'contract' },
+    {
+      label: `status_filter=${statuses[0]!.toUpperCase()} (values are case-sensitive)`,
+      rawQuery: `status_filter=${statuses[0]!.toUpperCase()}`,
+      name: 'status_filter',
+      profile: 'contract',
+    },
     { label: 'status_filter empty', rawQuery: 'status_filter=', name: 'status_filter', profile: 'full' },
     { label: `search of ${maxSearchLength + 1} characters`, rawQuery: `search=${long}`, name: 'search', profile: 'contract' },
     { label: 'search empty', rawQuery: 'search=', name: 'search', profile: 'full' },

@@ -23,14 +23,20 @@ export interface BenignVariant {
 const isJson = (r: ProxyResponse) => /json/.test(r.headers['content-type'] ?? '');
 
 function rewriteJson(response: ProxyResponse, edit: (value: unknown) => unknown): ProxyResponse {
-  return isJson(response) && response.body.length > 0 ? { ...response, body: Buffer.from(JSON.stringify(edit(JSON.parse(response.body.toString('utf8'))))) } : response;
+  return isJson(response) && response.body.length > 0
+    ? { ...response, body: Buffer.from(JSON.stringify(edit(JSON.parse(response.body.toString('utf8'))))) }
+    : response;
 }
 
 /** Every object's keys in reverse order, recursively: JSON objects are unordered. */
 export function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  );
 }
 
 const UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/;
@@ -59,7 +65,10 @@ export function shoutHeaders(headers: Record<string, string>): Record<string, st
 function nameContentType(response: ProxyResponse, request: ProxyRequest): ProxyResponse {
   const upload = request.method === 'POST' && request.url.startsWith('/api/v1/documents/upload_files');
   if (response.status !== 400 || !upload || /multipart/i.test(request.headers['content-type'] ?? '')) return response;
-  return rewriteJson(response, (body) => ({ ...(body as object), errors: [{ in: 'header', name: 'content-type', message: 'must be multipart/form-data' }] }));
+  return rewriteJson(response, (body) => ({
+    ...(body as object),
+    errors: [{ in: 'header', name: 'content-type', message: 'must be multipart/form-data' }],
+  }));
 }
 
 /**
@@ -72,13 +81,20 @@ export const wireVariations: Mutation = {
   response: (response, request) => {
     let out = rewriteJson(nameContentType(response, request), (body) => offsetTimestamps(reverseKeys(body)));
     const type = out.headers['content-type'];
-    if (type && isJson(out) && !/charset/i.test(type)) out = { ...out, headers: { ...out.headers, 'content-type': `${type}; charset=utf-8` } };
-    return { ...out, headers: { ...out.headers, 'x-powered-by': 'another-stack/1.0', 'server-timing': 'db;dur=1.2', 'cache-control': 'no-store' } };
+    if (type && isJson(out) && !/charset/i.test(type))
+      out = { ...out, headers: { ...out.headers, 'content-type': `${type}; charset=utf-8` } };
+    return {
+      ...out,
+      headers: { ...out.headers, 'x-powered-by': 'another-stack/1.0', 'server-timing': 'db;dur=1.2', 'cache-control': 'no-store' },
+    };
   },
   write(res, response, request) {
     const gzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && response.body.length > 0;
     const body = gzip ? gzipSync(response.body) : response.body;
-    res.writeHead(response.status, shoutHeaders({ ...response.headers, connection: 'close', ...(gzip ? { 'content-encoding': 'gzip' } : {}) }));
+    res.writeHead(
+      response.status,
+      shoutHeaders({ ...response.headers, connection: 'close', ...(gzip ? { 'content-encoding': 'gzip' } : {}) }),
+    );
     // Several chunks, so Transfer-Encoding: chunked carries the body in pieces.
     for (let i = 0; i < body.length; i += 512) res.write(body.subarray(i, i + 512));
     res.end();

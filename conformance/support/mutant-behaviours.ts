@@ -1,5 +1,5 @@
 // Test-only: the request and response rewrites the mutants are made of.
-import { eachDocument, editJson, joinMultipart, splitMultipart, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
+import { eachDocument, editJson, joinMultipart, type ProxyRequest, type ProxyResponse, splitMultipart } from './mutation-proxy.js';
 
 /** A list request. */
 export const isList = (r: ProxyRequest) => r.method === 'GET' && r.url.startsWith('/api/v1/documents/get_documents');
@@ -49,19 +49,32 @@ export async function searchNamesOnly(
   }
   const hits = all.filter((d) => (matches ? matches(d.filename) : d.filename.toLowerCase().includes(term.toLowerCase())));
   const pagination = { page, limit, total: hits.length, total_pages: Math.ceil(hits.length / limit) };
-  return json(200, { documents: hits.slice((page - 1) * limit, page * limit), pagination }, { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' });
+  return json(
+    200,
+    { documents: hits.slice((page - 1) * limit, page * limit), pagination },
+    { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' },
+  );
 }
 
 /** A search where `%` and `_` are SQL LIKE wildcards (on filenames), as a naive LIKE query would do. */
 export async function searchLike(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
   const term = new URL(request.url, 'http://x').searchParams.get('search');
   if (!isList(request) || !term || !/[%_]/.test(term)) return upstream(request);
-  const pattern = new RegExp(term.split('').map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join(''), 'i');
+  const pattern = new RegExp(
+    term
+      .split('')
+      .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join(''),
+    'i',
+  );
   return searchNamesOnly(request, upstream, (filename) => pattern.test(filename));
 }
 
 /** An upload that stores each part on its own, so good parts before a bad one are kept. */
-export async function uploadPartByPart(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse> {
+export async function uploadPartByPart(
+  request: ProxyRequest,
+  upstream: (r: ProxyRequest) => Promise<ProxyResponse>,
+): Promise<ProxyResponse> {
   const split = isUpload(request) ? splitMultipart(request.body, request.headers['content-type'] ?? '') : undefined;
   if (!split || split.parts.length < 2) return upstream(request);
   const documents: unknown[] = [];
@@ -94,7 +107,11 @@ export function largestPart(request: ProxyRequest): number {
 }
 
 /** A list whose totals add up what every key sees for the same query (the documents stay the caller's own). */
-export async function totalsAcrossTenants(request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>, keys: string[]): Promise<ProxyResponse> {
+export async function totalsAcrossTenants(
+  request: ProxyRequest,
+  upstream: (r: ProxyRequest) => Promise<ProxyResponse>,
+  keys: string[],
+): Promise<ProxyResponse> {
   const res = await upstream(request);
   if (!isList(request) || res.status !== 200) return res;
   const body = JSON.parse(res.body.toString()) as { pagination: { total: number; total_pages: number; limit: number } };
@@ -107,7 +124,10 @@ export async function totalsAcrossTenants(request: ProxyRequest, upstream: (r: P
 }
 
 /** Uploads whose Idempotency-Key is remembered across API keys: a later key gets the first key's answer. */
-export function sharedIdempotencyKeys(): (request: ProxyRequest, upstream: (r: ProxyRequest) => Promise<ProxyResponse>) => Promise<ProxyResponse> {
+export function sharedIdempotencyKeys(): (
+  request: ProxyRequest,
+  upstream: (r: ProxyRequest) => Promise<ProxyResponse>,
+) => Promise<ProxyResponse> {
   const seen = new Map<string, { apiKey: string; response: ProxyResponse }>();
   return async (request, upstream) => {
     const key = request.headers['idempotency-key'];
@@ -130,8 +150,11 @@ export const NOISY_TEXT = Array.from({ length: 120 }, (_, i) => `"field_${i}": "
  * timezone (the schema wants date-time) and a ~4 KB undocumented property full of quotes.
  */
 export function noisyDocuments(response: ProxyResponse): ProxyResponse {
-  return editJson(response, (b) => eachDocument(b, (d) => {
-    for (const k of ['created_at', 'updated_at', 'processed_at']) if (typeof d[k] === 'string') d[k] = String(d[k]).replace(/(\.\d+)?Z$/, '');
-    d.debug = NOISY_TEXT;
-  }));
+  return editJson(response, (b) =>
+    eachDocument(b, (d) => {
+      for (const k of ['created_at', 'updated_at', 'processed_at'])
+        if (typeof d[k] === 'string') d[k] = String(d[k]).replace(/(\.\d+)?Z$/, '');
+      d.debug = NOISY_TEXT;
+    }),
+  );
 }

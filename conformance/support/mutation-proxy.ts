@@ -35,7 +35,8 @@ const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-en
 function flatten(headers: IncomingHttpHeaders | Headers): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  for (const [name, value] of entries) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of entries)
+    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }
 
@@ -43,7 +44,10 @@ function flatten(headers: IncomingHttpHeaders | Headers): Record<string, string>
  * Forwards requests to `upstreamBaseUrl` exactly, or with the mutation applied.
  * @example const proxy = await startMutationProxy(server.baseUrl, { response: (r) => ({ ...r, status: 200 }) });
  */
-export async function startMutationProxy(upstreamBaseUrl: string, mutation: Mutation = {}): Promise<{ baseUrl: string; close(): Promise<void> }> {
+export async function startMutationProxy(
+  upstreamBaseUrl: string,
+  mutation: Mutation = {},
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const upstream: Upstream = async (request) => {
     const res = await fetch(upstreamBaseUrl + request.url, {
       method: request.method,
@@ -58,7 +62,12 @@ export async function startMutationProxy(upstreamBaseUrl: string, mutation: Muta
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       void (async () => {
-        let request: ProxyRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: flatten(req.headers), body: Buffer.concat(chunks) };
+        let request: ProxyRequest = {
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          headers: flatten(req.headers),
+          body: Buffer.concat(chunks),
+        };
         if (mutation.request) request = mutation.request(request);
         let response = mutation.respond ? await mutation.respond(request, upstream) : await upstream(request);
         if (mutation.response) response = await mutation.response(response, request);
@@ -99,7 +108,10 @@ export function eachDocument(body: any, edit: (doc: Record<string, unknown>) => 
 }
 
 /** The parts of a multipart body: raw header block and data. */
-export function splitMultipart(body: Buffer, contentType: string): { boundary: string; parts: Array<{ head: string; data: Buffer }> } | undefined {
+export function splitMultipart(
+  body: Buffer,
+  contentType: string,
+): { boundary: string; parts: Array<{ head: string; data: Buffer }> } | undefined {
   const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
   if (!boundary) return undefined;
   const parts: Array<{ head: string; data: Buffer }> = [];

@@ -23,7 +23,10 @@ export interface SuiteRun {
  * Runs `docproc conformance <args>` with a report (and optionally JUnit) in a temp dir.
  * @example const run = await runSuite(['--base-url', url, '--api-key', key, '--only', 'list']);
  */
-export async function runSuite(args: string[], { junit = false, env = {}, timeoutMs = 120_000 }: { junit?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<SuiteRun> {
+export async function runSuite(
+  args: string[],
+  { junit = false, env = {}, timeoutMs = 120_000 }: { junit?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<SuiteRun> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   const reportPath = join(dir, 'report.json');
   const junitPath = join(dir, 'junit.xml');
@@ -53,10 +56,18 @@ export async function runSuite(args: string[], { junit = false, env = {}, timeou
   // Failed runs keep reproducer bodies for a human; a test's are expected, so they go.
   const runId = reportText ? (JSON.parse(reportText) as { runId?: string }).runId : undefined;
   if (runId) rmSync(join(tmpdir(), `docproc-conformance-${runId}`), { recursive: true, force: true });
-  return { code, output, ...(reportText ? { report: JSON.parse(reportText) as ConformanceReport } : {}), ...(junitText ? { junit: junitText } : {}) };
+  return {
+    code,
+    output,
+    ...(reportText ? { report: JSON.parse(reportText) as ConformanceReport } : {}),
+    ...(junitText ? { junit: junitText } : {}),
+  };
 }
 
 /** The ids of the checks that failed in a run. */
 export function failedChecks(run: SuiteRun): string[] {
-  return (run.report?.checks ?? []).filter((c) => c.outcome === 'failed').map((c) => c.id).sort();
+  return (run.report?.checks ?? [])
+    .filter((c) => c.outcome === 'failed')
+    .map((c) => c.id)
+    .sort();
 }

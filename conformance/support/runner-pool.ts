@@ -1,5 +1,5 @@
 // Test-only: a few suite-runner processes and a queue in front of them.
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceOptions } from '../../src/commands/conformance.js';
 import { bundledSpecPath } from '../../src/paths.js';
@@ -23,7 +23,12 @@ export function createRunnerPool(size: number): { run(options: RunOptions): Prom
   const waiting: Array<(runner: ChildProcess) => void> = [];
   let next = 0;
   for (let i = 0; i < size; i++) {
-    const child = fork(entry, [], { cwd: root, execArgv: ['--import', 'tsx'], env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(entry, [], {
+      cwd: root,
+      execArgv: ['--import', 'tsx'],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     all.push(child);
     idle.push(child);
   }
@@ -38,7 +43,14 @@ export function createRunnerPool(size: number): { run(options: RunOptions): Prom
       const runner = await acquire();
       try {
         const id = ++next;
-        const full: ConformanceOptions = { profile: 'full', spec: bundledSpecPath, timeoutMs: 20_000, requestTimeoutMs: 30_000, strict: false, ...options };
+        const full: ConformanceOptions = {
+          profile: 'full',
+          spec: bundledSpecPath,
+          timeoutMs: 20_000,
+          requestTimeoutMs: 30_000,
+          strict: false,
+          ...options,
+        };
         const reply = await new Promise<RunnerReply>((resolve, reject) => {
           const onMessage = (m: RunnerReply) => {
             if (m.id !== id) return;
@@ -51,7 +63,11 @@ export function createRunnerPool(size: number): { run(options: RunOptions): Prom
           runner.once('exit', onExit);
           runner.send({ id, options: full } satisfies RunnerRequest);
         });
-        return { code: reply.code, output: reply.output, ...(reply.report ? { report: JSON.parse(reply.report) as ConformanceReport } : {}) };
+        return {
+          code: reply.code,
+          output: reply.output,
+          ...(reply.report ? { report: JSON.parse(reply.report) as ConformanceReport } : {}),
+        };
       } finally {
         release(runner);
       }

@@ -6,7 +6,12 @@ import { startReferenceServer } from '../../test/support/reference-server.js';
 import { noisyDocuments } from './mutant-behaviours.js';
 import { startMutationProxy } from './mutation-proxy.js';
 
-const server = await startReferenceServer({ apiKeys: ['docproc-dev-key', 'docproc-second-key'], maxFiles: 20, maxFileBytes: 1_048_576, processingDelayMs: 200 });
+const server = await startReferenceServer({
+  apiKeys: ['docproc-dev-key', 'docproc-second-key'],
+  maxFiles: 20,
+  maxFileBytes: 1_048_576,
+  processingDelayMs: 200,
+});
 const proxy = process.argv.includes('--noisy') ? await startMutationProxy(server.baseUrl, { response: noisyDocuments }) : undefined;
 console.log(proxy?.baseUrl ?? server.baseUrl);
 const stop = async () => {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { runConformance, UsageError, type ConformanceOptions } from '../../src/commands/conformance.js';
+import { type ConformanceOptions, runConformance, UsageError } from '../../src/commands/conformance.js';
 
 /** A run request from the parent. */
 export interface RunnerRequest {

@@ -1,10 +1,10 @@
-import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { startCli, type RunningCli } from '../../test/support/processes.js';
-import { createDocprocClient, type ClientError, type Document, type DocumentList } from './index.js';
+import { type RunningCli, startCli } from '../../test/support/processes.js';
+import { type ClientError, createDocprocClient, type Document, type DocumentList } from './index.js';
 
 // The client against the real Prism mock of the contract: proves it speaks the contract's wire format.
 let prism: RunningCli;

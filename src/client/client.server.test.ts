@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../../test/support/reference-server.js';
-import { createDocprocClient, WaitTimeoutError, type DocprocClient } from './index.js';
+import { type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
+import { createDocprocClient, type DocprocClient, WaitTimeoutError } from './index.js';
 
 // The client against the real reference server: behaviour that needs state (processing, paging,
 // replays) rather than the mock's canned examples.
@@ -9,7 +9,10 @@ let server: RunningReferenceServer;
 let slow: RunningReferenceServer;
 let docproc: DocprocClient;
 beforeAll(async () => {
-  [server, slow] = await Promise.all([startReferenceServer({ processingDelayMs: 50 }), startReferenceServer({ processingDelayMs: 60_000 })]);
+  [server, slow] = await Promise.all([
+    startReferenceServer({ processingDelayMs: 50 }),
+    startReferenceServer({ processingDelayMs: 60_000 }),
+  ]);
   docproc = createDocprocClient({ baseUrl: server.baseUrl, apiKey: 'docproc-dev-key' });
 });
 afterAll(() => Promise.all([server?.close(), slow?.close()]));
@@ -44,7 +47,9 @@ describe('the typed client against the reference server', () => {
 
   it('iterateDocuments walks every page once, newest first', async () => {
     const tenant = createDocprocClient({ baseUrl: server.baseUrl, apiKey: 'docproc-dev-key' });
-    const { data } = await tenant.uploadDocuments(Array.from({ length: 5 }, (_, i) => ({ name: `iterate-${i}.pdf`, data: new TextEncoder().encode('%PDF-1.4\n%%EOF\n') })));
+    const { data } = await tenant.uploadDocuments(
+      Array.from({ length: 5 }, (_, i) => ({ name: `iterate-${i}.pdf`, data: new TextEncoder().encode('%PDF-1.4\n%%EOF\n') })),
+    );
     const seen: number[] = [];
     for await (const doc of tenant.iterateDocuments({ limit: 2, search: 'iterate-' })) seen.push(doc.document_id);
     expect(seen).toEqual(data!.documents.map((d) => d.document_id).reverse());

@@ -1,16 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { createBackoff, sleep } from './backoff.js';
-import type {
-  ClientError,
-  Document,
-  DocumentList,
-  DocumentSummary,
-  ListQuery,
-  paths,
-  Result,
-  UploadFile,
-  UploadResult,
-} from './types.js';
+import type { ClientError, Document, DocumentList, DocumentSummary, ListQuery, paths, Result, UploadFile, UploadResult } from './types.js';
 
 /** Options of {@link createDocprocClient}. */
 export interface DocprocClientOptions {
@@ -169,7 +159,10 @@ export function createDocprocClient(options: DocprocClientOptions) {
      * Every document matching the query, page after page (`page` in the query is where to start).
      * Throws {@link DocprocProblemError} if a page cannot be read.
      */
-    async *iterateDocuments(query: Omit<ListQuery, 'page'> & { page?: number } = {}, init?: { signal?: AbortSignal }): AsyncGenerator<DocumentSummary> {
+    async *iterateDocuments(
+      query: Omit<ListQuery, 'page'> & { page?: number } = {},
+      init?: { signal?: AbortSignal },
+    ): AsyncGenerator<DocumentSummary> {
       for (let page = query.page ?? 1; ; page++) {
         const result = await settle(api.GET(LIST, { params: { query: { ...query, page } }, signal: init?.signal }));
         if (result.error) throw new DocprocProblemError(result.error, result.response);

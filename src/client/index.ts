@@ -4,6 +4,7 @@
  * import { createDocprocClient } from '@docproc-kit/client'; // or 'docproc-kit/client' from the whole kit
  * const docproc = createDocprocClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key' });
  */
-export { createDocprocClient, DocprocProblemError, WaitTimeoutError } from './create-client.js';
+
 export type { DocprocClient, DocprocClientOptions, WaitOptions } from './create-client.js';
+export { createDocprocClient, DocprocProblemError, WaitTimeoutError } from './create-client.js';
 export type * from './types.js';

@@ -34,9 +34,7 @@ export interface UnexpectedResponse {
 export type ClientError = Problem | UnexpectedResponse;
 
 /** The outcome of one call: `data` on success, a typed `error` otherwise, and the raw response. */
-export type Result<T> =
-  | { data: T; error?: undefined; response: Response }
-  | { data?: undefined; error: ClientError; response: Response };
+export type Result<T> = { data: T; error?: undefined; response: Response } | { data?: undefined; error: ClientError; response: Response };
 
 /**
  * A file to upload: a `File` (its name is used), a `Blob` plus a name, or raw bytes plus a name

@@ -22,4 +22,13 @@ export type CheckArea = keyof typeof CHECK_AREAS;
  * The areas that have scenario files (`conformance/suite/<area>[-*].suite.ts`), selectable with `--only`;
  * `response` and `validation` checks run inside all of them.
  */
-export const SCENARIO_AREAS = ['auth', 'tenancy', 'upload', 'list', 'get', 'retry', 'lifecycle', 'robustness'] as const satisfies readonly CheckArea[];
+export const SCENARIO_AREAS = [
+  'auth',
+  'tenancy',
+  'upload',
+  'list',
+  'get',
+  'retry',
+  'lifecycle',
+  'robustness',
+] as const satisfies readonly CheckArea[];

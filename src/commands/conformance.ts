@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rmdirSync } from 'node:fs';
-import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadContract } from '../contract/contract.js';
 import { bundledSpecPath, packageRoot } from '../paths.js';
@@ -46,9 +46,11 @@ export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 /** Thrown for bad usage or an unusable target: printed as one clear message, exit code 2. */
 export class UsageError extends Error {}
 
-
 function areaList(value: string): string[] {
-  const areas = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const areas = value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const unknown = areas.filter((a) => !(CONFORMANCE_AREAS as readonly string[]).includes(a));
   if (unknown.length || areas.length === 0) throw new InvalidArgumentError(`expected some of ${CONFORMANCE_AREAS.join(', ')}`);
   return areas;
@@ -64,7 +66,11 @@ export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boo
 
 /** A run id that sorts by time and never repeats: `20250102t030405-k3f9q2`. */
 export function createRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').toLowerCase();
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, '')
+    .toLowerCase();
   return `${stamp}-${randomBytes(4).toString('hex').slice(0, 6)}`;
 }
 
@@ -78,7 +84,9 @@ export function normaliseBaseUrl(value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
   if (/\/api\/v1\/?$/.test(url.pathname)) {
-    throw new UsageError(`--base-url is the service's base_url without /api/v1 (the contract's paths carry it): try ${url.origin}${url.pathname.replace(/\/api\/v1\/?$/, '')}`);
+    throw new UsageError(
+      `--base-url is the service's base_url without /api/v1 (the contract's paths carry it): try ${url.origin}${url.pathname.replace(/\/api\/v1\/?$/, '')}`,
+    );
   }
   if (url.search || url.hash) throw new UsageError('--base-url must not have a query or fragment');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -88,11 +96,17 @@ export function normaliseBaseUrl(value: string): string {
 export async function preflight(baseUrl: string, apiKey: string, listPath: string, timeoutMs: number): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(`${baseUrl}${listPath}?limit=1`, { headers: { 'x-api-key': apiKey }, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    response = await fetch(`${baseUrl}${listPath}?limit=1`, {
+      headers: { 'x-api-key': apiKey },
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
     await response.arrayBuffer();
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new UsageError(`cannot reach ${baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message} (is --base-url right and the service up?)`);
+    throw new UsageError(
+      `cannot reach ${baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message} (is --base-url right and the service up?)`,
+    );
   }
   if (response.status === 401) throw new UsageError(`${baseUrl} refused --api-key (401 on GET ${listPath}); check the key`);
 }
@@ -148,8 +162,16 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   // The reporter runs in this process and hands its report back through this callback: no temp file.
   let report: { result: 'passed' | 'failed' } | undefined;
   const reporterOptions = {
-    runId, profile: options.profile, target: baseUrl, spec, strict: options.strict, only: options.only ?? null, reportFile,
-    junitFile: options.junit ? resolve(options.junit) : null, documented, onReport: (r: typeof report) => {
+    runId,
+    profile: options.profile,
+    target: baseUrl,
+    spec,
+    strict: options.strict,
+    only: options.only ?? null,
+    reportFile,
+    junitFile: options.junit ? resolve(options.junit) : null,
+    documented,
+    onReport: (r: typeof report) => {
       report = r;
     },
   };
@@ -158,17 +180,23 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   const filters = (options.only ?? []).map((area) => `conformance/suite/${area}`);
   const { startVitest } = await import('vitest/node');
   const exitCodeBefore = process.exitCode;
-  const vitest = await startVitest('test', filters, {
-    config: join(packageRoot, 'conformance/vitest.config.ts'),
-    root: packageRoot,
-    watch: false,
-    // The suite's own reporter is the only one: it prints each failure once, in time linear in its size.
-    reporters: [[join(packageRoot, 'conformance/lib/reporter.ts'), reporterOptions]],
-    provide: { docprocConformance: config },
-    // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
-    testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,
-    hookTimeout: 2 * options.requestTimeoutMs,
-  }, {}, output ?? {});
+  const vitest = await startVitest(
+    'test',
+    filters,
+    {
+      config: join(packageRoot, 'conformance/vitest.config.ts'),
+      root: packageRoot,
+      watch: false,
+      // The suite's own reporter is the only one: it prints each failure once, in time linear in its size.
+      reporters: [[join(packageRoot, 'conformance/lib/reporter.ts'), reporterOptions]],
+      provide: { docprocConformance: config },
+      // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
+      testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,
+      hookTimeout: 2 * options.requestTimeoutMs,
+    },
+    {},
+    output ?? {},
+  );
   // Keep the folder only when reproducers wrote request bodies into it.
   try {
     rmdirSync(config.reproDir);
@@ -176,7 +204,12 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     // not empty (reproducer bodies) or never made
   }
   const files = vitest.state.getFiles();
-  const failed = !report || report.result === 'failed' || files.length === 0 || files.some((f) => f.result?.state === 'fail') || vitest.state.getUnhandledErrors().length > 0;
+  const failed =
+    !report ||
+    report.result === 'failed' ||
+    files.length === 0 ||
+    files.some((f) => f.result?.state === 'fail') ||
+    vitest.state.getUnhandledErrors().length > 0;
   await vitest.close();
   // vitest sets process.exitCode itself; the verdict is this function's return value.
   process.exitCode = exitCodeBefore;
@@ -186,34 +219,77 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
 /** `docproc conformance`: judges a deployment (or a mock) against the contract. */
 export function conformanceCommand(): Command {
   const env = (name: string) => `DOCPROC_${name}`;
-  return new Command('conformance')
-    .description('Run the conformance suite against a deployment: exit 0 when every check passed, 1 when one failed, 2 on bad usage or an unreachable target.')
-    .addOption(new Option('--base-url <url>', "the service's base_url, as in the contract's servers (without /api/v1)").env(env('BASE_URL')).makeOptionMandatory())
-    .addOption(new Option('--api-key <key>', 'API key the suite uploads and reads with').env(env('API_KEY')).makeOptionMandatory())
-    .addOption(new Option('--second-api-key <key>', "another tenant's key: enables the tenant-isolation checks").env(env('SECOND_API_KEY')))
-    .addOption(new Option('--profile <profile>', 'contract: stateless-safe, passes against a mock; full: adds stateful behaviour').choices(['full', 'contract']).env(env('PROFILE')).default('full'))
-    .addOption(new Option('--spec <path-or-url>', 'the contract to judge against').env(env('SPEC')).default(bundledSpecPath, 'the bundled openapi/openapi.yaml'))
-    .addOption(new Option('--timeout-ms <n>', 'how long a document may take to finish processing').env(env('TIMEOUT_MS')).argParser(integerOption(1)).default(60_000))
-    .addOption(new Option('--request-timeout-ms <n>', 'how long one request may take').env(env('REQUEST_TIMEOUT_MS')).argParser(integerOption(1)).default(30_000))
-    .addOption(new Option('--max-files <n>', "the deployment's files-per-upload limit: enables the 413 too_many_files check").env(env('MAX_FILES')).argParser(integerOption(1)))
-    .addOption(new Option('--max-file-bytes <n>', "the deployment's per-file size limit: enables the 413 file_too_large check").env(env('MAX_FILE_BYTES')).argParser(integerOption(1)))
-    .addOption(new Option('--junit <file>', 'write JUnit XML here').env(env('JUNIT')))
-    .addOption(new Option('--report <file>', 'write the JSON report (every check, coverage matrix) here').env(env('REPORT')))
-    // Not .env(): commander turns a boolean on for any value, and DOCPROC_STRICT=false must mean false.
-    .addOption(new Option('--strict', 'undocumented response properties fail instead of warning (env: DOCPROC_STRICT=true|false)').default(false))
-    .addOption(new Option('--only <areas>', `run only these comma-separated areas: ${CONFORMANCE_AREAS.join(', ')}`).env(env('ONLY')).argParser(areaList))
-    // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
-    .action(async (options: ConformanceOptions) => {
-      try {
-        options.strict ||= envFlag('DOCPROC_STRICT');
-        process.exitCode = await runConformance(options);
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        process.stderr.write(`docproc conformance: ${error.message}\n`);
-        process.exitCode = EXIT.usage;
-      }
-      // vitest can leave a worker handle open for a moment; never let CI hang on it.
-      setTimeout(() => process.exit(), 10_000).unref();
-    });
+  return (
+    new Command('conformance')
+      .description(
+        'Run the conformance suite against a deployment: exit 0 when every check passed, 1 when one failed, 2 on bad usage or an unreachable target.',
+      )
+      .addOption(
+        new Option('--base-url <url>', "the service's base_url, as in the contract's servers (without /api/v1)")
+          .env(env('BASE_URL'))
+          .makeOptionMandatory(),
+      )
+      .addOption(new Option('--api-key <key>', 'API key the suite uploads and reads with').env(env('API_KEY')).makeOptionMandatory())
+      .addOption(
+        new Option('--second-api-key <key>', "another tenant's key: enables the tenant-isolation checks").env(env('SECOND_API_KEY')),
+      )
+      .addOption(
+        new Option('--profile <profile>', 'contract: stateless-safe, passes against a mock; full: adds stateful behaviour')
+          .choices(['full', 'contract'])
+          .env(env('PROFILE'))
+          .default('full'),
+      )
+      .addOption(
+        new Option('--spec <path-or-url>', 'the contract to judge against')
+          .env(env('SPEC'))
+          .default(bundledSpecPath, 'the bundled openapi/openapi.yaml'),
+      )
+      .addOption(
+        new Option('--timeout-ms <n>', 'how long a document may take to finish processing')
+          .env(env('TIMEOUT_MS'))
+          .argParser(integerOption(1))
+          .default(60_000),
+      )
+      .addOption(
+        new Option('--request-timeout-ms <n>', 'how long one request may take')
+          .env(env('REQUEST_TIMEOUT_MS'))
+          .argParser(integerOption(1))
+          .default(30_000),
+      )
+      .addOption(
+        new Option('--max-files <n>', "the deployment's files-per-upload limit: enables the 413 too_many_files check")
+          .env(env('MAX_FILES'))
+          .argParser(integerOption(1)),
+      )
+      .addOption(
+        new Option('--max-file-bytes <n>', "the deployment's per-file size limit: enables the 413 file_too_large check")
+          .env(env('MAX_FILE_BYTES'))
+          .argParser(integerOption(1)),
+      )
+      .addOption(new Option('--junit <file>', 'write JUnit XML here').env(env('JUNIT')))
+      .addOption(new Option('--report <file>', 'write the JSON report (every check, coverage matrix) here').env(env('REPORT')))
+      // Not .env(): commander turns a boolean on for any value, and DOCPROC_STRICT=false must mean false.
+      .addOption(
+        new Option('--strict', 'undocumented response properties fail instead of warning (env: DOCPROC_STRICT=true|false)').default(false),
+      )
+      .addOption(
+        new Option('--only <areas>', `run only these comma-separated areas: ${CONFORMANCE_AREAS.join(', ')}`)
+          .env(env('ONLY'))
+          .argParser(areaList),
+      )
+      // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
+      .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
+      .action(async (options: ConformanceOptions) => {
+        try {
+          options.strict ||= envFlag('DOCPROC_STRICT');
+          process.exitCode = await runConformance(options);
+        } catch (error) {
+          if (!(error instanceof UsageError)) throw error;
+          process.stderr.write(`docproc conformance: ${error.message}\n`);
+          process.exitCode = EXIT.usage;
+        }
+        // vitest can leave a worker handle open for a moment; never let CI hang on it.
+        setTimeout(() => process.exit(), 10_000).unref();
+      })
+  );
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../contract/contract.js';
-import { startCli, type RunningCli } from '../../test/support/processes.js';
+import { type RunningCli, startCli } from '../../test/support/processes.js';
+import { type Contract, loadContract } from '../contract/contract.js';
 
 // The real mock process (Prism's engine behind the kit's HTTP front), started the way a frontend
 // developer starts it: `docproc mock`.
@@ -33,13 +33,37 @@ const rows: Array<{ name: string; operationId: string; path: string; init?: Requ
   { name: 'rejects a non-integer id', operationId: 'getDocument', path: '/get_document/abc', init: { headers: KEY }, status: 400 },
   { name: 'rejects id 0', operationId: 'getDocument', path: '/get_document/0', init: { headers: KEY }, status: 400 },
   { name: 'refuses a read without a key', operationId: 'getDocument', path: '/get_document/42', status: 401 },
-  { name: 'retries a document', operationId: 'retryDocument', path: '/retry_documents/41', init: { method: 'POST', headers: KEY }, status: 202 },
-  { name: 'refuses a retry without a key', operationId: 'retryDocument', path: '/retry_documents/41', init: { method: 'POST' }, status: 401 },
-  { name: 'accepts a two-file upload', operationId: 'uploadDocuments', path: '/upload_files', init: { method: 'POST', headers: KEY, body: twoFiles() }, status: 202 },
-  { name: 'refuses an upload without a key', operationId: 'uploadDocuments', path: '/upload_files', init: { method: 'POST', body: twoFiles() }, status: 401 },
+  {
+    name: 'retries a document',
+    operationId: 'retryDocument',
+    path: '/retry_documents/41',
+    init: { method: 'POST', headers: KEY },
+    status: 202,
+  },
+  {
+    name: 'refuses a retry without a key',
+    operationId: 'retryDocument',
+    path: '/retry_documents/41',
+    init: { method: 'POST' },
+    status: 401,
+  },
+  {
+    name: 'accepts a two-file upload',
+    operationId: 'uploadDocuments',
+    path: '/upload_files',
+    init: { method: 'POST', headers: KEY, body: twoFiles() },
+    status: 202,
+  },
+  {
+    name: 'refuses an upload without a key',
+    operationId: 'uploadDocuments',
+    path: '/upload_files',
+    init: { method: 'POST', body: twoFiles() },
+    status: 401,
+  },
 ];
 
-describe('docproc mock (Prism\'s engine on the bundled contract)', () => {
+describe("docproc mock (Prism's engine on the bundled contract)", () => {
   it.each(rows)('$name: $status with a body the contract documents', async ({ operationId, path, init, status }) => {
     const res = await fetch(`${mock.baseUrl}/api/v1/documents${path}`, init);
     expect(res.status).toBe(status);
@@ -51,7 +75,7 @@ describe('docproc mock (Prism\'s engine on the bundled contract)', () => {
     expect(check.errors).toEqual([]);
   });
 
-  it('serves the contract\'s examples, so frontends see realistic data', async () => {
+  it("serves the contract's examples, so frontends see realistic data", async () => {
     const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_document/42`, { headers: KEY });
     expect(await res.json()).toMatchObject({ document_id: 42, filename: 'receipt-scan.png', status: 'completed' });
   });
@@ -59,13 +83,22 @@ describe('docproc mock (Prism\'s engine on the bundled contract)', () => {
 
 describe('docproc mock beyond the examples', () => {
   it('echoes a sane X-Request-Id instead of the example id', async () => {
-    const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_document/42`, { headers: { ...KEY, 'x-request-id': 'frontend-trace-7' } });
+    const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_document/42`, {
+      headers: { ...KEY, 'x-request-id': 'frontend-trace-7' },
+    });
     expect(res.headers.get('x-request-id')).toBe('frontend-trace-7');
   });
 
   it.each([
     { name: 'an unknown path', path: '/api/v1/documents/nope', method: 'GET', status: 404, code: 'not_found', allow: null },
-    { name: 'a known path with another method', path: '/api/v1/documents/get_documents', method: 'DELETE', status: 405, code: 'method_not_allowed', allow: 'GET' },
+    {
+      name: 'a known path with another method',
+      path: '/api/v1/documents/get_documents',
+      method: 'DELETE',
+      status: 405,
+      code: 'method_not_allowed',
+      allow: 'GET',
+    },
   ])('answers $name with a $status problem', async ({ path, method, status, code, allow }) => {
     const res = await fetch(mock.baseUrl + path, { method, headers: KEY });
     expect(res.status).toBe(status);
@@ -74,7 +107,7 @@ describe('docproc mock beyond the examples', () => {
     expect(await res.json()).toMatchObject({ status, code });
   });
 
-  it('still follows Prism\'s per-request choices: Prefer: code=404', async () => {
+  it("still follows Prism's per-request choices: Prefer: code=404", async () => {
     const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_document/42`, { headers: { ...KEY, prefer: 'code=404' } });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'not_found' });

@@ -23,7 +23,9 @@ const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
 /** `docproc mock`: Prism's engine on the contract, behind the kit's own HTTP and multipart handling. */
 export function mockCommand(): Command {
   return new Command('mock')
-    .description("Run the stateless mock: Prism's engine answers every operation with the contract's examples; uploads are parsed and judged as the contract says.")
+    .description(
+      "Run the stateless mock: Prism's engine answers every operation with the contract's examples; uploads are parsed and judged as the contract says.",
+    )
     .exitOverride(exitOnUsageError)
     .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4011).argParser(portOption))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
@@ -33,9 +35,12 @@ export function mockCommand(): Command {
     .action(async (options: MockOptions) => {
       const logger = createLogger({ level: options.logLevel, pretty: process.stdout.isTTY === true });
       // Loaded here so `docproc serve` and `docproc conformance` do not pay for Prism at start-up.
-      const [{ createPrismEngine }, { createMockApp }] = await Promise.all([import('../mock/prism-engine.js'), import('../mock/mock-app.js')]);
+      const [{ createPrismEngine }, { createMockApp }] = await Promise.all([
+        import('../mock/prism-engine.js'),
+        import('../mock/mock-app.js'),
+      ]);
       let tmpDir: string | undefined;
-      let http;
+      let http: Awaited<ReturnType<typeof listen>>;
       try {
         const engine = await createPrismEngine({ spec: options.spec, dynamic: options.dynamic, logger });
         tmpDir = await mkdtemp(join(tmpdir(), 'docproc-mock-'));
@@ -70,4 +75,3 @@ export function mockCommand(): Command {
       process.on('SIGTERM', () => void shutdown());
     });
 }
-

@@ -9,7 +9,9 @@ export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER): (valu
   return (value) => {
     const n = Number(value);
     if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-      throw new InvalidArgumentError(`expected an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, not ${JSON.stringify(value)}.`);
+      throw new InvalidArgumentError(
+        `expected an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, not ${JSON.stringify(value)}.`,
+      );
     }
     return n;
   };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCli, type RunningCli } from '../../test/support/processes.js';
+import { type RunningCli, startCli } from '../../test/support/processes.js';
 
 // `docproc serve` as a process, the way `npm start` runs it: options, banner, signals, restarts.
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -97,18 +97,22 @@ describe('docproc serve on a data dir that lost a file', () => {
   it.each([
     ['records/0.json', 'records/0.json'],
     ['db.json', 'db.json'],
-  ])('without %s exits 1 naming it, and keeps every upload', async (lost) => {
-    const dir = join(dataDir, `lost-${lost.replace('/', '-')}`);
-    const cli = await serve(['--data-dir', dir]);
-    expect((await uploadPdf(cli.baseUrl)).status).toBe(202);
-    expect(await cli.stop('SIGTERM')).toBe(0);
-    await rm(join(dir, lost));
-    const { status, output } = serveSync(['--data-dir', dir, '--port', '0', '--log-level', 'silent']);
-    expect(status).toBe(1);
-    expect(output).toContain(join(dir, lost));
-    expect(output).toContain('missing');
-    expect(await readdir(join(dir, 'files'))).toEqual(['1']);
-  }, 60_000);
+  ])(
+    'without %s exits 1 naming it, and keeps every upload',
+    async (lost) => {
+      const dir = join(dataDir, `lost-${lost.replace('/', '-')}`);
+      const cli = await serve(['--data-dir', dir]);
+      expect((await uploadPdf(cli.baseUrl)).status).toBe(202);
+      expect(await cli.stop('SIGTERM')).toBe(0);
+      await rm(join(dir, lost));
+      const { status, output } = serveSync(['--data-dir', dir, '--port', '0', '--log-level', 'silent']);
+      expect(status).toBe(1);
+      expect(output).toContain(join(dir, lost));
+      expect(output).toContain('missing');
+      expect(await readdir(join(dir, 'files'))).toEqual(['1']);
+    },
+    60_000,
+  );
 });
 
 describe('docproc serve with a key setting that holds no key', () => {
@@ -117,12 +121,16 @@ describe('docproc serve with a key setting that holds no key', () => {
     ['DOCPROC_API_KEYS=","', [], { DOCPROC_API_KEYS: ',' }, /DOCPROC_API_KEYS is set but holds no key/],
     ['DOCPROC_API_KEYS=" , "', [], { DOCPROC_API_KEYS: ' , ' }, /DOCPROC_API_KEYS is set but holds no key/],
     ['--api-key ""', ['--api-key', ''], {}, /--api-key was given an empty key/],
-  ])('%s stops start-up with exit 2 and says why, instead of accepting the public dev key', (_what, args, env, message) => {
-    const { status, output } = serveSync(['--data-dir', join(dataDir, 'empty-keys'), '--port', '0', ...args], env);
-    expect(status).toBe(2);
-    expect(output).toMatch(message);
-    expect(output).not.toContain('listening');
-  }, 30_000);
+  ])(
+    '%s stops start-up with exit 2 and says why, instead of accepting the public dev key',
+    (_what, args, env, message) => {
+      const { status, output } = serveSync(['--data-dir', join(dataDir, 'empty-keys'), '--port', '0', ...args], env);
+      expect(status).toBe(2);
+      expect(output).toMatch(message);
+      expect(output).not.toContain('listening');
+    },
+    30_000,
+  );
 });
 
 describe('a running docproc serve', () => {
@@ -139,7 +147,8 @@ describe('a running docproc serve', () => {
 
   it('with DOCPROC_API_KEYS accepts those keys only, and never prints them', async () => {
     const cli = await serve(['--data-dir', join(dataDir, 'keys')], { DOCPROC_API_KEYS: 'team-a-secret, team-b-secret' });
-    const list = (key: string) => fetch(`${cli.baseUrl}/api/v1/documents/get_documents`, { headers: { 'x-api-key': key } }).then((r) => r.status);
+    const list = (key: string) =>
+      fetch(`${cli.baseUrl}/api/v1/documents/get_documents`, { headers: { 'x-api-key': key } }).then((r) => r.status);
     expect([await list('team-a-secret'), await list('team-b-secret'), await list(DEV_KEY)]).toEqual([200, 200, 401]);
     expect(cli.output()).not.toContain('team-a-secret');
     expect(cli.output()).toContain('2 configured keys');
@@ -155,7 +164,11 @@ describe('a running docproc serve', () => {
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(`${first.baseUrl}/api/v1/documents/upload_files`, {
         method: 'POST',
-        headers: { 'x-api-key': DEV_KEY, 'content-type': 'multipart/form-data; boundary=b', 'content-length': head.length + pdf.length + tail.length },
+        headers: {
+          'x-api-key': DEV_KEY,
+          'content-type': 'multipart/form-data; boundary=b',
+          'content-length': head.length + pdf.length + tail.length,
+        },
       });
       req.on('response', (res) => {
         let body = '';

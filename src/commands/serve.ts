@@ -31,7 +31,6 @@ export interface ServeOptions {
   seedFile?: string;
 }
 
-
 const rate = (value: string) => {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1.');
@@ -39,14 +38,19 @@ const rate = (value: string) => {
 };
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-const fromList = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const fromList = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * Why the key settings must stop start-up, or undefined: a key setting that is present but holds
  * no key would otherwise fall back to the public dev key and open the server.
  */
 export function emptyKeySetting(flagKeys: string[], envKeys: string | undefined): string | undefined {
-  if (flagKeys.some((key) => key.trim() === '')) return '--api-key was given an empty key. Give each --api-key a key, or leave the option out to use the dev key.';
+  if (flagKeys.some((key) => key.trim() === ''))
+    return '--api-key was given an empty key. Give each --api-key a key, or leave the option out to use the dev key.';
   if (flagKeys.length === 0 && envKeys !== undefined && fromList(envKeys).length === 0) {
     return (
       `DOCPROC_API_KEYS is set but holds no key (${JSON.stringify(envKeys)}), and an empty setting would fall back to the public dev key ${DEV_API_KEY}. ` +
@@ -65,7 +69,10 @@ export function serveCommand(): Command {
     .addOption(new Option('--host <host>', 'interface to listen on').env('DOCPROC_HOST').default('127.0.0.1'))
     .addOption(new Option('--data-dir <dir>', 'where documents, files and text are stored').env('DOCPROC_DATA_DIR').default('./.docproc'))
     .addOption(
-      new Option('--api-key <key>', `an accepted API key, repeatable; env DOCPROC_API_KEYS (comma-separated). When set, the dev key ${DEV_API_KEY} is off`)
+      new Option(
+        '--api-key <key>',
+        `an accepted API key, repeatable; env DOCPROC_API_KEYS (comma-separated). When set, the dev key ${DEV_API_KEY} is off`,
+      )
         .argParser(collect)
         .default([], `${DEV_API_KEY}`),
     )
@@ -76,15 +83,33 @@ export function serveCommand(): Command {
         .argParser(integerOption(0)),
     )
     .addOption(
-      new Option('--failure-rate <rate>', 'share (0..1) of otherwise good runs that fail with processing_error').env('DOCPROC_FAILURE_RATE').default(0).argParser(rate),
+      new Option('--failure-rate <rate>', 'share (0..1) of otherwise good runs that fail with processing_error')
+        .env('DOCPROC_FAILURE_RATE')
+        .default(0)
+        .argParser(rate),
     )
-    .addOption(new Option('--seed <n>', 'seed for simulated failures, to make them reproducible').env('DOCPROC_SEED').argParser(integerOption(0, 2 ** 32 - 1)))
     .addOption(
-      new Option('--max-file-bytes <n>', 'largest accepted file in bytes').env('DOCPROC_MAX_FILE_BYTES').default(DEFAULT_UPLOAD_LIMITS.maxFileBytes).argParser(integerOption(1)),
+      new Option('--seed <n>', 'seed for simulated failures, to make them reproducible')
+        .env('DOCPROC_SEED')
+        .argParser(integerOption(0, 2 ** 32 - 1)),
     )
-    .addOption(new Option('--max-files <n>', 'most files per upload').env('DOCPROC_MAX_FILES').default(DEFAULT_UPLOAD_LIMITS.maxFiles).argParser(integerOption(1, 1000)))
     .addOption(
-      new Option('--min-upload-rate <bytes>', 'bytes per second an upload body must average over each 10 s (slower ones are cut with a 408)')
+      new Option('--max-file-bytes <n>', 'largest accepted file in bytes')
+        .env('DOCPROC_MAX_FILE_BYTES')
+        .default(DEFAULT_UPLOAD_LIMITS.maxFileBytes)
+        .argParser(integerOption(1)),
+    )
+    .addOption(
+      new Option('--max-files <n>', 'most files per upload')
+        .env('DOCPROC_MAX_FILES')
+        .default(DEFAULT_UPLOAD_LIMITS.maxFiles)
+        .argParser(integerOption(1, 1000)),
+    )
+    .addOption(
+      new Option(
+        '--min-upload-rate <bytes>',
+        'bytes per second an upload body must average over each 10 s (slower ones are cut with a 408)',
+      )
         .env('DOCPROC_MIN_UPLOAD_RATE')
         .default(DEFAULT_MIN_UPLOAD_RATE.bytesPerSecond)
         .argParser(integerOption(0)),
@@ -95,7 +120,12 @@ export function serveCommand(): Command {
         .default(DEFAULT_MAX_CONNECTIONS)
         .argParser(integerOption(1)),
     )
-    .addOption(new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once').env('DOCPROC_CONCURRENCY').default(2).argParser(integerOption(1, 64)))
+    .addOption(
+      new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once')
+        .env('DOCPROC_CONCURRENCY')
+        .default(2)
+        .argParser(integerOption(1, 64)),
+    )
     .addOption(
       new Option('--headers-timeout-ms <ms>', 'time a client has to send its request headers (slow clients are cut)')
         .env('DOCPROC_HEADERS_TIMEOUT_MS')
@@ -109,13 +139,27 @@ export function serveCommand(): Command {
         .argParser(integerOption(1)),
     )
     .addOption(
-      new Option('--cors-origin <origin>', 'a browser origin allowed to call the API, repeatable; env DOCPROC_CORS_ORIGINS (comma-separated)')
+      new Option(
+        '--cors-origin <origin>',
+        'a browser origin allowed to call the API, repeatable; env DOCPROC_CORS_ORIGINS (comma-separated)',
+      )
         .argParser(collect)
         .default([], '*'),
     )
-    .addOption(new Option('--seed-file <file>', 'JSON documents to create at start-up for tenants that have none (see README, mock controls)').env('DOCPROC_SEED_FILE'))
-    .addOption(new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS))
-    .addOption(new Option('--log-format <format>', 'log lines for people or machines (auto: pretty on a terminal)').env('DOCPROC_LOG_FORMAT').default('auto').choices(['auto', 'pretty', 'json']))
+    .addOption(
+      new Option('--seed-file <file>', 'JSON documents to create at start-up for tenants that have none (see README, mock controls)').env(
+        'DOCPROC_SEED_FILE',
+      ),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS),
+    )
+    .addOption(
+      new Option('--log-format <format>', 'log lines for people or machines (auto: pretty on a terminal)')
+        .env('DOCPROC_LOG_FORMAT')
+        .default('auto')
+        .choices(['auto', 'pretty', 'json']),
+    )
     .action(async (options: ServeOptions) => {
       const refusal = emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS);
       if (refusal) {
@@ -126,8 +170,8 @@ export function serveCommand(): Command {
       const corsOrigins = options.corsOrigin.length ? options.corsOrigin : fromList(process.env.DOCPROC_CORS_ORIGINS);
       const pretty = options.logFormat === 'pretty' || (options.logFormat === 'auto' && process.stdout.isTTY === true);
       const logger = createLogger({ level: options.logLevel, pretty });
-      let service;
-      let http;
+      let service: Awaited<ReturnType<typeof createReferenceService>>;
+      let http: Awaited<ReturnType<typeof listen>>;
       try {
         service = await createReferenceService({
           dataDir: options.dataDir,
@@ -143,8 +187,16 @@ export function serveCommand(): Command {
           seedFile: options.seedFile,
           logger,
         });
-        const timeouts = { headersTimeoutMs: options.headersTimeoutMs, requestTimeoutMs: Math.max(options.requestTimeoutMs, options.headersTimeoutMs) };
-        http = await listen(service.app, { port: options.port, host: options.host, timeouts, maxConnections: options.maxConnections }).catch(async (error: unknown) => {
+        const timeouts = {
+          headersTimeoutMs: options.headersTimeoutMs,
+          requestTimeoutMs: Math.max(options.requestTimeoutMs, options.headersTimeoutMs),
+        };
+        http = await listen(service.app, {
+          port: options.port,
+          host: options.host,
+          timeouts,
+          maxConnections: options.maxConnections,
+        }).catch(async (error: unknown) => {
           await service!.close();
           throw error;
         });
@@ -153,7 +205,9 @@ export function serveCommand(): Command {
         process.exit(1);
       }
 
-      const keyLine = apiKeys.length ? `${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'} (not shown)` : `${DEV_API_KEY} (dev key; set --api-key to change)`;
+      const keyLine = apiKeys.length
+        ? `${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'} (not shown)`
+        : `${DEV_API_KEY} (dev key; set --api-key to change)`;
       process.stdout.write(
         [
           `docproc reference server listening on ${http.url}`,

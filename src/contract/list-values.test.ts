@@ -13,7 +13,12 @@ describe('the list values come from the contract', () => {
     const contract = await loadContract();
     const fromContract = listValuesFromParameters(contract.operation('listDocuments')!.definition.parameters as never);
     expect(CONTRACT_LIST_VALUES).toEqual(fromContract);
-    expect(CONTRACT_LIST_VALUES).toEqual({ defaultLimit: 20, maxLimit: 100, maxSearchLength: 200, statuses: ['processing', 'completed', 'failed'] });
+    expect(CONTRACT_LIST_VALUES).toEqual({
+      defaultLimit: 20,
+      maxLimit: 100,
+      maxSearchLength: 200,
+      statuses: ['processing', 'completed', 'failed'],
+    });
   });
 
   it('follow an edited contract: another default and maximum limit, search length and status list', () => {
@@ -22,7 +27,12 @@ describe('the list values come from the contract', () => {
       .replace(/(\n {4}Limit:\n(?: {6}.*\n)*? {8}default:) 20\n/, '$1 10\n')
       .replace(/(\n {4}Search:\n(?: {6}.*\n)*? {8}maxLength:) 200\n/, '$1 80\n')
       .replace('enum: [processing, completed, failed]', 'enum: [processing, completed, failed, archived]');
-    expect(listValuesOf(parse(edited) as never)).toEqual({ defaultLimit: 10, maxLimit: 50, maxSearchLength: 80, statuses: ['processing', 'completed', 'failed', 'archived'] });
+    expect(listValuesOf(parse(edited) as never)).toEqual({
+      defaultLimit: 10,
+      maxLimit: 50,
+      maxSearchLength: 80,
+      statuses: ['processing', 'completed', 'failed', 'archived'],
+    });
   });
 
   it('are the ones the server validates the list query with', () => {
@@ -35,6 +45,8 @@ describe('the list values come from the contract', () => {
   });
 
   it('name what a contract leaves out', () => {
-    expect(() => listValuesFromParameters([{ name: 'limit', schema: { type: 'integer' } }])).toThrow(/no search parameter|no default or maximum limit/);
+    expect(() => listValuesFromParameters([{ name: 'limit', schema: { type: 'integer' } }])).toThrow(
+      /no search parameter|no default or maximum limit/,
+    );
   });
 });

@@ -31,7 +31,8 @@ export function listValuesFromParameters(parameters: readonly Parameter[]): List
   const limit = schema('limit');
   const search = schema('search');
   const status = schema('status_filter');
-  if (typeof limit.default !== 'number' || typeof limit.maximum !== 'number') throw new Error('the contract documents no default or maximum limit');
+  if (typeof limit.default !== 'number' || typeof limit.maximum !== 'number')
+    throw new Error('the contract documents no default or maximum limit');
   if (typeof search.maxLength !== 'number') throw new Error('the contract documents no maximum search length');
   if (!Array.isArray(status.enum)) throw new Error('the contract documents no status_filter values');
   return { defaultLimit: limit.default, maxLimit: limit.maximum, maxSearchLength: search.maxLength, statuses: status.enum as string[] };
@@ -41,7 +42,10 @@ export function listValuesFromParameters(parameters: readonly Parameter[]): List
 function resolve<T>(document: unknown, node: T): T {
   const ref = (node as { $ref?: unknown } | null)?.$ref;
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return node;
-  const target = ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+  const target = ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
   return resolve(document, target as T);
 }
 
@@ -61,4 +65,6 @@ export function listValuesOf(document: { paths?: Record<string, unknown> }): Lis
 }
 
 /** The bundled contract's list values (read once, synchronously, at start-up). */
-export const CONTRACT_LIST_VALUES: ListValues = listValuesOf(parse(readFileSync(bundledSpecPath, 'utf8')) as { paths?: Record<string, unknown> });
+export const CONTRACT_LIST_VALUES: ListValues = listValuesOf(
+  parse(readFileSync(bundledSpecPath, 'utf8')) as { paths?: Record<string, unknown> },
+);

@@ -13,7 +13,12 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 /** A path template (`/a/{id}`) as a regular expression matching concrete paths (`/a/7`). */
 export const pathTemplateRe = (template: string) =>
-  new RegExp(`^${template.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+  new RegExp(
+    `^${template
+      .split(/(\{[^}]+\})/)
+      .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  );
 
 /**
  * Finds the operation a request is for, synchronously, from the contract's paths (no validation or

@@ -48,4 +48,6 @@ export function uploadLimitsOf(document: { paths?: Record<string, unknown> }): U
 }
 
 /** The bundled contract's default upload limits (read once, synchronously, at start-up). */
-export const CONTRACT_UPLOAD_LIMITS: UploadLimits = uploadLimitsOf(parse(readFileSync(bundledSpecPath, 'utf8')) as { paths?: Record<string, unknown> });
+export const CONTRACT_UPLOAD_LIMITS: UploadLimits = uploadLimitsOf(
+  parse(readFileSync(bundledSpecPath, 'utf8')) as { paths?: Record<string, unknown> },
+);

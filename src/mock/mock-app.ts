@@ -9,8 +9,8 @@ import { httpLogger } from '../server/logging.js';
 import { requestId } from '../server/request-id.js';
 import { referenceRoutes } from '../server/routes/reference.js';
 import { createUploadParser, receivedFilesOf } from '../server/upload/upload-parser.js';
-import type { PrismAnswer, PrismEngine, PrismRequest } from './prism-engine.js';
 import { placeholderUpload } from './placeholder-upload.js';
+import type { PrismAnswer, PrismEngine, PrismRequest } from './prism-engine.js';
 
 /** What the mock's HTTP front is wired from. */
 export interface MockAppDeps {
@@ -85,11 +85,16 @@ function refusalError(answer: Extract<PrismAnswer, { kind: 'refusal' }>, req: Re
       return new ApiError('not_found', `Nothing exists at ${where}.`);
     case 405: {
       const allowed = engine.operations.filter((op) => pathTemplateRe(op.path).test(req.path)).map((op) => op.method.toUpperCase());
-      return new ApiError('method_not_allowed', `${req.method} is not supported here; use ${allowed[0] ?? 'another method'}.`, { headers: { Allow: allowed.join(', ') } });
+      return new ApiError('method_not_allowed', `${req.method} is not supported here; use ${allowed[0] ?? 'another method'}.`, {
+        headers: { Allow: allowed.join(', ') },
+      });
     }
     case 422:
       // Only a `Prefer` header (or `__code`, `__example`...) Prism cannot read gets here.
-      return invalidRequest([{ in: 'header', name: 'prefer', message: answer.detail }], `The mock cannot follow this request's preferences: ${answer.detail}`);
+      return invalidRequest(
+        [{ in: 'header', name: 'prefer', message: answer.detail }],
+        `The mock cannot follow this request's preferences: ${answer.detail}`,
+      );
     default:
       return new ApiError('internal_error', `The mock could not answer ${where}: ${answer.title}.`);
   }
@@ -112,7 +117,11 @@ function send(res: Response, req: Request, answer: Extract<PrismAnswer, { kind: 
   res.send(Buffer.from(payload, 'utf8'));
 }
 
-function answerWith(engine: PrismEngine, logger: Logger, body: (req: Request, res: Response) => Pick<PrismRequest, 'body' | 'headers'>): RequestHandler {
+function answerWith(
+  engine: PrismEngine,
+  logger: Logger,
+  body: (req: Request, res: Response) => Pick<PrismRequest, 'body' | 'headers'>,
+): RequestHandler {
   return async (req, res) => {
     const query = queryOf(req);
     const server = query.__server;

@@ -2,8 +2,14 @@ import prismHttp, { type IHttpConfig, type IHttpRequest } from '@stoplight/prism
 import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js';
 import type { IHttpOperation } from '@stoplight/types';
 import type { Logger } from 'pino';
+import {
+  CONTRACT_UPLOAD_LIMITS,
+  LIMITS_EXTENSION,
+  UPLOAD_PATH,
+  type UploadLimits,
+  uploadLimitsFromExtension,
+} from '../contract/upload-limits.js';
 import { maxFilenameLength } from '../server/served-contract.js';
-import { CONTRACT_UPLOAD_LIMITS, LIMITS_EXTENSION, UPLOAD_PATH, uploadLimitsFromExtension, type UploadLimits } from '../contract/upload-limits.js';
 
 /** A request as Prism's engine takes it: headers flattened, the body already read (and made safe). */
 export type PrismRequest = IHttpRequest;
@@ -65,7 +71,10 @@ export async function createPrismEngine({ spec, dynamic, logger }: PrismEngineOp
 
   return {
     operations,
-    uploadLimits: { ...(extension === undefined ? CONTRACT_UPLOAD_LIMITS : uploadLimitsFromExtension(extension)), maxFilenameLength: await maxFilenameLength() },
+    uploadLimits: {
+      ...(extension === undefined ? CONTRACT_UPLOAD_LIMITS : uploadLimitsFromExtension(extension)),
+      maxFilenameLength: await maxFilenameLength(),
+    },
     async answer(request) {
       const preferences = getHttpConfigFromRequest(request);
       if (preferences._tag === 'Left') return refusal(preferences.left);

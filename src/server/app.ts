@@ -1,10 +1,10 @@
 import cors from 'cors';
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
-import { requireApiKey, type Keyring } from './auth.js';
 import { BUNDLED_OPERATIONS } from '../contract/operation-index.js';
+import { type Keyring, requireApiKey } from './auth.js';
 import { errorHandler, notFound } from './errors.js';
-import { injectFaults, type FaultRegistry } from './faults.js';
+import { type FaultRegistry, injectFaults } from './faults.js';
 import { httpLogger } from './logging.js';
 import type { Processor } from './processing/processor.js';
 import type { SettingsRegistry } from './processing/settings.js';
@@ -65,10 +65,21 @@ export function createApp(deps: AppDeps): Express {
   );
   // The API first: the hot path should not walk the reference routes on every request.
   const api = Router();
-  api.use(noStore, requireApiKey(keyring), injectFaults({ faults, operationOf }), documentRoutes({ store, processor, clock, limits }), notFound);
+  api.use(
+    noStore,
+    requireApiKey(keyring),
+    injectFaults({ faults, operationOf }),
+    documentRoutes({ store, processor, clock, limits }),
+    notFound,
+  );
   app.use('/api/v1', api);
   app.use(referenceRoutes({ prefillApiKey: deps.prefillApiKey, controls: true }));
-  app.use('/_mock', noStore, requireApiKey(keyring), mockControlRoutes({ store, processor, settings, faults, clock, operationIds: BUNDLED_OPERATIONS.operationIds }));
+  app.use(
+    '/_mock',
+    noStore,
+    requireApiKey(keyring),
+    mockControlRoutes({ store, processor, settings, faults, clock, operationIds: BUNDLED_OPERATIONS.operationIds }),
+  );
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../contract/contract.js';
-import { contractFetch, fixture, startReferenceServer, type RunningReferenceServer } from '../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../contract/contract.js';
 import { createKeyring } from './auth.js';
 
 // Keys and tenants over HTTP: each configured key is its own tenant; another tenant's document is
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('each key is its own tenant', () => {
-  it("the owner sees the document; another tenant gets 404 for it, in every operation", async () => {
+  it('the owner sees the document; another tenant gets 404 for it, in every operation', async () => {
     expect((await call('getDocument', `${API}/get_document/${alicesDoc}`, { apiKey: ALICE })).status).toBe(200);
     const read = await call('getDocument', `${API}/get_document/${alicesDoc}`, { apiKey: BOB });
     const retry = await call('retryDocument', `${API}/retry_documents/${alicesDoc}`, { method: 'POST', apiKey: BOB });
@@ -61,7 +61,10 @@ describe('keys', () => {
     ['a valid key with a suffix', `${ALICE}x`],
     ['a valid key in another case', ALICE.toUpperCase()],
   ])('%s is a 401 problem', async (_what, key) => {
-    const res = await call('listDocuments', `${API}/get_documents`, { apiKey: null, headers: key === undefined ? {} : { 'x-api-key': key } });
+    const res = await call('listDocuments', `${API}/get_documents`, {
+      apiKey: null,
+      headers: key === undefined ? {} : { 'x-api-key': key },
+    });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('unauthorized');
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type FileHandle, link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** Where everything of one data dir lives. */
@@ -62,7 +62,7 @@ const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 /** The pid in a lock file and which file it is (its inode), read through one handle; undefined when it is gone. */
 async function readLock(lockFile: string): Promise<{ pid: number; dev: number; ino: number } | undefined> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(lockFile, 'r');
   } catch (error) {

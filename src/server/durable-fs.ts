@@ -59,7 +59,9 @@ export class CorruptFileError extends Error {
     readonly path: string,
     reason: string,
   ) {
-    super(`${path} is not a valid docproc data file (${reason}). It was left untouched: repair it, or restore it from a backup, and start again.`);
+    super(
+      `${path} is not a valid docproc data file (${reason}). It was left untouched: repair it, or restore it from a backup, and start again.`,
+    );
     this.name = 'CorruptFileError';
   }
 }

@@ -24,7 +24,11 @@ const TEMPLATES: Record<ErrorCode, Template> = {
   method_not_allowed: { status: 405, title: 'Method Not Allowed', detail: 'This method is not supported here.' },
   document_busy: { status: 409, title: 'Conflict', detail: 'The document is already processing; retry after it completes or fails.' },
   idempotency_key_reused: { status: 409, title: 'Conflict', detail: 'This Idempotency-Key was already used for an upload of other files.' },
-  idempotency_key_in_use: { status: 409, title: 'Conflict', detail: 'An upload with this Idempotency-Key is still in progress; retry shortly.' },
+  idempotency_key_in_use: {
+    status: 409,
+    title: 'Conflict',
+    detail: 'An upload with this Idempotency-Key is still in progress; retry shortly.',
+  },
   file_too_large: { status: 413, title: 'Content Too Large', detail: 'A file is larger than the per-file limit.' },
   too_many_files: { status: 413, title: 'Content Too Large', detail: 'Too many files in one request.' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type', detail: 'A file is not a PDF, JPEG or PNG file.' },
@@ -88,7 +92,10 @@ export function problemFor(error: ApiError, req: Request, res: Response): Proble
 
 /** Sends an error as `application/problem+json`. */
 export function sendProblem(error: ApiError, req: Request, res: Response): void {
-  res.status(error.status).set(error.extra.headers ?? {}).type('application/problem+json');
+  res
+    .status(error.status)
+    .set(error.extra.headers ?? {})
+    .type('application/problem+json');
   res.send(JSON.stringify(problemFor(error, req, res)));
 }
 
@@ -126,7 +133,10 @@ function fromHttpError(err: HttpishError & Error): ApiError | undefined {
     return invalidRequest([{ in: 'body', name: 'body', message: 'is too large' }], 'The request body is too large.');
   }
   const message = err.expose === true ? err.message : 'is not valid';
-  return invalidRequest([{ in: err.type === undefined ? 'path' : 'body', name: 'request', message }], `The request is invalid: ${message}.`);
+  return invalidRequest(
+    [{ in: err.type === undefined ? 'path' : 'body', name: 'request', message }],
+    `The request is invalid: ${message}.`,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../contract/contract.js';
-import { contractFetch, fixture, startReferenceServer, type RunningReferenceServer } from '../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../contract/contract.js';
 
 // HTTP fault injection through the mock controls, over HTTP against a real server: what a UI
 // team sets up to build its error, retry and loading states.
@@ -36,19 +36,22 @@ describe('injected errors', () => {
     { status: 503, code: 'service_unavailable', retryAfter: '7' },
     { status: 429, code: 'too_many_requests', retryAfter: '7' },
     { status: 500, code: 'internal_error', retryAfter: null },
-  ])('a rate of 1 answers every list $status $code as the contract documents it (Retry-After $retryAfter)', async ({ status, code, retryAfter }) => {
-    const set = await control('PATCH', '/faults', { errors: { listDocuments: { rate: 1, status, retry_after_s: 7 } } });
-    expect(set.status).toBe(200);
-    expect(set.body.errors.listDocuments).toEqual({ rate: 1, status, retry_after_s: 7 });
-    // contractFetch throws unless status, problem body, X-Request-Id and Retry-After match the contract.
-    const res = await list();
-    expect(res.status).toBe(status);
-    expect(res.body).toMatchObject({ status, code });
-    expect(res.body.detail).toContain('mock controls');
-    expect(res.headers.get('retry-after')).toBe(retryAfter);
-  });
+  ])(
+    'a rate of 1 answers every list $status $code as the contract documents it (Retry-After $retryAfter)',
+    async ({ status, code, retryAfter }) => {
+      const set = await control('PATCH', '/faults', { errors: { listDocuments: { rate: 1, status, retry_after_s: 7 } } });
+      expect(set.status).toBe(200);
+      expect(set.body.errors.listDocuments).toEqual({ rate: 1, status, retry_after_s: 7 });
+      // contractFetch throws unless status, problem body, X-Request-Id and Retry-After match the contract.
+      const res = await list();
+      expect(res.status).toBe(status);
+      expect(res.body).toMatchObject({ status, code });
+      expect(res.body.detail).toContain('mock controls');
+      expect(res.headers.get('retry-after')).toBe(retryAfter);
+    },
+  );
 
-  it('touches only the chosen operation and only the caller\'s tenant', async () => {
+  it("touches only the chosen operation and only the caller's tenant", async () => {
     await control('PATCH', '/faults', { errors: { listDocuments: { rate: 1, status: 503 } } });
     expect((await list()).status).toBe(503);
     expect((await list(OTHER)).status).toBe(200);
@@ -95,11 +98,13 @@ describe('injected latency', () => {
   it('adds the fixed latency to every request of the tenant', async () => {
     await control('PATCH', '/faults', { latency_ms: 300 });
     expect(await timed()).toBeGreaterThanOrEqual(295);
-    expect(await (async () => {
-      const started = performance.now();
-      await list(OTHER);
-      return performance.now() - started;
-    })()).toBeLessThan(295);
+    expect(
+      await (async () => {
+        const started = performance.now();
+        await list(OTHER);
+        return performance.now() - started;
+      })(),
+    ).toBeLessThan(295);
   });
 
   it('adds a random jitter on top, never below the fixed part', async () => {
@@ -114,7 +119,11 @@ describe('injected latency', () => {
 describe('PATCH /_mock/faults refuses what it cannot apply', () => {
   it.each([
     { name: 'an unknown operation', body: { errors: { deleteDocument: { rate: 1, status: 500 } } }, field: 'errors.deleteDocument' },
-    { name: 'a status it cannot inject', body: { errors: { listDocuments: { rate: 1, status: 404 } } }, field: 'errors.listDocuments.status' },
+    {
+      name: 'a status it cannot inject',
+      body: { errors: { listDocuments: { rate: 1, status: 404 } } },
+      field: 'errors.listDocuments.status',
+    },
     { name: 'a rate over 1', body: { errors: { listDocuments: { rate: 2, status: 500 } } }, field: 'errors.listDocuments.rate' },
     { name: 'a negative latency', body: { latency_ms: -1 }, field: 'latency_ms' },
     { name: 'a latency over a minute', body: { latency_ms: 60_001 }, field: 'latency_ms' },

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandler } from 'express';
 import { tenantOf } from './auth.js';
-import { ApiError, invalidRequest, type ErrorCode, type FieldError } from './errors.js';
+import { ApiError, type ErrorCode, type FieldError, invalidRequest } from './errors.js';
 
 /** The statuses a fault can answer with. */
 export const FAULT_STATUSES = [429, 500, 503] as const;
@@ -76,20 +76,30 @@ export function createFaults(): FaultRegistry {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isIntegerIn = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+const isIntegerIn = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 
 function parseRule(name: string, value: unknown, errors: FieldError[]): FaultRule | null | undefined {
   if (value === null) return null;
   const field = `errors.${name}`;
   if (!isObject(value)) {
-    errors.push({ in: 'body', name: field, message: 'must be {"rate": 0..1, "status": 429 | 500 | 503, "retry_after_s"?: seconds} or null' });
+    errors.push({
+      in: 'body',
+      name: field,
+      message: 'must be {"rate": 0..1, "status": 429 | 500 | 503, "retry_after_s"?: seconds} or null',
+    });
     return undefined;
   }
-  for (const key of Object.keys(value)) if (!['rate', 'status', 'retry_after_s'].includes(key)) errors.push({ in: 'body', name: `${field}.${key}`, message: 'unknown field; known: rate, status, retry_after_s' });
+  for (const key of Object.keys(value))
+    if (!['rate', 'status', 'retry_after_s'].includes(key))
+      errors.push({ in: 'body', name: `${field}.${key}`, message: 'unknown field; known: rate, status, retry_after_s' });
   const { rate, status, retry_after_s: retryAfter = DEFAULT_RETRY_AFTER_S } = value;
-  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) errors.push({ in: 'body', name: `${field}.rate`, message: 'must be a number from 0 to 1' });
-  if (!FAULT_STATUSES.includes(status as FaultStatus)) errors.push({ in: 'body', name: `${field}.status`, message: 'must be 429, 500 or 503' });
-  if (!isIntegerIn(retryAfter, 0, 86_400)) errors.push({ in: 'body', name: `${field}.retry_after_s`, message: 'must be an integer from 0 to 86400' });
+  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))
+    errors.push({ in: 'body', name: `${field}.rate`, message: 'must be a number from 0 to 1' });
+  if (!FAULT_STATUSES.includes(status as FaultStatus))
+    errors.push({ in: 'body', name: `${field}.status`, message: 'must be 429, 500 or 503' });
+  if (!isIntegerIn(retryAfter, 0, 86_400))
+    errors.push({ in: 'body', name: `${field}.retry_after_s`, message: 'must be an integer from 0 to 86400' });
   return { rate: rate as number, status: status as FaultStatus, retry_after_s: retryAfter as number };
 }
 
@@ -98,10 +108,13 @@ function parseRule(name: string, value: unknown, errors: FieldError[]): FaultRul
  * @example parseFaultsChange({ errors: { listDocuments: { rate: 0.5, status: 503 } } }, ['listDocuments']);
  */
 export function parseFaultsChange(body: unknown, operationIds: readonly string[]): FaultsChange {
-  if (!isObject(body)) throw invalidRequest([{ in: 'body', name: 'body', message: 'must be a JSON object (Content-Type: application/json)' }]);
+  if (!isObject(body))
+    throw invalidRequest([{ in: 'body', name: 'body', message: 'must be a JSON object (Content-Type: application/json)' }]);
   const errors: FieldError[] = [];
   const change: FaultsChange = {};
-  for (const key of Object.keys(body)) if (!['latency_ms', 'jitter_ms', 'errors'].includes(key)) errors.push({ in: 'body', name: key, message: 'unknown field; known: latency_ms, jitter_ms, errors' });
+  for (const key of Object.keys(body))
+    if (!['latency_ms', 'jitter_ms', 'errors'].includes(key))
+      errors.push({ in: 'body', name: key, message: 'unknown field; known: latency_ms, jitter_ms, errors' });
   for (const key of ['latency_ms', 'jitter_ms'] as const) {
     if (body[key] === undefined) continue;
     if (isIntegerIn(body[key], 0, MAX_FAULT_LATENCY_MS)) change[key] = body[key];
@@ -150,7 +163,11 @@ export function injectFaults({ faults, operationOf, random = Math.random }: Inje
     if (rule && random() < rule.rate) {
       const retry = rule.status === 500 ? {} : { headers: { 'Retry-After': String(rule.retry_after_s) } };
       const later = rule.status === 500 ? '' : `; retry after ${rule.retry_after_s} s`;
-      throw new ApiError(CODES[rule.status], `Fault injected by the mock controls for ${operationId} (PATCH /_mock/faults)${later}.`, retry);
+      throw new ApiError(
+        CODES[rule.status],
+        `Fault injected by the mock controls for ${operationId} (PATCH /_mock/faults)${later}.`,
+        retry,
+      );
     }
     next();
   };

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../contract/contract.js';
-import { contractFetch, fixture, startReferenceServer, type RunningReferenceServer } from '../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../contract/contract.js';
 
 // Cross-cutting HTTP behaviour: request ids, CORS, request logging, and the 500 path.
 const KEY = 'behaviour-secret-key';
@@ -34,13 +34,33 @@ const problemSchema = () => contract.document.components!.schemas!.Problem as ob
 
 describe('X-Request-Id', () => {
   const requests: Array<[string, () => Promise<Response>]> = [
-    ['a list (200)', () => fetch(`${server.baseUrl}${API}/get_documents`, { headers: { 'x-api-key': KEY, 'x-request-id': 'client-id-123' } })],
+    [
+      'a list (200)',
+      () => fetch(`${server.baseUrl}${API}/get_documents`, { headers: { 'x-api-key': KEY, 'x-request-id': 'client-id-123' } }),
+    ],
     ['a missing key (401)', () => fetch(`${server.baseUrl}${API}/get_documents`, { headers: { 'x-request-id': 'client-id-123' } })],
-    ['a bad parameter (400)', () => fetch(`${server.baseUrl}${API}/get_documents?limit=0`, { headers: { 'x-api-key': KEY, 'x-request-id': 'client-id-123' } })],
-    ['an unknown id (404)', () => fetch(`${server.baseUrl}${API}/get_document/999`, { headers: { 'x-api-key': KEY, 'x-request-id': 'client-id-123' } })],
-    ['a wrong method (405)', () => fetch(`${server.baseUrl}${API}/get_documents`, { method: 'PUT', headers: { 'x-api-key': KEY, 'x-request-id': 'client-id-123' } })],
+    [
+      'a bad parameter (400)',
+      () => fetch(`${server.baseUrl}${API}/get_documents?limit=0`, { headers: { 'x-api-key': KEY, 'x-request-id': 'client-id-123' } }),
+    ],
+    [
+      'an unknown id (404)',
+      () => fetch(`${server.baseUrl}${API}/get_document/999`, { headers: { 'x-api-key': KEY, 'x-request-id': 'client-id-123' } }),
+    ],
+    [
+      'a wrong method (405)',
+      () =>
+        fetch(`${server.baseUrl}${API}/get_documents`, { method: 'PUT', headers: { 'x-api-key': KEY, 'x-request-id': 'client-id-123' } }),
+    ],
     ['an unknown path (404)', () => fetch(`${server.baseUrl}/nowhere`, { headers: { 'x-request-id': 'client-id-123' } })],
-    ['a CORS preflight (204)', () => fetch(`${server.baseUrl}${API}/get_documents`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'x-request-id': 'client-id-123' } })],
+    [
+      'a CORS preflight (204)',
+      () =>
+        fetch(`${server.baseUrl}${API}/get_documents`, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'x-request-id': 'client-id-123' },
+        }),
+    ],
     ['the docs page', () => fetch(`${server.baseUrl}/docs`, { headers: { 'x-request-id': 'client-id-123' } })],
     ['the contract', () => fetch(`${server.baseUrl}/openapi.json`, { headers: { 'x-request-id': 'client-id-123' } })],
   ];
@@ -72,7 +92,11 @@ describe('CORS for browser apps on other origins', () => {
   it('answers a preflight without a key, allowing x-api-key', async () => {
     const res = await fetch(`${server.baseUrl}${API}/upload_files`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, idempotency-key' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key, idempotency-key',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -81,7 +105,9 @@ describe('CORS for browser apps on other origins', () => {
   });
 
   it('exposes X-Request-Id to the page on real responses, errors included', async () => {
-    for (const headers of [{ origin: 'https://app.example', 'x-api-key': KEY }, { origin: 'https://app.example' }] as Array<Record<string, string>>) {
+    for (const headers of [{ origin: 'https://app.example', 'x-api-key': KEY }, { origin: 'https://app.example' }] as Array<
+      Record<string, string>
+    >) {
       const res = await fetch(`${server.baseUrl}${API}/get_documents`, { headers });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/);
@@ -110,7 +136,12 @@ describe('request logging', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const byId = (id: string) => lines.filter((l) => l.requestId === id);
     expect(ids.map((id) => byId(id).length)).toEqual([1, 1, 1]);
-    expect(byId('log-a')[0]).toMatchObject({ req: { method: 'GET', url: `${API}/get_documents?search=x` }, res: { statusCode: 200 }, durationMs: expect.any(Number), tenant: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(byId('log-a')[0]).toMatchObject({
+      req: { method: 'GET', url: `${API}/get_documents?search=x` },
+      res: { statusCode: 200 },
+      durationMs: expect.any(Number),
+      tenant: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect(byId('log-b')[0]).toMatchObject({ res: { statusCode: 404 }, tenant: byId('log-a')[0]!.tenant });
     expect(byId('log-c')[0]).toMatchObject({ res: { statusCode: 401 } });
     expect(byId('log-c')[0]!.tenant).toBeUndefined();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import { isSaneRequestId } from './request-id.js';
@@ -33,8 +33,19 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const requestId = randomUUID();
   const detail =
-    status === 408 ? 'The request was not received in time.' : status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.';
-  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail, code: 'invalid_request', request_id: requestId });
+    status === 408
+      ? 'The request was not received in time.'
+      : status === 431
+        ? 'The request headers are too large.'
+        : 'The request is not valid HTTP.';
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_CODES[status],
+    status,
+    detail,
+    code: 'invalid_request',
+    request_id: requestId,
+  });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
@@ -54,7 +65,12 @@ function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
     code: 'invalid_request',
     request_id: requestId,
   });
-  res.writeHead(417, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close' });
+  res.writeHead(417, {
+    'Content-Type': 'application/problem+json',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  });
   res.end(body);
 }
 
@@ -78,7 +94,12 @@ export interface ListeningServer {
  */
 export function listen(
   app: Express,
-  { port, host, timeouts = {}, maxConnections = DEFAULT_MAX_CONNECTIONS }: { port: number; host: string; timeouts?: Partial<HttpTimeouts>; maxConnections?: number },
+  {
+    port,
+    host,
+    timeouts = {},
+    maxConnections = DEFAULT_MAX_CONNECTIONS,
+  }: { port: number; host: string; timeouts?: Partial<HttpTimeouts>; maxConnections?: number },
 ): Promise<ListeningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
   return new Promise((resolve, reject) => {

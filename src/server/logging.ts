@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
+import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { requestState } from './request-state.js';
 
@@ -15,7 +15,9 @@ export function createLogger(options: { level: LevelWithSilent; pretty?: boolean
   // one blocking write each; when idle, each line is written at once. pino flushes on exit.
   const destination =
     options.destination ??
-    (options.pretty ? pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination({ dest: 1, sync: false }));
+    (options.pretty
+      ? pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+      : pino.destination({ dest: 1, sync: false }));
   return pino({ level: options.level }, destination);
 }
 

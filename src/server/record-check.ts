@@ -1,4 +1,4 @@
-import { toSummary, type DocumentRecord } from './model.js';
+import { type DocumentRecord, toSummary } from './model.js';
 import { contractSchema, servedContract } from './served-contract.js';
 
 /** Why a stored record cannot be served, or undefined when it can. */
@@ -10,7 +10,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 function outcomeProblem(value: unknown): string | undefined {
   if (value === null) return undefined;
-  if (!isObject(value) || (value.outcome !== 'completed' && value.outcome !== 'failed')) return '"next_outcome" is not null, {"outcome": "completed"} or {"outcome": "failed"}';
+  if (!isObject(value) || (value.outcome !== 'completed' && value.outcome !== 'failed'))
+    return '"next_outcome" is not null, {"outcome": "completed"} or {"outcome": "failed"}';
   return undefined;
 }
 
@@ -29,7 +30,8 @@ export function recordCheck(): Promise<RecordCheck> {
       if (typeof record.tenant !== 'string' || record.tenant === '') return '"tenant" is missing';
       const wire = contract.validate(summary, toSummary(record));
       if (!wire.valid) return wire.errors.join('; ').replace(/document_id/g, 'id');
-      if ((record.status === 'failed') !== (record.error !== null)) return `"error" must be set exactly when "status" is "failed" (status is "${record.status}")`;
+      if ((record.status === 'failed') !== (record.error !== null))
+        return `"error" must be set exactly when "status" is "failed" (status is "${record.status}")`;
       return outcomeProblem(record.next_outcome);
     };
   });

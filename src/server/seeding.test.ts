@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../contract/contract.js';
-import { contractFetch, startReferenceServer, until, type RunningReferenceServer } from '../../test/support/reference-server.js';
 import { startCli } from '../../test/support/processes.js';
+import { contractFetch, type RunningReferenceServer, startReferenceServer, until } from '../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../contract/contract.js';
 
 // Seeding through the mock controls, over HTTP against a real server (real store in a temp dir):
 // an empty list, hundreds of documents, or every failure kind is one call.
@@ -25,7 +25,11 @@ beforeEach(async () => {
 });
 
 async function seed(body: unknown, apiKey = KEY) {
-  const res = await fetch(`${server.baseUrl}/_mock/seed`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.baseUrl}/_mock/seed`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 const list = async (query = '') => (await call('listDocuments', `${API}/get_documents${query}`)).body;
@@ -42,10 +46,21 @@ describe('POST /_mock/seed', () => {
     });
     expect(res.status).toBe(201);
     const [receipt, damaged, flaky] = res.body.documents;
-    for (const doc of res.body.documents) expect(contract.validate(contract.document.components!.schemas!.Document as object, doc).errors).toEqual([]);
-    expect(await read(receipt.document_id)).toMatchObject({ filename: 'old-receipt.pdf', status: 'completed', content: 'CORNER BAKERY\nSourdough 4.50', error: null, content_type: 'application/pdf' });
+    for (const doc of res.body.documents)
+      expect(contract.validate(contract.document.components!.schemas!.Document as object, doc).errors).toEqual([]);
+    expect(await read(receipt.document_id)).toMatchObject({
+      filename: 'old-receipt.pdf',
+      status: 'completed',
+      content: 'CORNER BAKERY\nSourdough 4.50',
+      error: null,
+      content_type: 'application/pdf',
+    });
     expect(Date.now() - Date.parse(receipt.created_at)).toBeGreaterThanOrEqual(3_599_000);
-    expect(await read(damaged.document_id)).toMatchObject({ status: 'failed', error: { code: 'unreadable_document', message: 'The PDF is damaged.' }, content: null });
+    expect(await read(damaged.document_id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'unreadable_document', message: 'The PDF is damaged.' },
+      content: null,
+    });
     expect(flaky.error.code).toBe('processing_error');
     // Newest first, found by its text, filtered by status.
     expect((await list()).documents.map((d: { filename: string }) => d.filename)).toEqual(['flaky.pdf', 'damaged.pdf', 'old-receipt.pdf']);
@@ -85,9 +100,22 @@ describe('POST /_mock/seed', () => {
     { name: 'no documents array', body: {}, field: 'documents' },
     { name: 'an unknown status', body: { documents: [{ status: 'done' }] }, field: 'documents[0].status' },
     { name: 'content on a failed document', body: { documents: [{ status: 'failed', content: 'x' }] }, field: 'documents[0].content' },
-    { name: 'an error code the contract lacks', body: { documents: [{ status: 'failed', error: { code: 'boom', message: 'x' } }] }, field: 'documents[0].error' },
+    {
+      name: 'an error code the contract lacks',
+      body: { documents: [{ status: 'failed', error: { code: 'boom', message: 'x' } }] },
+      field: 'documents[0].error',
+    },
     { name: 'a negative age', body: { documents: [{ status: 'completed', age_s: -5 }] }, field: 'documents[0].age_s' },
-    { name: 'more than 1000 documents', body: { documents: [{ status: 'completed', count: 600 }, { status: 'failed', count: 600 }] }, field: 'documents' },
+    {
+      name: 'more than 1000 documents',
+      body: {
+        documents: [
+          { status: 'completed', count: 600 },
+          { status: 'failed', count: 600 },
+        ],
+      },
+      field: 'documents',
+    },
     { name: 'an unknown field', body: { documents: [{ status: 'completed', owner: 'x' }] }, field: 'documents[0].owner' },
   ])('refuses $name with a 400 naming $field, and creates nothing', async ({ body, field }) => {
     const res = await seed(body);
@@ -101,10 +129,19 @@ describe('docproc serve --seed-file', () => {
   it('seeds a tenant with no documents at start-up, and not again after a restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'docproc-seed-file-'));
     const file = join(dir, 'seed.json');
-    await writeFile(file, JSON.stringify({ documents: [{ filename: 'welcome.pdf', status: 'completed', content: 'Hello' }, { status: 'failed', count: 2 }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        documents: [
+          { filename: 'welcome.pdf', status: 'completed', content: 'Hello' },
+          { status: 'failed', count: 2 },
+        ],
+      }),
+    );
     const args = ['serve', '--seed-file', file, '--data-dir', join(dir, 'data'), '--processing-delay-ms', '0'];
     const total = async (baseUrl: string) =>
-      (await (await fetch(`${baseUrl}${API}/get_documents`, { headers: { 'x-api-key': 'docproc-dev-key' } })).json()).pagination.total as number;
+      (await (await fetch(`${baseUrl}${API}/get_documents`, { headers: { 'x-api-key': 'docproc-dev-key' } })).json()).pagination
+        .total as number;
     try {
       const first = await startCli(args, { readyPath: '/docs' });
       expect(await total(first.baseUrl)).toBe(3);
@@ -122,7 +159,9 @@ describe('docproc serve --seed-file', () => {
     const file = join(dir, 'seed.json');
     await writeFile(file, JSON.stringify({ documents: [{ status: 'finished' }] }));
     try {
-      await expect(startCli(['serve', '--seed-file', file, '--data-dir', join(dir, 'data')], { readyPath: '/docs' })).rejects.toThrow(/seed\.json: documents\[0\]\.status/);
+      await expect(startCli(['serve', '--seed-file', file, '--data-dir', join(dir, 'data')], { readyPath: '/docs' })).rejects.toThrow(
+        /seed\.json: documents\[0\]\.status/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { fsyncFile } from './durable-fs.js';
-import { invalidRequest, type FieldError } from './errors.js';
+import { type FieldError, invalidRequest } from './errors.js';
 import type { DocumentError, DocumentRecord, DocumentStatus } from './model.js';
 import type { Processor } from './processing/processor.js';
 import type { Store } from './store.js';
@@ -34,34 +34,63 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * @example parseSeeds({ documents: [{ status: 'failed', count: 3 }] }); // three failed documents
  */
 export function parseSeeds(body: unknown): Seed[] {
-  if (!isObject(body) || !Array.isArray(body.documents)) throw invalidRequest([{ in: 'body', name: 'documents', message: 'must be an array of documents to create' }]);
+  if (!isObject(body) || !Array.isArray(body.documents))
+    throw invalidRequest([{ in: 'body', name: 'documents', message: 'must be an array of documents to create' }]);
   const errors: FieldError[] = [];
   const seeds: Seed[] = [];
-  for (const key of Object.keys(body)) if (key !== 'documents') errors.push({ in: 'body', name: key, message: 'unknown field; known: documents' });
-  body.documents.forEach((entry: unknown, i: number) => {
+  for (const key of Object.keys(body))
+    if (key !== 'documents') errors.push({ in: 'body', name: key, message: 'unknown field; known: documents' });
+  for (const [i, entry] of (body.documents as unknown[]).entries()) {
     const at = (name: string) => `documents[${i}].${name}`;
-    if (!isObject(entry)) return void errors.push({ in: 'body', name: `documents[${i}]`, message: 'must be an object' });
-    for (const key of Object.keys(entry)) if (!FIELDS.includes(key)) errors.push({ in: 'body', name: at(key), message: `unknown field; known: ${FIELDS.join(', ')}` });
+    if (!isObject(entry)) {
+      errors.push({ in: 'body', name: `documents[${i}]`, message: 'must be an object' });
+      continue;
+    }
+    for (const key of Object.keys(entry))
+      if (!FIELDS.includes(key)) errors.push({ in: 'body', name: at(key), message: `unknown field; known: ${FIELDS.join(', ')}` });
     const { status, filename = 'seeded-{n}.pdf', content, error, age_s: age = 0, count = 1 } = entry;
-    if (!STATUSES.includes(status as DocumentStatus)) errors.push({ in: 'body', name: at('status'), message: `must be one of ${STATUSES.join(', ')}` });
-    if (typeof filename !== 'string' || filename.length === 0 || filename.length > 255) errors.push({ in: 'body', name: at('filename'), message: 'must be a string of 1 to 255 characters' });
-    if (content !== undefined && (status !== 'completed' || typeof content !== 'string')) errors.push({ in: 'body', name: at('content'), message: 'is a string, and only for a completed document' });
-    const validError = isObject(error) && (error.code === 'unreadable_document' || error.code === 'processing_error') && typeof error.message === 'string' && error.message.length > 0 && Object.keys(error).length === 2;
-    if (error !== undefined && (status !== 'failed' || !validError)) errors.push({ in: 'body', name: at('error'), message: 'is {"code": "unreadable_document" | "processing_error", "message": "..."}, and only for a failed document' });
-    if (!Number.isInteger(age) || (age as number) < 0 || (age as number) > MAX_AGE_S) errors.push({ in: 'body', name: at('age_s'), message: `must be an integer from 0 to ${MAX_AGE_S}` });
-    if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_SEEDED_DOCUMENTS) errors.push({ in: 'body', name: at('count'), message: `must be an integer from 1 to ${MAX_SEEDED_DOCUMENTS}` });
-    if (errors.length > 0) return;
+    if (!STATUSES.includes(status as DocumentStatus))
+      errors.push({ in: 'body', name: at('status'), message: `must be one of ${STATUSES.join(', ')}` });
+    if (typeof filename !== 'string' || filename.length === 0 || filename.length > 255)
+      errors.push({ in: 'body', name: at('filename'), message: 'must be a string of 1 to 255 characters' });
+    if (content !== undefined && (status !== 'completed' || typeof content !== 'string'))
+      errors.push({ in: 'body', name: at('content'), message: 'is a string, and only for a completed document' });
+    const validError =
+      isObject(error) &&
+      (error.code === 'unreadable_document' || error.code === 'processing_error') &&
+      typeof error.message === 'string' &&
+      error.message.length > 0 &&
+      Object.keys(error).length === 2;
+    if (error !== undefined && (status !== 'failed' || !validError))
+      errors.push({
+        in: 'body',
+        name: at('error'),
+        message: 'is {"code": "unreadable_document" | "processing_error", "message": "..."}, and only for a failed document',
+      });
+    if (!Number.isInteger(age) || (age as number) < 0 || (age as number) > MAX_AGE_S)
+      errors.push({ in: 'body', name: at('age_s'), message: `must be an integer from 0 to ${MAX_AGE_S}` });
+    if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_SEEDED_DOCUMENTS)
+      errors.push({ in: 'body', name: at('count'), message: `must be an integer from 1 to ${MAX_SEEDED_DOCUMENTS}` });
+    if (errors.length > 0) continue;
     for (let n = 1; n <= (count as number); n++) {
       seeds.push({
         filename: (filename as string).replaceAll('{n}', String(n)),
         status: status as DocumentStatus,
         ...(status === 'completed' ? { content: (content as string | undefined) ?? `Seeded document ${n}.` } : {}),
-        ...(status === 'failed' ? { error: (error as DocumentError | undefined) ?? { code: 'unreadable_document', message: 'Seeded failure: the document could not be read.' } } : {}),
+        ...(status === 'failed'
+          ? {
+              error: (error as DocumentError | undefined) ?? {
+                code: 'unreadable_document',
+                message: 'Seeded failure: the document could not be read.',
+              },
+            }
+          : {}),
         ageSeconds: age as number,
       });
     }
-  });
-  if (errors.length === 0 && seeds.length > MAX_SEEDED_DOCUMENTS) errors.push({ in: 'body', name: 'documents', message: `at most ${MAX_SEEDED_DOCUMENTS} documents per request` });
+  }
+  if (errors.length === 0 && seeds.length > MAX_SEEDED_DOCUMENTS)
+    errors.push({ in: 'body', name: 'documents', message: `at most ${MAX_SEEDED_DOCUMENTS} documents per request` });
   if (errors.length === 0 && seeds.length === 0) errors.push({ in: 'body', name: 'documents', message: 'at least one document' });
   if (errors.length > 0) throw invalidRequest(errors);
   return seeds;
@@ -73,8 +102,11 @@ async function seedPdf(text: string): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const page = pdf.addPage([595, 842]);
-  const lines = text.replace(/[^\n\x20-\x7E\xA0-\xFF]/g, '?').split('\n').slice(0, 50);
-  lines.forEach((line, i) => page.drawText(line.slice(0, 90), { x: 50, y: 790 - i * 15, size: 11, font }));
+  const lines = text
+    .replace(/[^\n\x20-\x7E\xA0-\xFF]/g, '?')
+    .split('\n')
+    .slice(0, 50);
+  for (const [i, line] of lines.entries()) page.drawText(line.slice(0, 90), { x: 50, y: 790 - i * 15, size: 11, font });
   return pdf.save();
 }
 
@@ -138,7 +170,12 @@ interface SeedFileEntry {
  * does not seed twice. Throws (naming the file) on anything it cannot apply.
  * @example await seedFromFile(deps, 'seed.json', (key) => keyring.tenantOf(key), ['docproc-dev-key']);
  */
-export async function seedFromFile(deps: SeedDeps, path: string, tenantOf: (key: string) => string | undefined, apiKeys: string[]): Promise<number> {
+export async function seedFromFile(
+  deps: SeedDeps,
+  path: string,
+  tenantOf: (key: string) => string | undefined,
+  apiKeys: string[],
+): Promise<number> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(path, 'utf8')) as unknown;

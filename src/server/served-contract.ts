@@ -1,4 +1,4 @@
-import { loadContract, type Contract } from '../contract/contract.js';
+import { type Contract, loadContract } from '../contract/contract.js';
 
 let loading: Promise<Contract> | undefined;
 

@@ -38,7 +38,7 @@ describe('a tenant index', () => {
   ])('pages $query to $expected of $total', ({ query, expected, total }) => {
     const index = createTenantIndex();
     const names = ['scan.png', 'a.pdf', 'invoice-1.pdf', 'b.pdf', 'Invoice-2.pdf'];
-    names.forEach((name, i) => index.add(record(i + 1, `2024-01-0${i + 1}`, i % 2 ? 'failed' : 'completed', name)));
+    for (const [i, name] of names.entries()) index.add(record(i + 1, `2024-01-0${i + 1}`, i % 2 ? 'failed' : 'completed', name));
     const page = listPage(index, query, (r) => (r.id === 1 ? 'receipt pelican' : undefined));
     expect({ ids: ids(page), total: page.total }).toEqual({ ids: expected, total });
   });

@@ -19,7 +19,12 @@ export interface TenantIndex {
   /** How many documents, in one status or in all. */
   count(status?: DocumentStatus): number;
   /** The records, newest first, that pass `keep`, from the `skip`-th match on, at most `take`; and how many pass in all. */
-  page(keep: ((record: DocumentRecord) => boolean) | undefined, skip: number, take: number, countAll: boolean): { records: DocumentRecord[]; matched: number };
+  page(
+    keep: ((record: DocumentRecord) => boolean) | undefined,
+    skip: number,
+    take: number,
+    countAll: boolean,
+  ): { records: DocumentRecord[]; matched: number };
 }
 
 /** Creates an empty {@link TenantIndex}. */

@@ -163,7 +163,8 @@ export async function openSegments(dir: string, check: RecordCheck): Promise<Seg
           // The file is written from the segment's live records, so a write that starts later
           // carries every change made before it, whichever caller asked for it.
           const documents = [...entry.byId.values()].sort((a, b) => a.id - b.id);
-          entry.db.data = entry.uploads.size > 0 ? { format: FORMAT, documents, uploads: [...entry.uploads.values()] } : { format: FORMAT, documents };
+          entry.db.data =
+            entry.uploads.size > 0 ? { format: FORMAT, documents, uploads: [...entry.uploads.values()] } : { format: FORMAT, documents };
           return entry.db.write();
         }),
       );

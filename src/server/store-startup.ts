@@ -2,7 +2,7 @@ import { access, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataDirLayout } from './data-dir.js';
 import { MissingFileError } from './durable-fs.js';
-import { segmentOf, type Segments, type UploadKey } from './store-segments.js';
+import { type Segments, segmentOf, type UploadKey } from './store-segments.js';
 
 // The checks and mends of opening a store (store.ts): what a data dir must hold, what can be swept.
 
@@ -27,7 +27,14 @@ export function moveLegacyKeys(legacy: LegacyIdempotencyRecord[], segments: Segm
     const first = ids[0];
     const consecutive = typeof first === 'number' && ids.every((id, i) => id === first + i && byId.get(id)?.tenant === entry.tenant);
     if (entry.expires_at <= now || !consecutive) continue;
-    const upload = { tenant: entry.tenant, key: entry.key, fingerprint: entry.fingerprint, expires_at: entry.expires_at, first_id: first, count: ids.length };
+    const upload = {
+      tenant: entry.tenant,
+      key: entry.key,
+      fingerprint: entry.fingerprint,
+      expires_at: entry.expires_at,
+      first_id: first,
+      count: ids.length,
+    };
     segments.putUpload(upload);
     moved.push(upload);
   }

@@ -3,13 +3,13 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadContract } from '../contract/contract.js';
 import { contractFetch, fixture, startReferenceServer, until } from '../../test/support/reference-server.js';
+import { loadContract } from '../contract/contract.js';
 import { createKeyring, DEV_API_KEY } from './auth.js';
 import { DataDirLockedError } from './data-dir.js';
 import { CorruptFileError, MissingFileError } from './durable-fs.js';
+import { type NewDocument, openStore, type Store, type StoreOptions } from './store.js';
 import { SEGMENT_SIZE } from './store-segments.js';
-import { openStore, type NewDocument, type Store, type StoreOptions } from './store.js';
 
 // The real store on a real temp dir: durability, coalescing, start-up checks and sweeps.
 let dir: string;
@@ -145,7 +145,11 @@ describe('start-up', () => {
     ['db.json', 'JSON of another shape', '{"documents": "nope"}'],
     ['records/0.json', 'garbage', '{"format": "docproc-records/1", "documents": ['],
     ['records/0.json', 'a damaged record', JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't' }] })],
-    ['records/3.json', 'a record filed under the wrong block of ids', JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't', created_at: NOW }] })],
+    [
+      'records/3.json',
+      'a record filed under the wrong block of ids',
+      JSON.stringify({ format: 'docproc-records/1', documents: [{ id: 7, tenant: 't', created_at: NOW }] }),
+    ],
     ['records/0.json', 'a record whose filename is null', records({ filename: null })],
     ['records/0.json', 'a record with an unknown status', records({ status: 'archived' })],
     ['records/0.json', 'a record with an unknown content type', records({ content_type: 'text/plain' })],
@@ -257,7 +261,8 @@ describe('uploads remembered under an Idempotency-Key', () => {
 
   it('cost another upload the same however many keys are live: neither db.json nor its records file grows with them', async () => {
     const store = await open();
-    for (let i = 0; i < SEGMENT_SIZE + 100; i++) await store.insert([await received(store, `${i}.pdf`, 'tenant-a')], NOW, remember(`key-${i}`));
+    for (let i = 0; i < SEGMENT_SIZE + 100; i++)
+      await store.insert([await received(store, `${i}.pdf`, 'tenant-a')], NOW, remember(`key-${i}`));
     const db = await stat(join(dir, 'db.json'));
     expect(db.size).toBeLessThan(4_096);
     const [other] = await store.insert([await received(store, 'other.pdf', 'tenant-b')], NOW);
@@ -352,7 +357,10 @@ describe('restart recovery', () => {
     const first = await startReferenceServer({ dataDir: dir, processingDelayMs: 600_000 });
     const body = new FormData();
     body.append('files[]', await fixture('text.pdf'), 'restart.pdf');
-    const { body: uploaded } = await contractFetch(first, contract)('uploadDocuments', '/api/v1/documents/upload_files', { method: 'POST', body });
+    const { body: uploaded } = await contractFetch(first, contract)('uploadDocuments', '/api/v1/documents/upload_files', {
+      method: 'POST',
+      body,
+    });
     const id = uploaded.documents[0].document_id;
     await first.close();
 
@@ -361,7 +369,10 @@ describe('restart recovery', () => {
       expect(second.service.recovered).toBe(1);
       const call = contractFetch(second, contract);
       let doc: { status: string; content?: string } = { status: 'processing' };
-      await until(async () => (doc = (await call('getDocument', `/api/v1/documents/get_document/${id}`)).body).status !== 'processing');
+      await until(async () => {
+        doc = (await call('getDocument', `/api/v1/documents/get_document/${id}`)).body;
+        return doc.status !== 'processing';
+      });
       expect(doc).toMatchObject({ status: 'completed', content: expect.stringContaining('PELICAN') });
     } finally {
       await second.close();

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { prepareDataDir, type DataDirLayout } from './data-dir.js';
+import { type DataDirLayout, prepareDataDir } from './data-dir.js';
 import { CorruptFileError, createDurableJsonFile, fsyncDir, MissingFileError, writeFileDurably } from './durable-fs.js';
-import { exists, findOrphans, moveLegacyKeys, refuseLostDb, type LegacyIdempotencyRecord } from './store-startup.js';
 import type { ContentType, DocumentRecord, DocumentStatus } from './model.js';
-import { createTenantIndex, listPage, type TenantIndex } from './store-index.js';
 import { recordCheck } from './record-check.js';
-import { openSegments, segmentOf, type Segments, type UploadKey } from './store-segments.js';
+import { createTenantIndex, listPage, type TenantIndex } from './store-index.js';
+import { openSegments, type Segments, segmentOf, type UploadKey } from './store-segments.js';
+import { exists, findOrphans, type LegacyIdempotencyRecord, moveLegacyKeys, refuseLostDb } from './store-startup.js';
 import type { ListQuery } from './validation.js';
 
 const FORMAT = 'docproc-store/1';
@@ -117,7 +117,10 @@ export interface Store {
    * leave it. Resolves to the record afterwards and whether it changed; undefined when it is gone.
    * Use it where the change depends on the current state (a retry of a finished document).
    */
-  update(id: number, decide: (current: DocumentRecord) => RecordChange | undefined): Promise<{ record: DocumentRecord; changed: boolean } | undefined>;
+  update(
+    id: number,
+    decide: (current: DocumentRecord) => RecordChange | undefined,
+  ): Promise<{ record: DocumentRecord; changed: boolean } | undefined>;
   /** Deletes every document of a tenant with its files; resolves to how many were deleted. */
   removeTenant(tenant: string): Promise<number>;
   /** Where a document's uploaded bytes are. */
@@ -155,7 +158,10 @@ const readText = (path: string) =>
  * start-up stays fast; a text that cannot be read is logged and left out of search.
  * @example const store = await openStore('.docproc'); store.get(tenant, 1);
  */
-export async function openStore(dataDir: string, { logger, clock = () => new Date(), pruneEveryMs = PRUNE_EVERY_MS }: StoreOptions = {}): Promise<Store> {
+export async function openStore(
+  dataDir: string,
+  { logger, clock = () => new Date(), pruneEveryMs = PRUNE_EVERY_MS }: StoreOptions = {},
+): Promise<Store> {
   const { layout, release } = await prepareDataDir(dataDir);
   const metaFile = createDurableJsonFile<StoreData>(layout.dbFile);
   const db = new Low<StoreData>(metaFile, { format: FORMAT, next_id: 1, tenant_salt: randomBytes(32).toString('hex'), segments: [] });
@@ -169,7 +175,8 @@ export async function openStore(dataDir: string, { logger, clock = () => new Dat
     const present = new Set(segments.present);
     const listed = db.data.segments;
     for (const block of listed ?? []) {
-      if (!present.has(block)) throw new MissingFileError(join(layout.recordsDir, `${block}.json`), `${layout.dbFile} lists it as holding document records`);
+      if (!present.has(block))
+        throw new MissingFileError(join(layout.recordsDir, `${block}.json`), `${layout.dbFile} lists it as holding document records`);
     }
     db.data.segments = [...new Set([...(listed ?? []), ...present])].sort((a, b) => a - b);
     // A crash between writing a records file and the db file leaves next_id behind the records.
@@ -196,8 +203,10 @@ export async function openStore(dataDir: string, { logger, clock = () => new Dat
   const blobPath = (id: number) => join(layout.filesDir, String(id));
   const textPath = (id: number) => join(layout.textsDir, `${id}.txt`);
   const indexOf = (tenant: string) => {
-    let index = tenants.get(tenant);
-    if (!index) tenants.set(tenant, (index = createTenantIndex()));
+    const existing = tenants.get(tenant);
+    if (existing) return existing;
+    const index = createTenantIndex();
+    tenants.set(tenant, index);
     return index;
   };
   for (const record of segments.loaded) {
@@ -381,8 +390,10 @@ export async function openStore(dataDir: string, { logger, clock = () => new Dat
     },
     async content(record) {
       if (record.status !== 'completed') return null;
-      let text = recentTexts.get(record.id);
-      if (text === undefined) recentTexts.set(record.id, (text = await readText(textPath(record.id))));
+      const cached = recentTexts.get(record.id);
+      if (cached !== undefined) return cached;
+      const text = await readText(textPath(record.id));
+      recentTexts.set(record.id, text);
       return text;
     },
     async replace(record, text) {

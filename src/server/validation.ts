@@ -1,6 +1,6 @@
 import { CONTRACT_LIST_VALUES } from '../contract/list-values.js';
 import type { components } from '../generated/openapi.js';
-import { invalidRequest, type FieldError } from './errors.js';
+import { type FieldError, invalidRequest } from './errors.js';
 
 /** processing | completed | failed. */
 export type DocumentStatus = components['schemas']['DocumentStatus'];
@@ -56,7 +56,8 @@ export function parseListQuery(query: Record<string, QueryValue>): ListQuery {
   const page = single(query, 'page', errors);
   if (page !== undefined) {
     const value = parseInteger(page, 1, Number.MAX_SAFE_INTEGER);
-    if (value === undefined) errors.push({ in: 'query', name: 'page', message: `must be an integer >= 1 (at most ${Number.MAX_SAFE_INTEGER})` });
+    if (value === undefined)
+      errors.push({ in: 'query', name: 'page', message: `must be an integer >= 1 (at most ${Number.MAX_SAFE_INTEGER})` });
     else result.page = value;
   }
 
@@ -76,7 +77,8 @@ export function parseListQuery(query: Record<string, QueryValue>): ListQuery {
   const search = single(query, 'search', errors);
   if (search !== undefined) {
     const length = [...search].length;
-    if (length < 1 || length > MAX_SEARCH_LENGTH) errors.push({ in: 'query', name: 'search', message: `must be 1 to ${MAX_SEARCH_LENGTH} characters` });
+    if (length < 1 || length > MAX_SEARCH_LENGTH)
+      errors.push({ in: 'query', name: 'search', message: `must be 1 to ${MAX_SEARCH_LENGTH} characters` });
     else result.search = search;
   }
 

@@ -1,10 +1,21 @@
-import { build } from 'esbuild';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type RunningReferenceServer } from '../support/reference-server.js';
-import { copyWorkingTree, diskBytes, installedPackages, npmPack, removeAll, repoRoot, run, runOk, scratchProject, type PackedTarball } from './packing.js';
+import { type RunningReferenceServer, startReferenceServer } from '../support/reference-server.js';
+import {
+  copyWorkingTree,
+  diskBytes,
+  installedPackages,
+  npmPack,
+  type PackedTarball,
+  removeAll,
+  repoRoot,
+  run,
+  runOk,
+  scratchProject,
+} from './packing.js';
 
 // @docproc-kit/client as a browser app gets it: packed from a copy of this working tree, installed alone
 // into a new project, then used from Node and type-checked the way a bundler or Node would resolve it.
@@ -57,7 +68,15 @@ createDocprocClient({ baseUrl: 'http://127.0.0.1:4010' });
 
 describe('@docproc-kit/client packed and installed on its own', () => {
   it('ships only its compiled code, its types (with the generated contract types) and README: no sources or tests', () => {
-    expect(packed.files).toEqual(expect.arrayContaining(['README.md', 'package.json', 'dist/client/index.js', 'dist/client/index.d.ts', 'dist/generated/openapi.d.ts']));
+    expect(packed.files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'dist/client/index.js',
+        'dist/client/index.d.ts',
+        'dist/generated/openapi.d.ts',
+      ]),
+    );
     expect(packed.files.filter((f) => !/^dist\/.+\.(js|d\.ts)$/.test(f) && f !== 'README.md' && f !== 'package.json')).toEqual([]);
     expect(packed.files.filter((f) => f.includes('.test.'))).toEqual([]);
   });
@@ -98,20 +117,35 @@ const { data: done } = await docproc.waitForDocument(data.documents[0].document_
 console.log(JSON.stringify({ status: done.status, content: done.content }));
 `,
     );
-    const { stdout } = await runOk(process.execPath, [script, server.baseUrl, join(repoRoot, 'fixtures', 'text.pdf')], { cwd: app!, timeoutMs: 60_000 });
+    const { stdout } = await runOk(process.execPath, [script, server.baseUrl, join(repoRoot, 'fixtures', 'text.pdf')], {
+      cwd: app!,
+      timeoutMs: 60_000,
+    });
     expect(JSON.parse(stdout)).toMatchObject({ status: 'completed', content: expect.stringContaining('PELICAN') });
   }, 90_000);
 
   it.each([
     { moduleResolution: 'node16', module: 'node16' },
     { moduleResolution: 'bundler', module: 'esnext' },
-  ])('type-checks a strict consumer under moduleResolution $moduleResolution, rejecting calls the contract forbids', async (settings) => {
-    await writeFile(join(app!, 'consumer.ts'), consumer);
-    const config = `tsconfig.${settings.moduleResolution}.json`;
-    const compilerOptions = { ...settings, target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [], strict: true, skipLibCheck: false, noEmit: true };
-    await writeFile(join(app!, config), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
-    const checked = await run(process.execPath, [tsc, '-p', config], { cwd: app!, timeoutMs: 120_000 });
-    expect(checked.stdout + checked.stderr).toBe('');
-    expect(checked.code).toBe(0);
-  }, 150_000);
+  ])(
+    'type-checks a strict consumer under moduleResolution $moduleResolution, rejecting calls the contract forbids',
+    async (settings) => {
+      await writeFile(join(app!, 'consumer.ts'), consumer);
+      const config = `tsconfig.${settings.moduleResolution}.json`;
+      const compilerOptions = {
+        ...settings,
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+        types: [],
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+      };
+      await writeFile(join(app!, config), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+      const checked = await run(process.execPath, [tsc, '-p', config], { cwd: app!, timeoutMs: 120_000 });
+      expect(checked.stdout + checked.stderr).toBe('');
+      expect(checked.code).toBe(0);
+    },
+    150_000,
+  );
 });

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyWorkingTree, npmPack, removeAll, repoRoot, run, runOk, type PackedTarball } from './packing.js';
+import { copyWorkingTree, npmPack, type PackedTarball, removeAll, repoRoot, run, runOk } from './packing.js';
 
 // The kit as the README's "Conformance in CI" section has a team use it before it is on the registry:
 // packed from a clone (here a copy of this working tree), the tarball kept in the team's repository under
@@ -24,7 +24,10 @@ beforeAll(async () => {
   await mkdir(join(ciRepo, 'ci'));
   await mkdir(join(ciRepo, 'tmp')); // the suite keeps request bodies under $TMPDIR: here, removed with the rest
   await copyFile(packed.tarball, join(ciRepo, 'ci', basename(packed.tarball)));
-  await runOk('npm', ['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund', `./ci/${basename(packed.tarball)}`], { cwd: ciRepo, timeoutMs: 600_000 });
+  await runOk('npm', ['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund', `./ci/${basename(packed.tarball)}`], {
+    cwd: ciRepo,
+    timeoutMs: 600_000,
+  });
 }, 900_000);
 afterAll(async () => {
   if (server && server.exitCode === null) {
@@ -45,12 +48,27 @@ function serveFromTarball(): Promise<string> {
 async function startServer(): Promise<string> {
   const port = await getPort({ host: '127.0.0.1' });
   const dataDir = join(ciRepo!, 'reference-data');
-  const args = ['serve', '--port', String(port), '--data-dir', dataDir, '--processing-delay-ms', '50', '--api-key', 'team-key', '--api-key', 'second-team-key'];
+  const args = [
+    'serve',
+    '--port',
+    String(port),
+    '--data-dir',
+    dataDir,
+    '--processing-delay-ms',
+    '50',
+    '--api-key',
+    'team-key',
+    '--api-key',
+    'second-team-key',
+  ];
   server = spawn(join(ciRepo!, 'node_modules', '.bin', 'docproc'), args, { cwd: ciRepo!, stdio: 'ignore' });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; ) {
     if (server.exitCode !== null) throw new Error(`docproc serve exited with ${server.exitCode}`);
-    const answered = await fetch(`${baseUrl}/api/v1/documents/get_documents`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false);
+    const answered = await fetch(`${baseUrl}/api/v1/documents/get_documents`, { signal: AbortSignal.timeout(1000) }).then(
+      () => true,
+      () => false,
+    );
     if (answered) return baseUrl;
     if (Date.now() > deadline) throw new Error('docproc serve from the tarball did not answer within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -61,7 +79,17 @@ describe('the docproc-kit tarball, installed from a file as the README says', ()
   it('ships the CLI, its compiled code, the contract, the suite and the fixtures it uploads, but no tests or test-only support', async () => {
     const suites = (await readdir(join(repoRoot, 'conformance', 'suite'))).map((f) => `conformance/suite/${f}`);
     const fixtures = (await readdir(join(repoRoot, 'fixtures'))).filter((f) => !f.endsWith('.test.ts')).map((f) => `fixtures/${f}`);
-    expect(packed.files).toEqual(expect.arrayContaining(['bin/docproc.js', 'dist/cli.js', 'dist/client/index.d.ts', 'openapi/openapi.yaml', 'conformance/vitest.config.ts', ...suites, ...fixtures]));
+    expect(packed.files).toEqual(
+      expect.arrayContaining([
+        'bin/docproc.js',
+        'dist/cli.js',
+        'dist/client/index.d.ts',
+        'openapi/openapi.yaml',
+        'conformance/vitest.config.ts',
+        ...suites,
+        ...fixtures,
+      ]),
+    );
     expect(packed.files.filter((f) => /\.test\.|^test\/|^conformance\/(support|scripts)\/|^packages\//.test(f))).toEqual([]);
   });
 
@@ -73,7 +101,11 @@ describe('the docproc-kit tarball, installed from a file as the README says', ()
   }, 120_000);
 
   it('keeps `docproc-kit/client` importable for those who install the whole kit', async () => {
-    const imported = await runOk(process.execPath, ['--input-type=module', '-e', "const m = await import('docproc-kit/client'); console.log(typeof m.createDocprocClient)"], { cwd: ciRepo!, timeoutMs: 60_000 });
+    const imported = await runOk(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('docproc-kit/client'); console.log(typeof m.createDocprocClient)"],
+      { cwd: ciRepo!, timeoutMs: 60_000 },
+    );
     expect(imported.stdout.trim()).toBe('function');
   }, 90_000);
 
@@ -88,9 +120,17 @@ describe('the docproc-kit tarball, installed from a file as the README says', ()
       DOCPROC_MAX_FILES: '20',
       DOCPROC_MAX_FILE_BYTES: '26214400',
     };
-    const result = await run('npx', ['docproc', 'conformance', '--junit', 'reports/conformance.xml', '--report', 'reports/conformance.json'], { cwd: ciRepo!, timeoutMs: 240_000, env });
+    const result = await run(
+      'npx',
+      ['docproc', 'conformance', '--junit', 'reports/conformance.xml', '--report', 'reports/conformance.json'],
+      { cwd: ciRepo!, timeoutMs: 240_000, env },
+    );
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    const report = JSON.parse(await readFile(join(ciRepo!, 'reports', 'conformance.json'), 'utf8')) as { result: string; profile: string; summary: { passed: number; failed: number } };
+    const report = JSON.parse(await readFile(join(ciRepo!, 'reports', 'conformance.json'), 'utf8')) as {
+      result: string;
+      profile: string;
+      summary: { passed: number; failed: number };
+    };
     expect(report).toMatchObject({ result: 'passed', profile: 'full', summary: { failed: 0 } });
     expect(report.summary.passed).toBeGreaterThan(50);
     expect(await readFile(join(ciRepo!, 'reports', 'conformance.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0"/);
@@ -99,13 +139,22 @@ describe('the docproc-kit tarball, installed from a file as the README says', ()
   it.each([
     { target: 'the reference server from the tarball', outcome: 'passed', exit: 0 },
     { target: 'an unreachable target', outcome: 'unreachable', exit: 2 },
-  ])('hands the exit status to the CI in the README shell step ($outcome against $target)', async ({ exit }) => {
-    const step = `status=0
+  ])(
+    'hands the exit status to the CI in the README shell step ($outcome against $target)',
+    async ({ exit }) => {
+      const step = `status=0
 npx docproc conformance --base-url "$DOCPROC_BASE_URL" \\
   --junit reports/conformance.xml --report reports/conformance.json || status=$?
 exit "$status"`;
-    const env = { TMPDIR: join(ciRepo!, 'tmp'), DOCPROC_BASE_URL: exit === 0 ? await serveFromTarball() : 'http://127.0.0.1:9', DOCPROC_API_KEY: 'team-key', DOCPROC_SECOND_API_KEY: 'second-team-key' };
-    const result = await run('bash', ['-c', step], { cwd: ciRepo!, timeoutMs: 240_000, env });
-    expect(result.code, result.stdout + result.stderr).toBe(exit);
-  }, 300_000);
+      const env = {
+        TMPDIR: join(ciRepo!, 'tmp'),
+        DOCPROC_BASE_URL: exit === 0 ? await serveFromTarball() : 'http://127.0.0.1:9',
+        DOCPROC_API_KEY: 'team-key',
+        DOCPROC_SECOND_API_KEY: 'second-team-key',
+      };
+      const result = await run('bash', ['-c', step], { cwd: ciRepo!, timeoutMs: 240_000, env });
+      expect(result.code, result.stdout + result.stderr).toBe(exit);
+    },
+    300_000,
+  );
 });

@@ -15,17 +15,31 @@ export interface CommandResult {
 }
 
 /** Runs a command to its end (never throws on a non-zero exit) and kills it after `timeoutMs`. */
-export function run(command: string, args: string[], { cwd, timeoutMs, env = {} }: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<CommandResult> {
+export function run(
+  command: string,
+  args: string[],
+  { cwd, timeoutMs, env = {} }: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv },
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(new Error(`${command} ${args.join(' ')} did not finish (${error.message}):\n${stderr}`));
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number')
+          return reject(new Error(`${command} ${args.join(' ')} did not finish (${error.message}):\n${stderr}`));
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 /** Like {@link run}, but a non-zero exit is an error that carries the output. */
-export async function runOk(command: string, args: string[], options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<CommandResult> {
+export async function runOk(
+  command: string,
+  args: string[],
+  options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv },
+): Promise<CommandResult> {
   const result = await run(command, args, options);
   if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   return result;
@@ -38,7 +52,10 @@ export async function runOk(command: string, args: string[], options: { cwd: str
  */
 export async function copyWorkingTree(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'docproc-clone-'));
-  const { stdout } = await runOk('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, timeoutMs: 30_000 });
+  const { stdout } = await runOk('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repoRoot,
+    timeoutMs: 30_000,
+  });
   for (const file of stdout.split('\0').filter(Boolean)) {
     const from = join(repoRoot, file);
     if (!(await stat(from).catch(() => undefined))?.isFile()) continue; // deleted but not yet committed
@@ -76,8 +93,12 @@ export async function scratchProject(fields: Record<string, unknown>, tarballs: 
 
 /** The packages installed in a project, by name (from npm's hidden lockfile of node_modules). */
 export async function installedPackages(project: string): Promise<string[]> {
-  const lock = JSON.parse(await readFile(join(project, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-  return Object.keys(lock.packages).map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)).sort();
+  const lock = JSON.parse(await readFile(join(project, 'node_modules', '.package-lock.json'), 'utf8')) as {
+    packages: Record<string, unknown>;
+  };
+  return Object.keys(lock.packages)
+    .map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
+    .sort();
 }
 
 /** Bytes of every file under `dir` (symlinks not followed). */

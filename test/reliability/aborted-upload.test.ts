@@ -19,9 +19,14 @@ afterAll(() => server?.close());
 function abortedUpload(sentBytes: number, completeParts: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const boundary = 'abortboundary';
-    const head = (name: string) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`);
+    const head = (name: string) =>
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+      );
     const whole = Buffer.concat([
-      ...Array.from({ length: completeParts }, (_, i) => Buffer.concat([head(`whole-${i}.pdf`), Buffer.from('%PDF-1.4\n%%EOF\n'), Buffer.from('\r\n')])),
+      ...Array.from({ length: completeParts }, (_, i) =>
+        Buffer.concat([head(`whole-${i}.pdf`), Buffer.from('%PDF-1.4\n%%EOF\n'), Buffer.from('\r\n')]),
+      ),
       head('cut.pdf'),
       Buffer.from('%PDF-1.4\n'),
       Buffer.alloc(sentBytes, 0x41),

@@ -13,7 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const pdf = (i: number) => ({ name: `concurrent-${i}.pdf`, data: new TextEncoder().encode(`%PDF-1.4\n% ${i}\n%%EOF\n`), type: 'application/pdf' });
+const pdf = (i: number) => ({
+  name: `concurrent-${i}.pdf`,
+  data: new TextEncoder().encode(`%PDF-1.4\n% ${i}\n%%EOF\n`),
+  type: 'application/pdf',
+});
 
 describe('concurrent clients', () => {
   it('200 concurrent uploads get 200 distinct ids, all listed, while lists and searches keep answering', async () => {
@@ -23,7 +27,8 @@ describe('concurrent clients', () => {
     const readers = Array.from({ length: 4 }, async (_, r) => {
       let reads = 0;
       while (!uploadsDone || reads === 0) {
-        const { error, response } = r % 2 ? await client.listDocuments({ limit: 100 }) : await client.listDocuments({ search: 'concurrent-1' });
+        const { error, response } =
+          r % 2 ? await client.listDocuments({ limit: 100 }) : await client.listDocuments({ search: 'concurrent-1' });
         if (error) readerErrors.push(`${response.status} ${error.code}`);
         reads++;
       }

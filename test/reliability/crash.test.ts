@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocprocClient, type Document } from '../../src/client/index.js';
-import { startCli, type RunningCli } from '../support/processes.js';
+import { type RunningCli, startCli } from '../support/processes.js';
 
 // SIGKILL the real server process in the middle of a burst of uploads, restart it on the same data
 // dir, and check that nothing acknowledged was lost and nothing half-written was left behind.
 const KEY = 'docproc-dev-key';
 const BURST = 50;
 let dataDir: string;
-let servers: RunningCli[] = [];
+const servers: RunningCli[] = [];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'docproc-crash-'));
@@ -50,19 +50,21 @@ describe('a server killed with SIGKILL during a burst of 50 concurrent uploads',
     const files = await Promise.all(Array.from({ length: BURST }, (_, i) => pdfBytes(i)));
     const acknowledged: Document[] = [];
     let killed = false;
-    const uploads = Array.from({ length: BURST }, (_, i) =>
-      client
-        .uploadDocuments([{ name: `crash-${i}.pdf`, data: files[i]!, type: 'application/pdf' }])
-        .then(({ data }) => {
-          if (!data) return;
-          acknowledged.push(...data.documents);
-          // Kill once a few uploads are acknowledged and the others are still in flight.
-          if (acknowledged.length >= 3 && !killed) {
-            killed = true;
-            first.child.kill('SIGKILL');
-          }
-        })
-        .catch(() => undefined), // connections cut by the kill
+    const uploads = Array.from(
+      { length: BURST },
+      (_, i) =>
+        client
+          .uploadDocuments([{ name: `crash-${i}.pdf`, data: files[i]!, type: 'application/pdf' }])
+          .then(({ data }) => {
+            if (!data) return;
+            acknowledged.push(...data.documents);
+            // Kill once a few uploads are acknowledged and the others are still in flight.
+            if (acknowledged.length >= 3 && !killed) {
+              killed = true;
+              first.child.kill('SIGKILL');
+            }
+          })
+          .catch(() => undefined), // connections cut by the kill
     );
     await Promise.all(uploads);
     await first.stop('SIGKILL');

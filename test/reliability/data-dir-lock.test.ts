@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,10 @@ interface Contender {
 }
 
 function contender(): Contender {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/lock-contender.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/lock-contender.ts'], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   return {
     child,
@@ -35,7 +38,9 @@ beforeAll(async () => {
   // Warm up: the first answer also waits for tsx to load the module.
   await Promise.all(contenders.map((c) => c.send('release')));
 }, 60_000);
-afterAll(() => contenders.forEach((c) => c.child.kill()));
+afterAll(() => {
+  for (const c of contenders) c.child.kill();
+});
 
 async function trial(stale: boolean): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'docproc-lock-'));
@@ -56,10 +61,14 @@ describe('the data-dir lock, taken by two processes at the same moment', () => {
   it.each([
     ['a fresh data dir', false],
     ['a stale lock from a killed process', true],
-  ])('goes to exactly one of them on %s, every one of 30 times', async (_what, stale) => {
-    const outcomes: string[] = [];
-    for (let i = 0; i < TRIALS; i++) outcomes.push((await trial(stale)).sort().join('+'));
-    const twice = outcomes.filter((o) => o !== 'got+locked');
-    expect(twice, `outcomes other than one winner: ${twice.join(', ')}`).toEqual([]);
-  }, 120_000);
+  ])(
+    'goes to exactly one of them on %s, every one of 30 times',
+    async (_what, stale) => {
+      const outcomes: string[] = [];
+      for (let i = 0; i < TRIALS; i++) outcomes.push((await trial(stale)).sort().join('+'));
+      const twice = outcomes.filter((o) => o !== 'got+locked');
+      expect(twice, `outcomes other than one winner: ${twice.join(', ')}`).toEqual([]);
+    },
+    120_000,
+  );
 });

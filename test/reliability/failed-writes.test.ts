@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixture, startReferenceServer, until, type RunningReferenceServer } from '../support/reference-server.js';
+import { fixture, type RunningReferenceServer, startReferenceServer, until } from '../support/reference-server.js';
 import { canMountTmpfs, mountTmpfs, type Tmpfs } from '../support/tmpfs.js';
 
 // The data dir on a tmpfs of its own, remounted read-only mid-way: a request whose write fails
@@ -31,7 +31,8 @@ const upload = async () => {
   expect(res.status).toBe(202);
   return ((await res.json()) as { documents: Array<{ document_id: number }> }).documents[0]!.document_id;
 };
-const documentOf = async (id: number) => (await (await call(`/api/v1/documents/get_document/${id}`)).json()) as { status: string; attempts: number; content: string | null };
+const documentOf = async (id: number) =>
+  (await (await call(`/api/v1/documents/get_document/${id}`)).json()) as { status: string; attempts: number; content: string | null };
 
 describe.skipIf(!canMountTmpfs)('writes that fail on a read-only data dir (needs root to mount a tmpfs)', () => {
   it('leave a retry, a forced outcome and a reset without effect, and the document retryable once the disk is back', async () => {

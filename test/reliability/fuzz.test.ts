@@ -1,7 +1,7 @@
-import fc from 'fast-check';
 import { request } from 'node:http';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../src/contract/contract.js';
+import { type Contract, loadContract } from '../../src/contract/contract.js';
 import { startReferenceServer } from '../support/reference-server.js';
 
 // Hostile input from fast-check against the real reference server: whatever arrives, the answer is
@@ -35,7 +35,13 @@ function send(method: string, path: string, headers: Record<string, string>, bod
     const req = request(`${server.baseUrl}${path}`, { method, headers, insecureHTTPParser: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          contentType: String(res.headers['content-type'] ?? ''),
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -68,7 +74,29 @@ function expectWellFormed(res: Raw, operationId: string | undefined) {
 // Query-string material that exercises parsers: numbers of every shape, encodings, separators.
 const queryValue = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('', '0', '-1', '1.5', '1e3', '0x10', ' 1', '1 ', '+1', '٣', '9'.repeat(30), 'NaN', 'null', '[]', '%', '%zz', '%00', '&', '=', 'processing', 'FAILED'),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    ' 1',
+    '1 ',
+    '+1',
+    '٣',
+    '9'.repeat(30),
+    'NaN',
+    'null',
+    '[]',
+    '%',
+    '%zz',
+    '%00',
+    '&',
+    '=',
+    'processing',
+    'FAILED',
+  ),
   fc.integer().map(String),
   fc.string({ unit: 'grapheme', maxLength: 250 }),
 );
@@ -88,7 +116,11 @@ describe('fuzzing the reference server', () => {
   });
 
   it('answers any path id on get and retry with 200/202, 400, 404 or 409, never a 5xx', async () => {
-    const id = fc.oneof(fc.string({ maxLength: 40 }), fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map(String), fc.double().map(String));
+    const id = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map(String),
+      fc.double().map(String),
+    );
     await fc.assert(
       fc.asyncProperty(id, fc.boolean(), async (raw, retry) => {
         const encoded = encodeURIComponent(raw);
@@ -121,23 +153,36 @@ describe('fuzzing the reference server', () => {
       filename: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(undefined)),
       bytes: fc.uint8Array({ maxLength: 300 }),
     });
-    const body = fc.record({ parts: fc.array(part, { maxLength: 4 }), cut: fc.option(fc.nat(), { nil: undefined }), boundary: fc.constantFrom('b0undary', 'x', '----WebKitFormBoundary7MA4YWxkTrZu0gW') });
+    const body = fc.record({
+      parts: fc.array(part, { maxLength: 4 }),
+      cut: fc.option(fc.nat(), { nil: undefined }),
+      boundary: fc.constantFrom('b0undary', 'x', '----WebKitFormBoundary7MA4YWxkTrZu0gW'),
+    });
     await fc.assert(
       fc.asyncProperty(body, async ({ parts, cut, boundary }) => {
         const chunks: Buffer[] = [];
         for (const p of parts) {
           const disposition = `form-data; name="${p.field.replace(/["\r\n]/g, '')}"${p.filename === undefined ? '' : `; filename="${p.filename.replace(/["\r\n]/g, '')}"`}`;
-          chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`), Buffer.from(p.bytes), Buffer.from('\r\n'));
+          chunks.push(
+            Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`),
+            Buffer.from(p.bytes),
+            Buffer.from('\r\n'),
+          );
         }
         chunks.push(Buffer.from(`--${boundary}--\r\n`));
         let payload = Buffer.concat(chunks);
         if (cut !== undefined) payload = payload.subarray(0, cut % (payload.length + 1));
         const before = await snapshot();
-        const res = await send('POST', '/api/v1/documents/upload_files', {
-          'x-api-key': KEY,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(payload.length),
-        }, payload);
+        const res = await send(
+          'POST',
+          '/api/v1/documents/upload_files',
+          {
+            'x-api-key': KEY,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': String(payload.length),
+          },
+          payload,
+        );
         expectWellFormed(res, 'uploadDocuments');
         // Random bytes are never a PDF/JPEG/PNG, so nothing here may be accepted.
         expect(res.status).not.toBe(202);

@@ -24,7 +24,11 @@ function pdfOf(objects: Array<string | Buffer>): Buffer {
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(length);
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'), Buffer.from('\nendobj\n')]);
+    const chunk = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`),
+      Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'),
+      Buffer.from('\nendobj\n'),
+    ]);
     parts.push(chunk);
     length += chunk.length;
   });
@@ -84,7 +88,12 @@ function enormousPng(): Buffer {
   ihdr.writeUInt32BE(100_000, 0);
   ihdr.writeUInt32BE(100_000, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(16)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', Buffer.alloc(16)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('hostile files, queued one at a time', () => {
@@ -99,11 +108,14 @@ describe('hostile files, queued one at a time', () => {
     expect(error).toBeUndefined();
     const started = Date.now();
     const [bomb, pages, png, fine] = await Promise.all(
-      data!.documents.map(async (doc) => (await client.waitForDocument(doc.document_id, { timeoutMs: 30_000, initialIntervalMs: 50 })).data!),
+      data!.documents.map(
+        async (doc) => (await client.waitForDocument(doc.document_id, { timeoutMs: 30_000, initialIntervalMs: 50 })).data!,
+      ),
     );
     // At worst each hostile file uses up its whole time limit, one after the other.
     expect(Date.now() - started).toBeLessThan(3 * TIME_LIMIT_MS + 5_000);
-    for (const doc of [bomb, pages, png]) expect(doc, doc?.filename).toMatchObject({ status: 'failed', error: { code: 'unreadable_document' } });
+    for (const doc of [bomb, pages, png])
+      expect(doc, doc?.filename).toMatchObject({ status: 'failed', error: { code: 'unreadable_document' } });
     expect(pages!.error!.message).toMatch(/20000 pages/);
     expect(png!.error!.message).toMatch(/100000×100000 pixels/);
     expect(fine).toMatchObject({ status: 'completed', content: expect.stringContaining('PELICAN') });

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, until, type RunningReferenceServer } from '../support/reference-server.js';
+import { type RunningReferenceServer, startReferenceServer, until } from '../support/reference-server.js';
 
 // Requests a careless or hostile client sends, against the real server on loopback.
 const lines: string[] = [];
@@ -34,11 +34,17 @@ function raw(request: string): Promise<string> {
 
 describe('an Expect header other than 100-continue', () => {
   it.each(['200-ok', 'something-else'])('Expect: %s is a 417 problem with an X-Request-Id', async (expectation) => {
-    const answer = await raw(`GET /api/v1/documents/get_documents HTTP/1.1\r\nHost: x\r\nExpect: ${expectation}\r\nX-Request-Id: expect-${expectation}\r\n\r\n`);
+    const answer = await raw(
+      `GET /api/v1/documents/get_documents HTTP/1.1\r\nHost: x\r\nExpect: ${expectation}\r\nX-Request-Id: expect-${expectation}\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 417 /);
     expect(answer).toMatch(/content-type: application\/problem\+json/i);
     expect(answer).toMatch(new RegExp(`x-request-id: expect-${expectation}`, 'i'));
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 417, code: 'invalid_request', request_id: `expect-${expectation}` });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      status: 417,
+      code: 'invalid_request',
+      request_id: `expect-${expectation}`,
+    });
   });
 });
 
@@ -49,7 +55,9 @@ describe('an API key sent in the query string', () => {
     ['apiKey, percent-encoded name', 'api%4Bey=leaked-secret-3'],
     ['token', 'token=leaked-secret-4'],
   ])('(%s) is redacted from the request log, other parameters are kept', async (_what, param) => {
-    const res = await fetch(`${server.baseUrl}/api/v1/documents/get_documents?page=1&${param}`, { headers: { 'x-api-key': server.apiKeys[0]! } });
+    const res = await fetch(`${server.baseUrl}/api/v1/documents/get_documents?page=1&${param}`, {
+      headers: { 'x-api-key': server.apiKeys[0]! },
+    });
     expect(res.status).toBe(200);
     const secret = param.split('=')[1]!;
     const line = () => lines.find((l) => l.includes(`${param.split('=')[0]}=[REDACTED]`));

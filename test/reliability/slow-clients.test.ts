@@ -146,18 +146,28 @@ describe('slow uploads and too many connections', () => {
   it(`closes connections beyond the cap of ${CAP} at once, and serves again once they are gone`, async () => {
     const port = Number(new URL(drips.baseUrl).port);
     const sockets = await Promise.all(
-      Array.from({ length: CAP + 20 }, () => new Promise<Socket>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => resolve(socket));
-        socket.on('error', () => {});
-      })),
+      Array.from(
+        { length: CAP + 20 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(port, '127.0.0.1', () => resolve(socket));
+            socket.on('error', () => {});
+          }),
+      ),
     );
     try {
       const closedSoon = await Promise.all(
-        sockets.map((s) => new Promise<boolean>((resolve) => {
-          if (s.destroyed) return resolve(true);
-          const timer = setTimeout(() => resolve(false), 1_000);
-          s.once('close', () => (clearTimeout(timer), resolve(true)));
-        })),
+        sockets.map(
+          (s) =>
+            new Promise<boolean>((resolve) => {
+              if (s.destroyed) return resolve(true);
+              const timer = setTimeout(() => resolve(false), 1_000);
+              s.once('close', () => {
+                clearTimeout(timer);
+                resolve(true);
+              });
+            }),
+        ),
       );
       // At most CAP stay open (connections of the test before may still count), and not many fewer.
       const open = closedSoon.filter((closed) => !closed).length;

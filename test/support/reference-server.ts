@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { Contract } from '../../src/contract/contract.js';
-import { listen, type HttpTimeouts } from '../../src/server/http-server.js';
+import { type HttpTimeouts, listen } from '../../src/server/http-server.js';
 import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/service.js';
 
 /** Options of {@link startReferenceServer}; every one is optional. */
@@ -46,12 +46,22 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'docproc-ref-')));
   let service: ReferenceService;
   try {
-    service = await createReferenceService({ processingDelayMs: 50, ...options, dataDir, logger: options.logger ?? pino({ level: 'silent' }) });
+    service = await createReferenceService({
+      processingDelayMs: 50,
+      ...options,
+      dataDir,
+      logger: options.logger ?? pino({ level: 'silent' }),
+    });
   } catch (error) {
     if (ownDir) await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const http = await listen(service.app, { port: 0, host: '127.0.0.1', timeouts: options.timeouts, maxConnections: options.maxConnections });
+  const http = await listen(service.app, {
+    port: 0,
+    host: '127.0.0.1',
+    timeouts: options.timeouts,
+    maxConnections: options.maxConnections,
+  });
   let closing: Promise<void> | undefined;
   return {
     baseUrl: http.url,
@@ -74,7 +84,8 @@ export interface CheckedResponse {
   status: number;
   headers: Headers;
   /** The parsed JSON body (undefined for HEAD and empty bodies). */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the server answered and assert on it
+  body: any;
 }
 
 /** Extra options of a checked call: the key to send (`null` sends none). */
@@ -86,7 +97,14 @@ export type CheckedInit = RequestInit & { apiKey?: string | null };
  * documented required header (such as Allow on a 405) that is absent. Empty when it conforms.
  * @example expect(await contractViolations(contract, 'getDocument', res, body)).toEqual([]);
  */
-export function contractViolations(contract: Contract, operationId: string, status: number, headers: Headers, body: unknown, method = 'GET'): string[] {
+export function contractViolations(
+  contract: Contract,
+  operationId: string,
+  status: number,
+  headers: Headers,
+  body: unknown,
+  method = 'GET',
+): string[] {
   const violations: string[] = [];
   const requestId = headers.get('x-request-id');
   if (!requestId || !/^[\x21-\x7E]{1,200}$/.test(requestId)) violations.push(`X-Request-Id is ${JSON.stringify(requestId)}`);
@@ -118,7 +136,9 @@ export function contractFetch(server: { baseUrl: string; apiKeys: string[] }, co
     const body = text === '' ? undefined : (JSON.parse(text) as unknown);
     const violations = contractViolations(contract, operationId, res.status, res.headers, body, rest.method ?? 'GET');
     if (violations.length > 0) {
-      throw new Error(`${rest.method ?? 'GET'} ${path} -> ${res.status} violates the contract of ${operationId}:\n  ${violations.join('\n  ')}\n${text.slice(0, 500)}`);
+      throw new Error(
+        `${rest.method ?? 'GET'} ${path} -> ${res.status} violates the contract of ${operationId}:\n  ${violations.join('\n  ')}\n${text.slice(0, 500)}`,
+      );
     }
     return { status: res.status, headers: res.headers, body };
   };

@@ -53,6 +53,7 @@ export const tenancyChecks = {
     id: 'tenancy.idempotency-key-scoped',
     profile: 'full',
     area: 'tenancy',
-    description: "With --second-api-key: an Idempotency-Key belongs to its API key: the other key sending the same Idempotency-Key and files gets new documents of its own, never the first key's.",
+    description:
+      "With --second-api-key: an Idempotency-Key belongs to its API key: the other key sending the same Idempotency-Key and files gets new documents of its own, never the first key's.",
   }),
 } as const;

@@ -12,7 +12,8 @@ export const getChecks = {
     id: 'get.matches-upload',
     profile: 'full',
     area: 'get',
-    description: 'A read document equals what the upload returned (id, filename, type, size, created_at, attempts), apart from processing results.',
+    description:
+      'A read document equals what the upload returned (id, filename, type, size, created_at, attempts), apart from processing results.',
   }),
   unknownId: defineCheck({
     id: 'get.unknown-id',

@@ -6,13 +6,15 @@ export const idempotencyChecks = {
     id: 'upload.idempotent-replay',
     profile: 'full',
     area: 'upload',
-    description: 'The same upload sent again under the same Idempotency-Key is a 202 with the same document ids, and creates no new document.',
+    description:
+      'The same upload sent again under the same Idempotency-Key is a 202 with the same document ids, and creates no new document.',
   }),
   replayHeader: defineCheck({
     id: 'upload.replay-header',
     profile: 'full',
     area: 'upload',
-    description: 'A replayed upload carries the documented replay header (`Idempotent-Replayed: true`); the first upload under a key does not.',
+    description:
+      'A replayed upload carries the documented replay header (`Idempotent-Replayed: true`); the first upload under a key does not.',
   }),
   reused: defineCheck({
     id: 'upload.idempotency-key-reused',
@@ -24,6 +26,7 @@ export const idempotencyChecks = {
     id: 'upload.idempotency-key-in-use',
     profile: 'full',
     area: 'upload',
-    description: 'A repeat that arrives while the first upload under its key is still in flight is a 409 idempotency_key_in_use (or, once the first has finished, its replay), never a second set of documents.',
+    description:
+      'A repeat that arrives while the first upload under its key is still in flight is a 409 idempotency_key_in_use (or, once the first has finished, its replay), never a second set of documents.',
   }),
 } as const;

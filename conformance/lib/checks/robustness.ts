@@ -25,6 +25,7 @@ export const robustnessChecks = {
     id: 'robustness.request-id-generated',
     profile: 'full',
     area: 'robustness',
-    description: 'A request without a usable X-Request-Id (none, over 200 characters, with spaces) gets one the server made for it: two such requests never share an id.',
+    description:
+      'A request without a usable X-Request-Id (none, over 200 characters, with spaces) gets one the server made for it: two such requests never share an id.',
   }),
 } as const;

@@ -61,7 +61,8 @@ export const uploadChecks = {
     id: 'upload.filename-verbatim',
     profile: 'full',
     area: 'upload',
-    description: 'Filenames with `/`, `\\` and `..` in them come back exactly as sent: a filename is data, never cut to its last path segment.',
+    description:
+      'Filenames with `/`, `\\` and `..` in them come back exactly as sent: a filename is data, never cut to its last path segment.',
   }),
   filesAtLimit: defineCheck({
     id: 'upload.files-at-limit',

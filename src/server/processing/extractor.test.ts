@@ -60,7 +60,12 @@ function enormousPng(width: number, height: number): Uint8Array {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(16)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', Buffer.alloc(16)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('text extraction on the fixtures', () => {
@@ -68,11 +73,15 @@ describe('text extraction on the fixtures', () => {
     ['text.pdf', 'application/pdf', ['Harbor Logistics', 'PELICAN']],
     ['scanned.png', 'image/png', ['SOURDOUGH', 'Corner Bakery']],
     ['photo.jpg', 'image/jpeg', ['MARIGOLD', 'Meeting notes']],
-  ] as const)('%s yields its words', async (name, type, expected) => {
-    const result = await extractor.extract(fixture(name), type as ContentType);
-    expect(result.ok).toBe(true);
-    for (const word of expected) expect(result.ok && result.text).toContain(word);
-  }, 60_000);
+  ] as const)(
+    '%s yields its words',
+    async (name, type, expected) => {
+      const result = await extractor.extract(fixture(name), type as ContentType);
+      expect(result.ok).toBe(true);
+      for (const word of expected) expect(result.ok && result.text).toContain(word);
+    },
+    60_000,
+  );
 
   it('multipage.pdf yields every page, in page order', async () => {
     const result = await extractor.extract(fixture('multipage.pdf'), 'application/pdf');
@@ -124,12 +133,18 @@ describe('guards against hostile files', () => {
     const slow = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500, workers: 1 });
     try {
       // Eight megabytes of text operators: seconds of parsing, far beyond the limit.
-      const heavy = Array.from({ length: 60_000 }, (_, i) => `BT /F1 4 Tf 5 ${i % 790} Td (lorem ipsum dolor sit amet lorem ipsum dolor sit amet ${i}) Tj ET`).join('\n');
+      const heavy = Array.from(
+        { length: 60_000 },
+        (_, i) => `BT /F1 4 Tf 5 ${i % 790} Td (lorem ipsum dolor sit amet lorem ipsum dolor sit amet ${i}) Tj ET`,
+      ).join('\n');
       const path = await temp('slow.pdf', handmadePdf([heavy]));
       const started = performance.now();
       const result = await slow.extract(path, 'application/pdf');
       expect(performance.now() - started).toBeLessThan(4_000);
-      expect(result).toEqual({ ok: false, error: { code: 'unreadable_document', message: expect.stringContaining('took longer than 1.5 s') } });
+      expect(result).toEqual({
+        ok: false,
+        error: { code: 'unreadable_document', message: expect.stringContaining('took longer than 1.5 s') },
+      });
       const next = await slow.extract(fixture('text.pdf'), 'application/pdf');
       expect(next.ok && next.text).toContain('PELICAN');
     } finally {
@@ -137,7 +152,7 @@ describe('guards against hostile files', () => {
     }
   }, 30_000);
 
-  it('the time limit covers the OCR of a scanned PDF\'s pages, not only its parsing', async () => {
+  it("the time limit covers the OCR of a scanned PDF's pages, not only its parsing", async () => {
     const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500, workers: 1 });
     try {
       // Warm: the PDF worker has loaded pdf.js and the canvas, so parsing the scan takes a fraction
@@ -145,7 +160,10 @@ describe('guards against hostile files', () => {
       expect((await hasty.extract(fixture('text.pdf'), 'application/pdf')).ok).toBe(true);
       const started = performance.now();
       const result = await hasty.extract(fixture('scan-a4-letter.pdf'), 'application/pdf');
-      expect(result).toEqual({ ok: false, error: { code: 'unreadable_document', message: expect.stringContaining('took longer than 1.5 s') } });
+      expect(result).toEqual({
+        ok: false,
+        error: { code: 'unreadable_document', message: expect.stringContaining('took longer than 1.5 s') },
+      });
       expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await hasty.close();
@@ -168,7 +186,10 @@ describe('guards against hostile files', () => {
     const bytes = new Uint8Array(await readFile(fixture('scanned.png')));
     for (let i = 2_000; i < 2_400; i++) bytes[i] = 0xff - bytes[i]!;
     const result = await extractor.extract(await temp('damaged.png', bytes), 'image/png');
-    expect(result).toEqual({ ok: false, error: { code: 'unreadable_document', message: 'The image could not be decoded (the file is damaged or truncated).' } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'unreadable_document', message: 'The image could not be decoded (the file is damaged or truncated).' },
+    });
     // The worker survives the decoder's failure.
     const next = await extractor.extract(fixture('scanned.png'), 'image/png');
     expect(next.ok && next.text).toContain('SOURDOUGH');

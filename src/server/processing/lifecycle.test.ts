@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentRecord } from '../model.js';
-import { decideOutcome, finishRun, SIMULATED_FAILURE, startRetry, type Extraction } from './lifecycle.js';
+import { decideOutcome, type Extraction, finishRun, SIMULATED_FAILURE, startRetry } from './lifecycle.js';
 
 const T0 = '2024-05-02T09:14:03.120Z';
 const T1 = '2024-05-02T09:20:11.002Z';
@@ -43,17 +43,94 @@ const forcedError = { code: 'unreadable_document' as const, message: 'forced' };
 
 describe('how a run ends', () => {
   it.each([
-    { why: 'a good extraction completes with its text', extraction: good, forced: null, failureRate: 0, draw: 0.5, outcome: { status: 'completed', content: 'PELICAN' } },
-    { why: 'an unreadable file fails with its error', extraction: bad, forced: null, failureRate: 0, draw: 0.5, outcome: { status: 'failed', error: bad.ok ? null : bad.error } },
-    { why: 'a draw under the failure rate fails a good run', extraction: good, forced: null, failureRate: 0.5, draw: 0.49, outcome: { status: 'failed', error: SIMULATED_FAILURE } },
-    { why: 'a draw at the failure rate does not', extraction: good, forced: null, failureRate: 0.5, draw: 0.5, outcome: { status: 'completed', content: 'PELICAN' } },
-    { why: 'failure rate 1 fails every good run', extraction: good, forced: null, failureRate: 1, draw: 0.999, outcome: { status: 'failed', error: SIMULATED_FAILURE } },
-    { why: 'the failure rate never turns unreadable into transient', extraction: bad, forced: null, failureRate: 1, draw: 0, outcome: { status: 'failed', error: bad.ok ? null : bad.error } },
-    { why: 'a forced failure wins over a good run', extraction: good, forced: { outcome: 'failed', error: forcedError }, failureRate: 0, draw: 0.5, outcome: { status: 'failed', error: forcedError } },
-    { why: 'a forced failure without an error is a processing_error', extraction: good, forced: { outcome: 'failed' }, failureRate: 0, draw: 0.5, outcome: { status: 'failed', error: expect.objectContaining({ code: 'processing_error' }) } },
-    { why: 'a forced completion wins over a damaged file, with empty text', extraction: bad, forced: { outcome: 'completed' }, failureRate: 1, draw: 0, outcome: { status: 'completed', content: '' } },
-    { why: 'a forced completion keeps the real text', extraction: good, forced: { outcome: 'completed' }, failureRate: 1, draw: 0, outcome: { status: 'completed', content: 'PELICAN' } },
-    { why: 'a forced completion may bring its own text', extraction: good, forced: { outcome: 'completed', content: 'mock text' }, failureRate: 0, draw: 0.5, outcome: { status: 'completed', content: 'mock text' } },
+    {
+      why: 'a good extraction completes with its text',
+      extraction: good,
+      forced: null,
+      failureRate: 0,
+      draw: 0.5,
+      outcome: { status: 'completed', content: 'PELICAN' },
+    },
+    {
+      why: 'an unreadable file fails with its error',
+      extraction: bad,
+      forced: null,
+      failureRate: 0,
+      draw: 0.5,
+      outcome: { status: 'failed', error: bad.ok ? null : bad.error },
+    },
+    {
+      why: 'a draw under the failure rate fails a good run',
+      extraction: good,
+      forced: null,
+      failureRate: 0.5,
+      draw: 0.49,
+      outcome: { status: 'failed', error: SIMULATED_FAILURE },
+    },
+    {
+      why: 'a draw at the failure rate does not',
+      extraction: good,
+      forced: null,
+      failureRate: 0.5,
+      draw: 0.5,
+      outcome: { status: 'completed', content: 'PELICAN' },
+    },
+    {
+      why: 'failure rate 1 fails every good run',
+      extraction: good,
+      forced: null,
+      failureRate: 1,
+      draw: 0.999,
+      outcome: { status: 'failed', error: SIMULATED_FAILURE },
+    },
+    {
+      why: 'the failure rate never turns unreadable into transient',
+      extraction: bad,
+      forced: null,
+      failureRate: 1,
+      draw: 0,
+      outcome: { status: 'failed', error: bad.ok ? null : bad.error },
+    },
+    {
+      why: 'a forced failure wins over a good run',
+      extraction: good,
+      forced: { outcome: 'failed', error: forcedError },
+      failureRate: 0,
+      draw: 0.5,
+      outcome: { status: 'failed', error: forcedError },
+    },
+    {
+      why: 'a forced failure without an error is a processing_error',
+      extraction: good,
+      forced: { outcome: 'failed' },
+      failureRate: 0,
+      draw: 0.5,
+      outcome: { status: 'failed', error: expect.objectContaining({ code: 'processing_error' }) },
+    },
+    {
+      why: 'a forced completion wins over a damaged file, with empty text',
+      extraction: bad,
+      forced: { outcome: 'completed' },
+      failureRate: 1,
+      draw: 0,
+      outcome: { status: 'completed', content: '' },
+    },
+    {
+      why: 'a forced completion keeps the real text',
+      extraction: good,
+      forced: { outcome: 'completed' },
+      failureRate: 1,
+      draw: 0,
+      outcome: { status: 'completed', content: 'PELICAN' },
+    },
+    {
+      why: 'a forced completion may bring its own text',
+      extraction: good,
+      forced: { outcome: 'completed', content: 'mock text' },
+      failureRate: 0,
+      draw: 0.5,
+      outcome: { status: 'completed', content: 'mock text' },
+    },
   ] as const)('$why', ({ extraction, forced, failureRate, draw, outcome }) => {
     expect(decideOutcome({ extraction, forced, failureRate, draw })).toEqual(outcome);
   });
@@ -70,6 +147,10 @@ describe('finishing a run', () => {
       updated_at: T1,
       next_outcome: null,
     });
-    expect(finishRun(running, { status: 'completed', content: 'x' }, T1)).toMatchObject({ status: 'completed', error: null, processed_at: T1 });
+    expect(finishRun(running, { status: 'completed', content: 'x' }, T1)).toMatchObject({
+      status: 'completed',
+      error: null,
+      processed_at: T1,
+    });
   });
 });

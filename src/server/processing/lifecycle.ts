@@ -45,7 +45,12 @@ export function startRetry(record: DocumentRecord, now: string): RetryDecision {
  * every good run so a seed replays the same sequence); otherwise the extraction decides.
  * @example decideOutcome({ extraction: { ok: true, text: 'PELICAN' }, forced: null, failureRate: 0, draw: 0.5 });
  */
-export function decideOutcome(input: { extraction: Extraction; forced: ForcedOutcome | null; failureRate: number; draw: number }): RunOutcome {
+export function decideOutcome(input: {
+  extraction: Extraction;
+  forced: ForcedOutcome | null;
+  failureRate: number;
+  draw: number;
+}): RunOutcome {
   const { extraction, forced, failureRate, draw } = input;
   if (forced?.outcome === 'failed') return { status: 'failed', error: forced.error ?? FORCED_FAILURE };
   if (forced?.outcome === 'completed') return { status: 'completed', content: forced.content ?? (extraction.ok ? extraction.text : '') };

@@ -29,7 +29,10 @@ export interface PdfExtractor {
 /** Scanners and OCR engines work at 200-300 dpi; 200 keeps a page's OCR to seconds. */
 export const RENDER_DPI = 200;
 
-type Reply = { ok: true; pages: PdfPage[] } | { ok: false; kind: 'pages'; pages: number } | { ok: false; kind: 'error'; name: string; message: string };
+type Reply =
+  | { ok: true; pages: PdfPage[] }
+  | { ok: false; kind: 'pages'; pages: number }
+  | { ok: false; kind: 'error'; name: string; message: string };
 
 /** Where pdf.js finds the data it loads on demand, all from the pdfjs-dist npm package (offline). */
 interface PdfjsData {
@@ -135,7 +138,12 @@ export function createPdfExtractor(limits: PdfLimits): PdfExtractor {
   let closed = false;
 
   const spawn = () => {
-    const worker = new Worker(source, { eval: true, resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb }, stdout: true, stderr: true });
+    const worker = new Worker(source, {
+      eval: true,
+      resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb },
+      stdout: true,
+      stderr: true,
+    });
     // pdf.js chatters about damaged files; that is expected here, so it is read and dropped.
     worker.stdout.resume();
     worker.stderr.resume();
@@ -165,7 +173,10 @@ export function createPdfExtractor(limits: PdfLimits): PdfExtractor {
             false,
           );
         const onExit = () =>
-          settle({ ok: false, error: { code: 'processing_error', message: 'The PDF reader stopped unexpectedly; a retry may succeed.' } }, false);
+          settle(
+            { ok: false, error: { code: 'processing_error', message: 'The PDF reader stopped unexpectedly; a retry may succeed.' } },
+            false,
+          );
         const timer = setTimeout(
           () => settle(unreadable(`Reading the PDF took longer than ${limits.timeoutMs / 1000} s, the processing time limit.`), false),
           limits.timeoutMs,
@@ -173,7 +184,9 @@ export function createPdfExtractor(limits: PdfLimits): PdfExtractor {
         worker.on('message', onMessage).on('error', onError).on('exit', onExit);
         // A copy is transferred so the caller's buffer stays usable.
         const copy = new Uint8Array(bytes);
-        worker.postMessage({ bytes: copy, maxPages: limits.maxPages, maxRenderPixels: limits.maxRenderPixels, dpi: RENDER_DPI }, [copy.buffer]);
+        worker.postMessage({ bytes: copy, maxPages: limits.maxPages, maxRenderPixels: limits.maxRenderPixels, dpi: RENDER_DPI }, [
+          copy.buffer,
+        ]);
       });
     },
     async close() {

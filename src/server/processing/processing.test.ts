@@ -1,7 +1,13 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../contract/contract.js';
-import { contractFetch, fixture, startReferenceServer, until, type RunningReferenceServer } from '../../../test/support/reference-server.js';
+import {
+  contractFetch,
+  fixture,
+  type RunningReferenceServer,
+  startReferenceServer,
+  until,
+} from '../../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../../contract/contract.js';
 
 // The lifecycle over HTTP: upload -> processing -> completed/failed, retry, 409, search in the
 // extracted text; real extraction of the fixtures, every response checked against the contract.
@@ -26,10 +32,14 @@ async function uploadFixtures(names: string[], target = call) {
 
 async function finished(id: number, target = call) {
   let doc: { status: string } & Record<string, unknown> = { status: 'processing' };
-  const ok = await until(async () => {
-    doc = (await target('getDocument', `${API}/get_document/${id}`)).body;
-    return doc.status !== 'processing';
-  }, 60_000, 50);
+  const ok = await until(
+    async () => {
+      doc = (await target('getDocument', `${API}/get_document/${id}`)).body;
+      return doc.status !== 'processing';
+    },
+    60_000,
+    50,
+  );
   if (!ok) throw new Error(`document ${id} never finished`);
   return doc;
 }
@@ -54,16 +64,24 @@ describe('upload -> processing -> completed or failed, on the fixtures', () => {
     ['multipage.pdf', ['ALPHA', 'BRAVO', 'CHARLIE']],
     ['scanned.png', ['SOURDOUGH', 'Corner Bakery']],
     ['photo.jpg', ['MARIGOLD']],
-  ])('%s completes with its words in content', async (name, words) => {
-    const doc = await finished(docs.get(name)!);
-    expect(doc).toMatchObject({ status: 'completed', error: null, attempts: 1, processed_at: expect.any(String) });
-    for (const word of words) expect(doc.content).toContain(word);
-  }, 60_000);
+  ])(
+    '%s completes with its words in content',
+    async (name, words) => {
+      const doc = await finished(docs.get(name)!);
+      expect(doc).toMatchObject({ status: 'completed', error: null, attempts: 1, processed_at: expect.any(String) });
+      for (const word of words) expect(doc.content).toContain(word);
+    },
+    60_000,
+  );
 
-  it.each(['corrupt.pdf', 'truncated.png'])('%s fails as unreadable_document, with no content', async (name) => {
-    const doc = await finished(docs.get(name)!);
-    expect(doc).toMatchObject({ status: 'failed', content: null, error: { code: 'unreadable_document', message: expect.any(String) } });
-  }, 60_000);
+  it.each(['corrupt.pdf', 'truncated.png'])(
+    '%s fails as unreadable_document, with no content',
+    async (name) => {
+      const doc = await finished(docs.get(name)!);
+      expect(doc).toMatchObject({ status: 'failed', content: null, error: { code: 'unreadable_document', message: expect.any(String) } });
+    },
+    60_000,
+  );
 
   it('search finds a word read by OCR from the scanned PNG, in any case', async () => {
     await finished(docs.get('scanned.png')!);

@@ -81,9 +81,15 @@ describe('the processor', () => {
 
   it('ends a run that overruns its budget as unreadable_document and gives its slot to the next document', async () => {
     const [hung, next] = await upload('tenant-a', 2);
-    start(timedExtractor((path) => (path === store.blobPath(hung!.id) ? undefined : 10)), { runBudgetMs: 300 });
+    start(
+      timedExtractor((path) => (path === store.blobPath(hung!.id) ? undefined : 10)),
+      { runBudgetMs: 300 },
+    );
     processor!.submit([hung!, next!]);
     expect(await until(() => store.byId(next!.id)!.status === 'completed', 10_000)).toBe(true);
-    expect(store.byId(hung!.id)).toMatchObject({ status: 'failed', error: { code: 'unreadable_document', message: expect.stringContaining('time limit') } });
+    expect(store.byId(hung!.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'unreadable_document', message: expect.stringContaining('time limit') },
+    });
   }, 20_000);
 });

@@ -3,7 +3,7 @@ import type { DocumentRecord, ForcedOutcome } from '../model.js';
 import type { Store } from '../store.js';
 import type { Extractor } from './extractor.js';
 import { createFairQueue } from './fair-queue.js';
-import { decideOutcome, finishRun, startRetry, type Extraction, type RunOutcome } from './lifecycle.js';
+import { decideOutcome, type Extraction, finishRun, type RunOutcome, startRetry } from './lifecycle.js';
 import type { SettingsRegistry } from './settings.js';
 
 // How soon a result that could not be written is tried again, doubling up to the maximum.
@@ -82,7 +82,10 @@ export function createProcessor(options: ProcessorOptions): Processor {
         () =>
           resolve({
             ok: false,
-            error: { code: 'unreadable_document', message: `Processing took longer than ${Math.round(options.runBudgetMs / 1000)} s, the processing time limit.` },
+            error: {
+              code: 'unreadable_document',
+              message: `Processing took longer than ${Math.round(options.runBudgetMs / 1000)} s, the processing time limit.`,
+            },
           }),
         options.runBudgetMs,
       );
@@ -97,7 +100,9 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const run = async (record: DocumentRecord, startedAt: number) => {
     let extraction: Extraction;
     try {
-      extraction = (await queue.add(record.tenant, () => withinBudget(extractor.extract(store.blobPath(record.id), record.content_type)))) ?? transient('Processing was cancelled.');
+      extraction =
+        (await queue.add(record.tenant, () => withinBudget(extractor.extract(store.blobPath(record.id), record.content_type)))) ??
+        transient('Processing was cancelled.');
     } catch (err) {
       // An extractor bug must end the run, not strand the document in `processing`.
       logger.error({ err, documentId: record.id }, 'extraction failed unexpectedly');
@@ -112,7 +117,12 @@ export function createProcessor(options: ProcessorOptions): Processor {
       const write = store.update(record.id, (current) => {
         // The record may have been reset away, or (after a restart) be in another run meanwhile.
         if (current.status !== 'processing' || current.attempts !== record.attempts) return undefined;
-        outcome ??= decideOutcome({ extraction, forced: current.next_outcome, failureRate: settings.get(current.tenant).failure_rate, draw: random() });
+        outcome ??= decideOutcome({
+          extraction,
+          forced: current.next_outcome,
+          failureRate: settings.get(current.tenant).failure_rate,
+          draw: random(),
+        });
         return { record: finishRun(current, outcome, now()), text: outcome.status === 'completed' ? outcome.content : undefined };
       });
       finishing.add(write);
@@ -129,7 +139,13 @@ export function createProcessor(options: ProcessorOptions): Processor {
     }
     const ended = outcome as RunOutcome;
     logger.info(
-      { documentId: record.id, tenant: record.tenant, attempt: record.attempts, status: ended.status, error: ended.status === 'failed' ? ended.error.code : undefined },
+      {
+        documentId: record.id,
+        tenant: record.tenant,
+        attempt: record.attempts,
+        status: ended.status,
+        error: ended.status === 'failed' ? ended.error.code : undefined,
+      },
       'processing run finished',
     );
   };

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  contractFetch,
+  fixture,
+  type RunningReferenceServer,
+  startReferenceServer,
+  until,
+} from '../../../test/support/reference-server.js';
 import { loadContract } from '../../contract/contract.js';
-import { contractFetch, fixture, startReferenceServer, until, type RunningReferenceServer } from '../../../test/support/reference-server.js';
 
 // Documents as scanners, phones and other PDF producers make them (fixtures from
 // scripts/make-real-fixtures.sh), uploaded over HTTP to the real server: each completes with its
@@ -26,10 +32,14 @@ async function upload(names: string[]): Promise<Map<string, number>> {
 
 async function finished(id: number) {
   let doc: Record<string, unknown> = {};
-  const done = await until(async () => {
-    doc = (await call('getDocument', `${API}/get_document/${id}`)).body;
-    return doc.status !== 'processing';
-  }, 90_000, 100);
+  const done = await until(
+    async () => {
+      doc = (await call('getDocument', `${API}/get_document/${id}`)).body;
+      return doc.status !== 'processing';
+    },
+    90_000,
+    100,
+  );
   if (!done) throw new Error(`document ${id} never finished`);
   return doc;
 }
@@ -48,16 +58,36 @@ describe('real documents over HTTP', () => {
   it.each([
     ['scan-jpeg.pdf', 'a JPEG page in a PDF, no text layer, is read by OCR', ['Warehouse receipt', 'HALIBUT'], 'halibut'],
     ['scan-g4.pdf', 'both pages of a CCITT G4 office scan are read by OCR, in order', ['KESTREL', 'OSPREY'], 'osprey'],
-    ['cjk-nonembedded.pdf', 'Japanese in a font that is not embedded is read with the CMaps shipped from npm', ['請求書', '丸の内商事', 'WISTERIA'], '千代田区'],
-    ['photo-exif-le.jpg', 'a sideways phone photo with little-endian EXIF is turned upright before OCR', ['Shopping list', 'PERSIMMON'], 'persimmon'],
-    ['photo-exif-be.jpg', 'a sideways phone photo with big-endian EXIF is turned upright before OCR', ['Shopping list', 'PERSIMMON'], 'persimmon'],
-  ])('%s: %s, and search finds it', async (name, _why, words, term) => {
-    const doc = await finished(ids.get(name)!);
-    expect(doc).toMatchObject({ status: 'completed', error: null });
-    for (const word of words) expect(doc.content).toContain(word);
-    if (name === 'scan-g4.pdf') expect((doc.content as string).indexOf('KESTREL')).toBeLessThan((doc.content as string).indexOf('OSPREY'));
-    expect(await searchIds(term)).toContain(ids.get(name));
-  }, 120_000);
+    [
+      'cjk-nonembedded.pdf',
+      'Japanese in a font that is not embedded is read with the CMaps shipped from npm',
+      ['請求書', '丸の内商事', 'WISTERIA'],
+      '千代田区',
+    ],
+    [
+      'photo-exif-le.jpg',
+      'a sideways phone photo with little-endian EXIF is turned upright before OCR',
+      ['Shopping list', 'PERSIMMON'],
+      'persimmon',
+    ],
+    [
+      'photo-exif-be.jpg',
+      'a sideways phone photo with big-endian EXIF is turned upright before OCR',
+      ['Shopping list', 'PERSIMMON'],
+      'persimmon',
+    ],
+  ])(
+    '%s: %s, and search finds it',
+    async (name, _why, words, term) => {
+      const doc = await finished(ids.get(name)!);
+      expect(doc).toMatchObject({ status: 'completed', error: null });
+      for (const word of words) expect(doc.content).toContain(word);
+      if (name === 'scan-g4.pdf')
+        expect((doc.content as string).indexOf('KESTREL')).toBeLessThan((doc.content as string).indexOf('OSPREY'));
+      expect(await searchIds(term)).toContain(ids.get(name));
+    },
+    120_000,
+  );
 });
 
 describe('a hopeless scan', () => {

@@ -1,7 +1,7 @@
 import { type Response, Router } from 'express';
 import { tenantOf } from '../auth.js';
 import { ApiError, methodNotAllowed } from '../errors.js';
-import { toDocument, toSummary, type DocumentRecord } from '../model.js';
+import { type DocumentRecord, toDocument, toSummary } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import type { Store } from '../store.js';
 import { IDEMPOTENCY_HEADER, idempotencyKeyOf } from '../upload/idempotency.js';
@@ -29,9 +29,15 @@ function sendUpload(res: Response, outcome: UploadOutcome): void {
     case 'replayed':
       return void res.status(202).set('Idempotent-Replayed', 'true').json(uploadResult(outcome.documents));
     case 'key_reused':
-      throw new ApiError('idempotency_key_reused', `${IDEMPOTENCY_HEADER} ${JSON.stringify(outcome.key)} was already used for an upload of other files.`);
+      throw new ApiError(
+        'idempotency_key_reused',
+        `${IDEMPOTENCY_HEADER} ${JSON.stringify(outcome.key)} was already used for an upload of other files.`,
+      );
     case 'key_in_use':
-      throw new ApiError('idempotency_key_in_use', `An upload with ${IDEMPOTENCY_HEADER} ${JSON.stringify(outcome.key)} is still in progress; retry shortly.`);
+      throw new ApiError(
+        'idempotency_key_in_use',
+        `An upload with ${IDEMPOTENCY_HEADER} ${JSON.stringify(outcome.key)} is still in progress; retry shortly.`,
+      );
     case 'rejected':
       throw rejectionError(outcome.rejection);
   }
@@ -49,7 +55,11 @@ export function documentRoutes({ store, processor, clock, limits }: DocumentRout
   router
     .route('/documents/upload_files')
     .post(async (req, res) => {
-      const outcome = await uploads.upload({ tenant: tenantOf(res), idempotencyKey: idempotencyKeyOf(req), receive: () => receive(req, res) });
+      const outcome = await uploads.upload({
+        tenant: tenantOf(res),
+        idempotencyKey: idempotencyKeyOf(req),
+        receive: () => receive(req, res),
+      });
       sendUpload(res, outcome);
     })
     .all(methodNotAllowed(['POST']));
@@ -82,7 +92,8 @@ export function documentRoutes({ store, processor, clock, limits }: DocumentRout
       const id = parseDocumentId(req.params.document_id!);
       const result = await processor.retry(tenantOf(res), id);
       if (result.kind === 'not_found') throw notFound(id);
-      if (result.kind === 'busy') throw new ApiError('document_busy', `Document ${id} is already processing; retry after it completes or fails.`);
+      if (result.kind === 'busy')
+        throw new ApiError('document_busy', `Document ${id} is already processing; retry after it completes or fails.`);
       res.status(202).json(toDocument(result.record, null));
     })
     .all(methodNotAllowed(['POST']));

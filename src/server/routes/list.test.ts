@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../contract/contract.js';
-import { contractFetch, fixture, startReferenceServer, type RunningReferenceServer } from '../../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../../contract/contract.js';
 
 // listDocuments exactly as the contract says: order, pagination, filters, literal search,
 // validation without clamping. The clock is the test's, so creation times are known.
@@ -24,13 +24,18 @@ async function upload(files: Array<[fixtureName: string, filename: string]>) {
   now += 60_000;
   return (await call('uploadDocuments', '/api/v1/documents/upload_files', { method: 'POST', body })).body.documents as Summary[];
 }
-const list = async (query = '') => (await call('listDocuments', `${LIST}${query}`)).body as { documents: Summary[]; pagination: Record<string, number> };
+const list = async (query = '') =>
+  (await call('listDocuments', `${LIST}${query}`)).body as { documents: Summary[]; pagination: Record<string, number> };
 
 beforeAll(async () => {
   [server, contract] = await Promise.all([startReferenceServer({ clock: () => new Date(now) }), loadContract()]);
   call = contractFetch(server, contract);
   // One batch (one created_at), then one upload per minute.
-  await upload([['text.pdf', 'alpha.pdf'], ['multipage.pdf', 'bravo.pdf'], ['text.pdf', 'charlie.pdf']]);
+  await upload([
+    ['text.pdf', 'alpha.pdf'],
+    ['multipage.pdf', 'bravo.pdf'],
+    ['text.pdf', 'charlie.pdf'],
+  ]);
   await upload([['text.pdf', 'Report (final) [v2].PDF']]);
   await upload([['corrupt.pdf', 'broken.pdf']]);
   await upload([['multipage.pdf', '50% off.pdf']]);
@@ -49,8 +54,19 @@ afterAll(() => server?.close());
 
 describe('order', () => {
   it('is newest first: created_at descending, then document_id descending', () => {
-    expect(all.map((d) => d.filename)).toEqual(['pending.pdf', 'ÉCOLE résumé.pdf', '50% off.pdf', 'broken.pdf', 'Report (final) [v2].PDF', 'charlie.pdf', 'bravo.pdf', 'alpha.pdf']);
-    const sorted = [...all].sort((a, b) => (a.created_at === b.created_at ? b.document_id - a.document_id : a.created_at < b.created_at ? 1 : -1));
+    expect(all.map((d) => d.filename)).toEqual([
+      'pending.pdf',
+      'ÉCOLE résumé.pdf',
+      '50% off.pdf',
+      'broken.pdf',
+      'Report (final) [v2].PDF',
+      'charlie.pdf',
+      'bravo.pdf',
+      'alpha.pdf',
+    ]);
+    const sorted = [...all].sort((a, b) =>
+      a.created_at === b.created_at ? b.document_id - a.document_id : a.created_at < b.created_at ? 1 : -1,
+    );
     expect(all).toEqual(sorted);
   });
 });

@@ -1,8 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../contract/contract.js';
-import { contractFetch, fixture, startReferenceServer, until, type RunningReferenceServer } from '../../../test/support/reference-server.js';
+import {
+  contractFetch,
+  fixture,
+  type RunningReferenceServer,
+  startReferenceServer,
+  until,
+} from '../../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../../contract/contract.js';
 
 // The mock controls frontend teams use, over HTTP: keyed like the API, problem+json errors.
 const KEY = 'controls-key';
@@ -23,7 +29,11 @@ async function control(method: string, path: string, body?: unknown, apiKey: str
   const headers: Record<string, string> = {};
   if (apiKey) headers['x-api-key'] = apiKey;
   if (body !== undefined || rawBody !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.baseUrl}/_mock${path}`, { method, headers, body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  const res = await fetch(`${server.baseUrl}/_mock${path}`, {
+    method,
+    headers,
+    body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
   expect(res.headers.get('x-request-id')).toBeTruthy();
   const json = await res.json();
   if (res.status >= 400) {
@@ -41,7 +51,10 @@ async function upload(name: string, as = name, apiKey = KEY): Promise<number> {
 
 async function finished(id: number, apiKey = KEY) {
   let doc: Record<string, unknown> = {};
-  await until(async () => (doc = (await call('getDocument', `${API}/get_document/${id}`, { apiKey })).body).status !== 'processing', 20_000);
+  await until(async () => {
+    doc = (await call('getDocument', `${API}/get_document/${id}`, { apiKey })).body;
+    return doc.status !== 'processing';
+  }, 20_000);
   return doc;
 }
 
@@ -163,7 +176,11 @@ describe('reset', () => {
     const theirs = await upload('text.pdf', 'theirs.pdf', OTHER);
     await control('PATCH', '/settings', { failure_rate: 0.5 });
     const reset = await control('POST', '/reset');
-    expect(reset.body).toEqual({ deleted_documents: expect.any(Number), settings: { processing_delay_ms: 50, failure_rate: 0 }, faults: { latency_ms: 0, jitter_ms: 0, errors: {} } });
+    expect(reset.body).toEqual({
+      deleted_documents: expect.any(Number),
+      settings: { processing_delay_ms: 50, failure_rate: 0 },
+      faults: { latency_ms: 0, jitter_ms: 0, errors: {} },
+    });
     expect(reset.body.deleted_documents).toBeGreaterThan(0);
     expect((await call('listDocuments', `${API}/get_documents`)).body.pagination.total).toBe(0);
     expect((await call('getDocument', `${API}/get_document/${before}`)).status).toBe(404);

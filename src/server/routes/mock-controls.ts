@@ -1,12 +1,12 @@
 import express, { Router } from 'express';
 import { tenantOf } from '../auth.js';
-import { ApiError, invalidRequest, methodNotAllowed, type FieldError } from '../errors.js';
-import { parseFaultsChange, type FaultRegistry } from '../faults.js';
-import { toDocument } from '../model.js';
-import { parseSeeds, seedDocuments } from '../seeding.js';
+import { ApiError, type FieldError, invalidRequest, methodNotAllowed } from '../errors.js';
+import { type FaultRegistry, parseFaultsChange } from '../faults.js';
 import type { DocumentError, ForcedOutcome } from '../model.js';
+import { toDocument } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import { MAX_PROCESSING_DELAY_MS, type ProcessingSettings, type SettingsRegistry } from '../processing/settings.js';
+import { parseSeeds, seedDocuments } from '../seeding.js';
 import type { Store } from '../store.js';
 import { parseDocumentId } from '../validation.js';
 
@@ -24,12 +24,14 @@ export interface MockControlDeps {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function requireObject(body: unknown): Record<string, unknown> {
-  if (!isObject(body)) throw invalidRequest([{ in: 'body', name: 'body', message: 'must be a JSON object (Content-Type: application/json)' }]);
+  if (!isObject(body))
+    throw invalidRequest([{ in: 'body', name: 'body', message: 'must be a JSON object (Content-Type: application/json)' }]);
   return body;
 }
 
 function unknownKeys(body: Record<string, unknown>, known: string[], errors: FieldError[]): void {
-  for (const key of Object.keys(body)) if (!known.includes(key)) errors.push({ in: 'body', name: key, message: `unknown setting; known: ${known.join(', ')}` });
+  for (const key of Object.keys(body))
+    if (!known.includes(key)) errors.push({ in: 'body', name: key, message: `unknown setting; known: ${known.join(', ')}` });
 }
 
 // Strict on purpose: a typo in a control must not silently change nothing.
@@ -40,7 +42,8 @@ function parseSettings(body: unknown): Partial<ProcessingSettings> {
   const change: Partial<ProcessingSettings> = {};
   const delay = input.processing_delay_ms;
   if (delay !== undefined) {
-    if (Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= MAX_PROCESSING_DELAY_MS) change.processing_delay_ms = delay as number;
+    if (Number.isInteger(delay) && (delay as number) >= 0 && (delay as number) <= MAX_PROCESSING_DELAY_MS)
+      change.processing_delay_ms = delay as number;
     else errors.push({ in: 'body', name: 'processing_delay_ms', message: `must be an integer from 0 to ${MAX_PROCESSING_DELAY_MS}` });
   }
   const rate = input.failure_rate;
@@ -57,7 +60,8 @@ function parseOutcome(body: unknown): ForcedOutcome {
   const errors: FieldError[] = [];
   if (input.outcome === 'completed') {
     unknownKeys(input, ['outcome', 'content'], errors);
-    if (input.content !== undefined && typeof input.content !== 'string') errors.push({ in: 'body', name: 'content', message: 'must be a string' });
+    if (input.content !== undefined && typeof input.content !== 'string')
+      errors.push({ in: 'body', name: 'content', message: 'must be a string' });
     if (errors.length > 0) throw invalidRequest(errors);
     return input.content === undefined ? { outcome: 'completed' } : { outcome: 'completed', content: input.content as string };
   }
@@ -71,7 +75,12 @@ function parseOutcome(body: unknown): ForcedOutcome {
         typeof error.message === 'string' &&
         error.message.length > 0 &&
         Object.keys(error).every((k) => k === 'code' || k === 'message'));
-    if (!valid) errors.push({ in: 'body', name: 'error', message: 'must be {"code": "unreadable_document" | "processing_error", "message": "<non-empty text>"}' });
+    if (!valid)
+      errors.push({
+        in: 'body',
+        name: 'error',
+        message: 'must be {"code": "unreadable_document" | "processing_error", "message": "<non-empty text>"}',
+      });
     if (errors.length > 0) throw invalidRequest(errors);
     return error === undefined ? { outcome: 'failed' } : { outcome: 'failed', error: error as DocumentError };
   }

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
 import { loadContract } from '../../contract/contract.js';
 import { bundledSpecPath } from '../../paths.js';
-import { startReferenceServer, type RunningReferenceServer } from '../../../test/support/reference-server.js';
 import { listen } from '../http-server.js';
 import { referenceRoutes } from './reference.js';
 
@@ -23,7 +23,14 @@ beforeAll(async () => {
     chromium.launch({
       // Debian's package path unless CHROMIUM_PATH says otherwise (as for scripts/make-fixtures.js).
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     }),
   ]);
 }, 60_000);
@@ -47,7 +54,12 @@ describe('GET /openapi.json', () => {
     const file = join(dir, 'openapi.json');
     await writeFile(file, await (await fetch(`${server.baseUrl}/openapi.json`)).text());
     const contract = await loadContract(file).finally(() => rm(dir, { recursive: true, force: true }));
-    expect(contract.operations.map((op) => op.operationId).sort()).toEqual(['getDocument', 'listDocuments', 'retryDocument', 'uploadDocuments']);
+    expect(contract.operations.map((op) => op.operationId).sort()).toEqual([
+      'getDocument',
+      'listDocuments',
+      'retryDocument',
+      'uploadDocuments',
+    ]);
   });
 });
 
@@ -138,7 +150,11 @@ describe('"Try it out" sends only what the person typed', () => {
         await upload.locator('.execute').click();
         const response = await answered;
         const sent = await response.request().allHeaders();
-        return { status: response.status(), sent, ids: ((await response.json()).documents ?? []).map((d: { document_id: number }) => d.document_id) as number[] };
+        return {
+          status: response.status(),
+          sent,
+          ids: ((await response.json()).documents ?? []).map((d: { document_id: number }) => d.document_id) as number[],
+        };
       };
 
       // First upload: a text PDF and a damaged one.
@@ -160,7 +176,11 @@ describe('"Try it out" sends only what the person typed', () => {
       expect(second.sent).not.toHaveProperty('idempotency-key');
 
       // Once processing is over, choose "completed" in the list's filter.
-      const all = async () => (await (await fetch(`${own.baseUrl}/api/v1/documents/get_documents`, { headers: KEY })).json()).documents as Array<{ document_id: number; status: string }>;
+      const all = async () =>
+        (await (await fetch(`${own.baseUrl}/api/v1/documents/get_documents`, { headers: KEY })).json()).documents as Array<{
+          document_id: number;
+          status: string;
+        }>;
       await expect.poll(async () => (await all()).filter((d) => d.status === 'processing').length, { timeout: 30_000 }).toBe(0);
       // text.pdf and multipage.pdf are read; corrupt.pdf fails, so the filter has something to leave out.
       expect((await all()).map((d) => d.status).sort()).toEqual(['completed', 'completed', 'failed']);
@@ -205,7 +225,11 @@ describe('the mock controls in /docs (their own OpenAPI document, not the contra
       ['changeFaults', '/_mock/faults', { method: 'PATCH', body: JSON.stringify({ latency_ms: 0, errors: { listDocuments: null } }) }],
       ['changeFaults', '/_mock/faults', { method: 'PATCH', body: JSON.stringify({ errors: { listDocuments: { rate: 3, status: 500 } } }) }],
       ['getSettings', '/_mock/settings', {}],
-      ['seedDocuments', '/_mock/seed', { method: 'POST', body: JSON.stringify({ documents: [{ status: 'failed' }, { status: 'completed', content: 'x' }] }) }],
+      [
+        'seedDocuments',
+        '/_mock/seed',
+        { method: 'POST', body: JSON.stringify({ documents: [{ status: 'failed' }, { status: 'completed', content: 'x' }] }) },
+      ],
       ['seedDocuments', '/_mock/seed', { method: 'POST', body: JSON.stringify({ documents: [] }) }],
       ['resetTenant', '/_mock/reset', { method: 'POST' }],
     ] as const) {
@@ -221,7 +245,10 @@ describe('the mock controls in /docs (their own OpenAPI document, not the contra
       await page.goto(`${server.baseUrl}/docs`);
       await page.waitForSelector('.opblock', { timeout: 20_000 });
       const select = page.locator('.topbar select');
-      expect(await select.locator('option').allTextContents()).toEqual(['Document Processing Service', 'Mock controls (not part of the contract)']);
+      expect(await select.locator('option').allTextContents()).toEqual([
+        'Document Processing Service',
+        'Mock controls (not part of the contract)',
+      ]);
       await select.selectOption({ label: 'Mock controls (not part of the contract)' });
       await page.waitForSelector('[data-path="/_mock/faults"]', { timeout: 20_000 });
       const faults = page.locator('.opblock-get', { has: page.locator('[data-path="/_mock/faults"]') });

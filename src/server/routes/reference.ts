@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import express, { Router, type Request } from 'express';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import express, { type Request, Router } from 'express';
 import { parse } from 'yaml';
 import { bundledSpecPath, packageRoot } from '../../paths.js';
 import { methodNotAllowed } from '../errors.js';
@@ -44,7 +44,9 @@ function docsPage(): string {
 }
 
 function initScript(prefillApiKey: string | undefined, controls: boolean): string {
-  const prefill = prefillApiKey ? `\n    onComplete: () => window.ui.preauthorizeApiKey('ApiKeyAuth', ${JSON.stringify(prefillApiKey)}),` : '';
+  const prefill = prefillApiKey
+    ? `\n    onComplete: () => window.ui.preauthorizeApiKey('ApiKeyAuth', ${JSON.stringify(prefillApiKey)}),`
+    : '';
   // With the controls, the top bar offers both documents; the contract is the first and default.
   const specs = controls
     ? `urls: [{ url: '/docs/openapi.json', name: 'Document Processing Service' }, { url: '/docs/mock-controls.json', name: 'Mock controls (not part of the contract)' }],
@@ -102,7 +104,10 @@ export function referenceRoutes({ specPath = bundledSpecPath, prefillApiKey, con
     .route('/docs')
     .get((_req, res) => void res.type('html').set('Cache-Control', 'no-cache').send(docsPage()))
     .all(methodNotAllowed(['GET', 'HEAD']));
-  router.get('/docs/init.js', (_req, res) => void res.type('js').set('Cache-Control', 'no-cache').send(initScript(prefillApiKey, controls)));
+  router.get(
+    '/docs/init.js',
+    (_req, res) => void res.type('js').set('Cache-Control', 'no-cache').send(initScript(prefillApiKey, controls)),
+  );
   router.use('/docs/assets', express.static(assets, { index: false, fallthrough: true, maxAge: '1h' }));
   router.get('/', (_req, res) => res.redirect(302, '/docs'));
 

@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../contract/contract.js';
-import { contractFetch, startReferenceServer, type RunningReferenceServer } from '../../../test/support/reference-server.js';
+import { contractFetch, type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../../contract/contract.js';
 
 // Idempotency-Key on uploads, against a real server whose clock the test moves.
 const KEYS = ['tenant-a', 'tenant-b'];
@@ -24,16 +24,23 @@ function upload(key: string | undefined, files: Array<[Blob, string]>, apiKey = 
   for (const [blob, name] of files) body.append('files[]', blob, name);
   return call('uploadDocuments', UPLOAD, { method: 'POST', apiKey, body, headers: key === undefined ? {} : { 'Idempotency-Key': key } });
 }
-const total = async (apiKey = KEYS[0]) => (await call('listDocuments', '/api/v1/documents/get_documents', { apiKey })).body.pagination.total as number;
+const total = async (apiKey = KEYS[0]) =>
+  (await call('listDocuments', '/api/v1/documents/get_documents', { apiKey })).body.pagination.total as number;
 
 describe('an upload repeated under the same Idempotency-Key', () => {
   it('replays the first 202, same ids and body, marked Idempotent-Replayed, creating nothing', async () => {
-    const files: Array<[Blob, string]> = [[file('one'), 'one.pdf'], [file('two'), 'two.pdf']];
+    const files: Array<[Blob, string]> = [
+      [file('one'), 'one.pdf'],
+      [file('two'), 'two.pdf'],
+    ];
     const first = await upload('key-replay', files);
     expect(first.status).toBe(202);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const before = await total();
-    const again = await upload('key-replay', [[file('one'), 'one.pdf'], [file('two'), 'two.pdf']]);
+    const again = await upload('key-replay', [
+      [file('one'), 'one.pdf'],
+      [file('two'), 'two.pdf'],
+    ]);
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
@@ -44,7 +51,17 @@ describe('an upload repeated under the same Idempotency-Key', () => {
   it.each([
     { what: 'other bytes', second: [[file('changed'), 'one.pdf']] as Array<[Blob, string]> },
     { what: 'another name', second: [[file('same'), 'renamed.pdf']] as Array<[Blob, string]> },
-    { what: 'another order', second: [[file('b'), 'b.pdf'], [file('a'), 'a.pdf']] as Array<[Blob, string]>, first: [[file('a'), 'a.pdf'], [file('b'), 'b.pdf']] as Array<[Blob, string]> },
+    {
+      what: 'another order',
+      second: [
+        [file('b'), 'b.pdf'],
+        [file('a'), 'a.pdf'],
+      ] as Array<[Blob, string]>,
+      first: [
+        [file('a'), 'a.pdf'],
+        [file('b'), 'b.pdf'],
+      ] as Array<[Blob, string]>,
+    },
   ])('with $what is a 409 idempotency_key_reused, and nothing is stored', async ({ what, second, first }) => {
     const key = `key-reused-${what}`;
     expect((await upload(key, first ?? [[file('same'), 'one.pdf']])).status).toBe(202);

@@ -30,7 +30,15 @@ export function watchUploadRate(req: Request, res: Response, { bytesPerSecond, w
     stop();
     const detail = `The upload arrived slower than ${bytesPerSecond} bytes/s over ${windowMs / 1000} s, the minimum; the request was cut.`;
     if (!res.headersSent) {
-      const body = { type: 'about:blank', title: 'Request Timeout', status: 408, detail, code: 'invalid_request', instance: req.originalUrl.split('?')[0], request_id: req.id };
+      const body = {
+        type: 'about:blank',
+        title: 'Request Timeout',
+        status: 408,
+        detail,
+        code: 'invalid_request',
+        instance: req.originalUrl.split('?')[0],
+        request_id: req.id,
+      };
       res.status(408).set('Connection', 'close').type('application/problem+json').send(JSON.stringify(body));
     }
     // Once the answer is out; the request's error then tears down the upload and its temp files.

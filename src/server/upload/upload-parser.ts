@@ -5,7 +5,7 @@ import { CONTRACT_UPLOAD_LIMITS, type UploadLimits as ContractUploadLimits } fro
 import { ApiError } from '../errors.js';
 import type { ContentType } from '../model.js';
 import { requestState } from '../request-state.js';
-import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate, type MinUploadRate } from './min-rate.js';
+import { DEFAULT_MIN_UPLOAD_RATE, type MinUploadRate, watchUploadRate } from './min-rate.js';
 import { invalidBody, RejectedPart, type UploadRejection } from './rejection.js';
 import { createSniffingStorage, type SniffedFile } from './sniffing-storage.js';
 
@@ -33,14 +33,18 @@ export interface ReceivedFile {
 }
 
 const NO_FILES = (): UploadRejection =>
-  invalidBody([{ in: 'body', name: FILES_FIELD, message: 'at least one file is required' }], `Send one or more files in multipart/form-data parts named "${FILES_FIELD}".`);
+  invalidBody(
+    [{ in: 'body', name: FILES_FIELD, message: 'at least one file is required' }],
+    `Send one or more files in multipart/form-data parts named "${FILES_FIELD}".`,
+  );
 
 function unexpectedField(name: string, isFile: boolean): UploadRejection {
   const detail =
     name === FILES_FIELD
       ? `The "${FILES_FIELD}" part has no filename; send each file as a file part.`
       : `Unexpected multipart field ${JSON.stringify(name)}; files must be sent as "${FILES_FIELD}".`;
-  const message = name === FILES_FIELD ? 'must be a file part (with a filename)' : `unexpected ${isFile ? '' : 'non-file '}field; use "${FILES_FIELD}"`;
+  const message =
+    name === FILES_FIELD ? 'must be a file part (with a filename)' : `unexpected ${isFile ? '' : 'non-file '}field; use "${FILES_FIELD}"`;
   return invalidBody([{ in: 'body', name, message }], detail);
 }
 
@@ -58,19 +62,28 @@ function translate(err: unknown, limits: UploadLimits): UploadRejection | undefi
     const { filename } = err as multer.MulterError & { filename?: string };
     switch (err.code) {
       case 'LIMIT_FILE_SIZE':
-        return { code: 'file_too_large', detail: `${JSON.stringify(filename ?? 'A file')} is larger than the ${limits.maxFileBytes}-byte limit per file.` };
+        return {
+          code: 'file_too_large',
+          detail: `${JSON.stringify(filename ?? 'A file')} is larger than the ${limits.maxFileBytes}-byte limit per file.`,
+        };
       case 'LIMIT_FILE_COUNT':
       case 'LIMIT_PART_COUNT':
         return { code: 'too_many_files', detail: `At most ${limits.maxFiles} files can be uploaded in one request.` };
       default:
-        return invalidBody([{ in: 'body', name: err.field ?? 'body', message: err.message.toLowerCase() }], `The multipart body was refused: ${err.message}.`);
+        return invalidBody(
+          [{ in: 'body', name: err.field ?? 'body', message: err.message.toLowerCase() }],
+          `The multipart body was refused: ${err.message}.`,
+        );
     }
   }
   if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') return undefined;
   // Anything else (busboy's parse errors, a request stream that ended early) means a malformed or
   // incomplete body.
   const reason = err instanceof Error ? err.message : String(err);
-  return invalidBody([{ in: 'body', name: 'body', message: 'is not valid multipart/form-data' }], `The multipart body is malformed (${reason}).`);
+  return invalidBody(
+    [{ in: 'body', name: 'body', message: 'is not valid multipart/form-data' }],
+    `The multipart body is malformed (${reason}).`,
+  );
 }
 
 /** An upload's body, read: its files, or why it was refused (and then no temp file is left). */
@@ -130,7 +143,13 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
         stopWatching();
         const files = (Array.isArray(req.files) ? req.files : []) as Array<Express.Multer.File & SniffedFile>;
         const fields = fieldNames.get(req) ?? [];
-        const rejection = err ? translate(err, limits) : fields.length > 0 ? unexpectedField(fields[0]!, false) : files.length === 0 ? NO_FILES() : undefined;
+        const rejection = err
+          ? translate(err, limits)
+          : fields.length > 0
+            ? unexpectedField(fields[0]!, false)
+            : files.length === 0
+              ? NO_FILES()
+              : undefined;
         if (err || rejection) {
           // Multer removes the files it knows of; a file still being written cleans up after itself,
           // and settled() waits for that. Placeholders of unfinished files have no path.
@@ -143,7 +162,15 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
         }
         resolve({
           kind: 'received',
-          files: files.map((f): ReceivedFile => ({ filename: f.originalname, contentType: f.detectedType, size: f.size, sha256: f.sha256, tempPath: f.path })),
+          files: files.map(
+            (f): ReceivedFile => ({
+              filename: f.originalname,
+              contentType: f.detectedType,
+              size: f.size,
+              sha256: f.sha256,
+              tempPath: f.path,
+            }),
+          ),
         });
       });
     });

@@ -69,34 +69,96 @@ const total = async (tenant: string) => (await store.list(tenant, { page: 1, lim
 type Earlier = { tenant?: string; key?: string; receive: () => Promise<ReceivedUpload>; later?: number };
 
 describe('an upload', () => {
-  it.each<{ what: string; before?: Earlier; tenant?: string; key?: string; receive: () => Promise<ReceivedUpload>; kind: string; stored: number }>([
+  it.each<{
+    what: string;
+    before?: Earlier;
+    tenant?: string;
+    key?: string;
+    receive: () => Promise<ReceivedUpload>;
+    kind: string;
+    stored: number;
+  }>([
     { what: 'without a key', receive: body(['a.pdf', 'a'], ['b.pdf', 'b']), kind: 'created', stored: 2 },
     { what: 'under a new key', key: 'k', receive: body(['a.pdf', 'a']), kind: 'created', stored: 1 },
-    { what: 'of the same files under a used key', before: { key: 'k', receive: body(['a.pdf', 'a'], ['b.pdf', 'b']) }, key: 'k', receive: body(['a.pdf', 'a'], ['b.pdf', 'b']), kind: 'replayed', stored: 0 },
-    { what: 'of other bytes under a used key', before: { key: 'k', receive: body(['a.pdf', 'a']) }, key: 'k', receive: body(['a.pdf', 'changed']), kind: 'key_reused', stored: 0 },
-    { what: 'of the same files renamed under a used key', before: { key: 'k', receive: body(['a.pdf', 'a']) }, key: 'k', receive: body(['b.pdf', 'a']), kind: 'key_reused', stored: 0 },
-    { what: 'of the files in another order under a used key', before: { key: 'k', receive: body(['a.pdf', 'a'], ['b.pdf', 'b']) }, key: 'k', receive: body(['b.pdf', 'b'], ['a.pdf', 'a']), kind: 'key_reused', stored: 0 },
-    { what: "under another tenant's key", before: { tenant: 'tenant-b', key: 'k', receive: body(['a.pdf', 'a']) }, key: 'k', receive: body(['a.pdf', 'a']), kind: 'created', stored: 1 },
-    { what: 'under a key whose time ran out', before: { key: 'k', receive: body(['a.pdf', 'a']), later: IDEMPOTENCY_TTL_MS }, key: 'k', receive: body(['a.pdf', 'a']), kind: 'created', stored: 1 },
-    { what: 'under a key whose first upload was rejected', before: { key: 'k', receive: rejectedBody }, key: 'k', receive: body(['a.pdf', 'a']), kind: 'created', stored: 1 },
+    {
+      what: 'of the same files under a used key',
+      before: { key: 'k', receive: body(['a.pdf', 'a'], ['b.pdf', 'b']) },
+      key: 'k',
+      receive: body(['a.pdf', 'a'], ['b.pdf', 'b']),
+      kind: 'replayed',
+      stored: 0,
+    },
+    {
+      what: 'of other bytes under a used key',
+      before: { key: 'k', receive: body(['a.pdf', 'a']) },
+      key: 'k',
+      receive: body(['a.pdf', 'changed']),
+      kind: 'key_reused',
+      stored: 0,
+    },
+    {
+      what: 'of the same files renamed under a used key',
+      before: { key: 'k', receive: body(['a.pdf', 'a']) },
+      key: 'k',
+      receive: body(['b.pdf', 'a']),
+      kind: 'key_reused',
+      stored: 0,
+    },
+    {
+      what: 'of the files in another order under a used key',
+      before: { key: 'k', receive: body(['a.pdf', 'a'], ['b.pdf', 'b']) },
+      key: 'k',
+      receive: body(['b.pdf', 'b'], ['a.pdf', 'a']),
+      kind: 'key_reused',
+      stored: 0,
+    },
+    {
+      what: "under another tenant's key",
+      before: { tenant: 'tenant-b', key: 'k', receive: body(['a.pdf', 'a']) },
+      key: 'k',
+      receive: body(['a.pdf', 'a']),
+      kind: 'created',
+      stored: 1,
+    },
+    {
+      what: 'under a key whose time ran out',
+      before: { key: 'k', receive: body(['a.pdf', 'a']), later: IDEMPOTENCY_TTL_MS },
+      key: 'k',
+      receive: body(['a.pdf', 'a']),
+      kind: 'created',
+      stored: 1,
+    },
+    {
+      what: 'under a key whose first upload was rejected',
+      before: { key: 'k', receive: rejectedBody },
+      key: 'k',
+      receive: body(['a.pdf', 'a']),
+      kind: 'created',
+      stored: 1,
+    },
     { what: 'whose body is rejected', key: 'k', receive: rejectedBody, kind: 'rejected', stored: 0 },
-  ])('$what is $kind, storing $stored documents and leaving no temp file', async ({ before, tenant = 'tenant-a', key, receive, kind, stored }) => {
-    const earlier = before && (await uploads.upload({ tenant: before.tenant ?? tenant, idempotencyKey: before.key, receive: before.receive }));
-    now += before?.later ?? 0;
-    const count = await total(tenant);
-    const outcome = await uploads.upload({ tenant, idempotencyKey: key, receive });
-    expect(outcome.kind).toBe(kind);
-    expect((await total(tenant)) - count).toBe(stored);
-    expect(await readdir(store.layout.tmpDir)).toEqual([]);
-    if (kind === 'replayed') expect(outcome).toEqual({ kind, documents: earlier && 'documents' in earlier ? earlier.documents : 'missing' });
-    if (kind === 'key_reused') expect(outcome).toEqual({ kind, key });
-    if (kind === 'rejected') expect(outcome).toEqual({ kind, rejection: UNSUPPORTED });
-    if (kind === 'created') {
-      expect(ids(outcome)).toHaveLength(stored);
-      // Submitted to the processor: each document goes on to be processed.
-      expect(await until(() => ids(outcome).every((id) => store.get(tenant, id)?.status === 'completed'), 10_000)).toBe(true);
-    }
-  });
+  ])(
+    '$what is $kind, storing $stored documents and leaving no temp file',
+    async ({ before, tenant = 'tenant-a', key, receive, kind, stored }) => {
+      const earlier =
+        before && (await uploads.upload({ tenant: before.tenant ?? tenant, idempotencyKey: before.key, receive: before.receive }));
+      now += before?.later ?? 0;
+      const count = await total(tenant);
+      const outcome = await uploads.upload({ tenant, idempotencyKey: key, receive });
+      expect(outcome.kind).toBe(kind);
+      expect((await total(tenant)) - count).toBe(stored);
+      expect(await readdir(store.layout.tmpDir)).toEqual([]);
+      if (kind === 'replayed')
+        expect(outcome).toEqual({ kind, documents: earlier && 'documents' in earlier ? earlier.documents : 'missing' });
+      if (kind === 'key_reused') expect(outcome).toEqual({ kind, key });
+      if (kind === 'rejected') expect(outcome).toEqual({ kind, rejection: UNSUPPORTED });
+      if (kind === 'created') {
+        expect(ids(outcome)).toHaveLength(stored);
+        // Submitted to the processor: each document goes on to be processed.
+        expect(await until(() => ids(outcome).every((id) => store.get(tenant, id)?.status === 'completed'), 10_000)).toBe(true);
+      }
+    },
+  );
 
   it('replays its documents as the upload made them, even after they were processed', async () => {
     const first = await uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: body(['a.pdf', 'a']) });
@@ -125,13 +187,18 @@ describe('an upload', () => {
     arrive();
     const first = await slow;
     expect(first.kind).toBe('created');
-    expect(await uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: body(['a.pdf', 'a']) })).toEqual({ ...first, kind: 'replayed' });
+    expect(await uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: body(['a.pdf', 'a']) })).toEqual({
+      ...first,
+      kind: 'replayed',
+    });
   });
 
   it('frees its key when storing fails, so a retry is handled afresh', async () => {
     const failing = async (): Promise<ReceivedUpload> => ({
       kind: 'received',
-      files: [{ filename: 'gone.pdf', contentType: 'application/pdf', size: 1, sha256: 'x', tempPath: join(store.layout.tmpDir, 'missing.part') }],
+      files: [
+        { filename: 'gone.pdf', contentType: 'application/pdf', size: 1, sha256: 'x', tempPath: join(store.layout.tmpDir, 'missing.part') },
+      ],
     });
     await expect(uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: failing })).rejects.toThrow();
     expect((await uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: body(['a.pdf', 'a']) })).kind).toBe('created');

@@ -64,12 +64,15 @@ export function createUploadService({ store, processor, clock }: UploadServiceDe
       const earlier = store.idempotent(tenant, key, now.toISOString());
       if (earlier) {
         await dropAll(files);
-        return earlier.fingerprint === fingerprint(files) ? { kind: 'replayed', documents: earlier.documents } : { kind: 'key_reused', key };
+        return earlier.fingerprint === fingerprint(files)
+          ? { kind: 'replayed', documents: earlier.documents }
+          : { kind: 'key_reused', key };
       }
     }
-    const remember: Remember | undefined = key === undefined
-      ? undefined
-      : { key, fingerprint: fingerprint(files), expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+    const remember: Remember | undefined =
+      key === undefined
+        ? undefined
+        : { key, fingerprint: fingerprint(files), expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
     const documents = await store.insert(
       files.map((f) => ({ tenant, filename: f.filename, content_type: f.contentType, size_bytes: f.size, tempPath: f.tempPath })),
       now.toISOString(),

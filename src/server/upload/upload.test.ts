@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../contract/contract.js';
-import { contractFetch, fixture, startReferenceServer, type RunningReferenceServer } from '../../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import { type Contract, loadContract } from '../../contract/contract.js';
 
 // Uploads against a real server with small limits, so the limits are cheap to hit.
 const MAX_FILE_BYTES = 256 * 1024;
@@ -39,7 +39,9 @@ function rawUpload(parts: Array<{ disposition: string; bytes: Uint8Array | strin
   const boundary = 'docproc-test-boundary';
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${part.disposition}\r\nContent-Type: application/octet-stream\r\n\r\n`, 'utf8'));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${part.disposition}\r\nContent-Type: application/octet-stream\r\n\r\n`, 'utf8'),
+    );
     chunks.push(Buffer.from(part.bytes));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -53,16 +55,22 @@ function rawUpload(parts: Array<{ disposition: string; bytes: Uint8Array | strin
 
 describe('the filename length limit of the contract (255 characters)', () => {
   it.each([
-    ['255 characters', 'a'.repeat(251) + '.pdf', 202],
-    ['255 characters, some of them outside the BMP', '📄'.repeat(251) + '.pdf', 202],
-    ['256 characters', 'a'.repeat(252) + '.pdf', 400],
-    ['16,000 characters', 'a'.repeat(15_996) + '.pdf', 400],
+    ['255 characters', `${'a'.repeat(251)}.pdf`, 202],
+    ['255 characters, some of them outside the BMP', `${'📄'.repeat(251)}.pdf`, 202],
+    ['256 characters', `${'a'.repeat(252)}.pdf`, 400],
+    ['16,000 characters', `${'a'.repeat(15_996)}.pdf`, 400],
   ])('a filename of %s is answered %i, and a refused one stores nothing', async (_what, name, status) => {
     const before = await total();
-    const res = await upload([['files[]', pdf(), 'fine.pdf'], ['files[]', pdf(), name]]);
+    const res = await upload([
+      ['files[]', pdf(), 'fine.pdf'],
+      ['files[]', pdf(), name],
+    ]);
     expect(res.status).toBe(status);
     if (status === 400) {
-      expect(res.body).toMatchObject({ code: 'invalid_request', errors: [{ in: 'body', name: 'files[]', message: expect.stringContaining('255') }] });
+      expect(res.body).toMatchObject({
+        code: 'invalid_request',
+        errors: [{ in: 'body', name: 'files[]', message: expect.stringContaining('255') }],
+      });
       expect(await total()).toBe(before);
       expect((await stored()).tmp).toEqual([]);
     } else {
@@ -135,11 +143,49 @@ describe('the type comes from the bytes, never from the name or the part header'
 
 describe('all or nothing: one refused part and nothing is created or kept', () => {
   it.each([
-    { why: 'a text file in the middle', parts: async () => [['files[]', pdf(), 'a.pdf'], ['files[]', await fixture('text-named.png'), 'text-named.png'], ['files[]', pdf(), 'c.pdf']], status: 415, code: 'unsupported_media_type' },
-    { why: 'an oversized last file', parts: async () => [['files[]', pdf(), 'a.pdf'], ['files[]', new Blob(['%PDF-1.7\n', new Uint8Array(MAX_FILE_BYTES)]), 'big.pdf']], status: 413, code: 'file_too_large' },
-    { why: 'a file under the wrong field name', parts: async () => [['files[]', pdf(), 'a.pdf'], ['file', pdf(), 'b.pdf']], status: 400, code: 'invalid_request' },
-    { why: 'a text field beside the files', parts: async () => [['files[]', pdf(), 'a.pdf'], ['note', 'hello']], status: 400, code: 'invalid_request' },
-    { why: 'one file too many', parts: async () => Array.from({ length: MAX_FILES + 1 }, (_, i) => ['files[]', pdf(), `${i}.pdf`]), status: 413, code: 'too_many_files' },
+    {
+      why: 'a text file in the middle',
+      parts: async () => [
+        ['files[]', pdf(), 'a.pdf'],
+        ['files[]', await fixture('text-named.png'), 'text-named.png'],
+        ['files[]', pdf(), 'c.pdf'],
+      ],
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      why: 'an oversized last file',
+      parts: async () => [
+        ['files[]', pdf(), 'a.pdf'],
+        ['files[]', new Blob(['%PDF-1.7\n', new Uint8Array(MAX_FILE_BYTES)]), 'big.pdf'],
+      ],
+      status: 413,
+      code: 'file_too_large',
+    },
+    {
+      why: 'a file under the wrong field name',
+      parts: async () => [
+        ['files[]', pdf(), 'a.pdf'],
+        ['file', pdf(), 'b.pdf'],
+      ],
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      why: 'a text field beside the files',
+      parts: async () => [
+        ['files[]', pdf(), 'a.pdf'],
+        ['note', 'hello'],
+      ],
+      status: 400,
+      code: 'invalid_request',
+    },
+    {
+      why: 'one file too many',
+      parts: async () => Array.from({ length: MAX_FILES + 1 }, (_, i) => ['files[]', pdf(), `${i}.pdf`]),
+      status: 413,
+      code: 'too_many_files',
+    },
   ] as const)('$why: $status $code', async ({ parts, status, code }) => {
     const before = await total();
     const filesBefore = (await stored()).files;
@@ -153,8 +199,16 @@ describe('all or nothing: one refused part and nothing is created or kept', () =
 
 describe('refusals name what was wrong', () => {
   it.each([
-    { what: 'a file under "file"', parts: () => [['file', pdf(), 'a.pdf']], error: { in: 'body', name: 'file', message: expect.stringContaining('files[]') } },
-    { what: 'a text part named "files[]"', parts: () => [['files[]', 'not a file']], error: { in: 'body', name: 'files[]', message: expect.stringContaining('file part') } },
+    {
+      what: 'a file under "file"',
+      parts: () => [['file', pdf(), 'a.pdf']],
+      error: { in: 'body', name: 'file', message: expect.stringContaining('files[]') },
+    },
+    {
+      what: 'a text part named "files[]"',
+      parts: () => [['files[]', 'not a file']],
+      error: { in: 'body', name: 'files[]', message: expect.stringContaining('file part') },
+    },
     { what: 'no parts at all', parts: () => [], error: { in: 'body', name: 'files[]', message: 'at least one file is required' } },
   ] as const)('$what', async ({ parts, error }) => {
     const res = await upload(parts() as Array<[string, Blob | string, string?]>);
@@ -169,18 +223,28 @@ describe('refusals name what was wrong', () => {
 
   it('a file of exactly the limit and exactly the maximum number of files are accepted', async () => {
     const exact = new Blob(['%PDF-1.7\n', new Uint8Array(MAX_FILE_BYTES - 9)]);
-    const res = await upload(Array.from({ length: MAX_FILES }, (_, i) => ['files[]', i === 0 ? exact : pdf(), `${i}.pdf`] as [string, Blob, string]));
+    const res = await upload(
+      Array.from({ length: MAX_FILES }, (_, i) => ['files[]', i === 0 ? exact : pdf(), `${i}.pdf`] as [string, Blob, string]),
+    );
     expect(res.status).toBe(202);
     expect(res.body.documents[0].size_bytes).toBe(MAX_FILE_BYTES);
   });
 
   it.each([
-    ['a body that ends mid-part', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="files[]"; filename="a.pdf"\r\n\r\n%PDF-1.7'],
+    [
+      'a body that ends mid-part',
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="files[]"; filename="a.pdf"\r\n\r\n%PDF-1.7',
+    ],
     ['a multipart type without a boundary', 'multipart/form-data', 'whatever'],
     ['a JSON body', 'application/json', '{"files[]": []}'],
     ['no body at all', undefined, undefined],
   ])('%s is a 400', async (_what, contentType, body) => {
-    const res = await call('uploadDocuments', UPLOAD, { method: 'POST', headers: contentType ? { 'content-type': contentType } : {}, body });
+    const res = await call('uploadDocuments', UPLOAD, {
+      method: 'POST',
+      headers: contentType ? { 'content-type': contentType } : {},
+      body,
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_request');
     expect((await stored()).tmp).toEqual([]);
@@ -189,7 +253,14 @@ describe('refusals name what was wrong', () => {
 
 describe('ids', () => {
   it('are unique and increasing across 30 concurrent uploads, each in part order', async () => {
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => upload([['files[]', pdf(), `c${i}-a.pdf`], ['files[]', pdf(), `c${i}-b.pdf`]])));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        upload([
+          ['files[]', pdf(), `c${i}-a.pdf`],
+          ['files[]', pdf(), `c${i}-b.pdf`],
+        ]),
+      ),
+    );
     const ids = results.flatMap((r) => r.body.documents.map((d: { document_id: number }) => d.document_id));
     expect(new Set(ids).size).toBe(60);
     for (const { body } of results) expect(body.documents[1].document_id).toBe(body.documents[0].document_id + 1);
