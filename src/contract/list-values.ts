@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { parse } from 'yaml';
-import { bundledSpecPath } from '../paths.js';
+import { BUNDLED_DOCUMENT } from './bundled-document.js';
 
 /** What the contract decides about listing: page sizes, the longest search term, the document statuses. */
 export interface ListValues {
@@ -65,6 +63,4 @@ export function listValuesOf(document: { paths?: Record<string, unknown> }): Lis
 }
 
 /** The bundled contract's list values (read once, synchronously, at start-up). */
-export const CONTRACT_LIST_VALUES: ListValues = listValuesOf(
-  parse(readFileSync(bundledSpecPath, 'utf8')) as { paths?: Record<string, unknown> },
-);
+export const CONTRACT_LIST_VALUES: ListValues = listValuesOf(BUNDLED_DOCUMENT);

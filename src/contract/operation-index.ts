@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { bundledSpecPath } from '../paths.js';
+import { BUNDLED_DOCUMENT } from './bundled-document.js';
 
 /** One operation of a contract, by method and path template. */
 export interface IndexedOperation {
@@ -41,4 +39,4 @@ export function createOperationIndex(document: { paths?: Record<string, unknown>
 }
 
 /** The index of the bundled contract, read once at start-up. */
-export const BUNDLED_OPERATIONS = createOperationIndex(parse(readFileSync(bundledSpecPath, 'utf8')) as { paths?: Record<string, unknown> });
+export const BUNDLED_OPERATIONS = createOperationIndex(BUNDLED_DOCUMENT);

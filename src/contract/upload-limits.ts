@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { bundledSpecPath } from '../paths.js';
+import { BUNDLED_DOCUMENT } from './bundled-document.js';
 
 /** Per-request upload limits. */
 export interface UploadLimits {
@@ -48,6 +46,4 @@ export function uploadLimitsOf(document: { paths?: Record<string, unknown> }): U
 }
 
 /** The bundled contract's default upload limits (read once, synchronously, at start-up). */
-export const CONTRACT_UPLOAD_LIMITS: UploadLimits = uploadLimitsOf(
-  parse(readFileSync(bundledSpecPath, 'utf8')) as { paths?: Record<string, unknown> },
-);
+export const CONTRACT_UPLOAD_LIMITS: UploadLimits = uploadLimitsOf(BUNDLED_DOCUMENT);
