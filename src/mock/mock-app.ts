@@ -1,12 +1,10 @@
 import { rm } from 'node:fs/promises';
-import cors from 'cors';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { pathTemplateRe } from '../contract/operation-index.js';
 import { UPLOAD_PATH } from '../contract/upload-limits.js';
 import { ApiError, errorHandler, invalidRequest } from '../server/errors.js';
-import { httpLogger } from '../server/logging.js';
-import { requestId } from '../server/request-id.js';
+import { createHttpFront } from '../server/http-front.js';
 import { referenceRoutes } from '../server/routes/reference.js';
 import { createUploadParser, receivedFilesOf } from '../server/upload/upload-parser.js';
 import { placeholderUpload } from './placeholder-upload.js';
@@ -147,22 +145,8 @@ function answerWith(
  * @example const app = createMockApp({ engine, tmpDir, logger }); await listen(app, { port: 4011, host });
  */
 export function createMockApp({ engine, tmpDir, logger, specPath }: MockAppDeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
-
-  app.use(requestId());
-  app.use(httpLogger(logger));
-  app.use(
-    cors({
-      origin: '*',
-      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
-      allowedHeaders: ['x-api-key', 'content-type', 'x-request-id', 'idempotency-key', 'prefer'],
-      exposedHeaders: ['X-Request-Id', 'Allow', 'Idempotent-Replayed', 'sl-violations'],
-      maxAge: 600,
-    }),
-  );
+  // Prism's per-request choices (Prefer) and its violations header are part of the mock's interface.
+  const app = createHttpFront({ logger, corsOrigins: ['*'], extraAllowedHeaders: ['prefer'], extraExposedHeaders: ['sl-violations'] });
   app.post(
     UPLOAD_PATH,
     requireAnyApiKey,

@@ -1,14 +1,13 @@
-import cors from 'cors';
-import express, { type Express, type RequestHandler, Router } from 'express';
+
+import { type Express, type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import { BUNDLED_OPERATIONS } from '../contract/operation-index.js';
 import { type Keyring, requireApiKey } from './auth.js';
 import { errorHandler, notFound } from './errors.js';
 import { type FaultRegistry, injectFaults } from './faults.js';
-import { httpLogger } from './logging.js';
+import { createHttpFront } from './http-front.js';
 import type { Processor } from './processing/processor.js';
 import type { SettingsRegistry } from './processing/settings.js';
-import { requestId } from './request-id.js';
 import { documentRoutes } from './routes/documents.js';
 import { mockControlRoutes } from './routes/mock-controls.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -47,22 +46,7 @@ const noStore: RequestHandler = (_req, res, next) => {
 export function createApp(deps: AppDeps): Express {
   const { store, processor, settings, faults, keyring, logger, clock, limits } = deps;
   const operationOf = (method: string, pathname: string) => BUNDLED_OPERATIONS.find(method, pathname)?.operationId;
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
-
-  app.use(requestId());
-  app.use(httpLogger(logger));
-  app.use(
-    cors({
-      origin: deps.corsOrigins.includes('*') ? '*' : deps.corsOrigins,
-      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
-      allowedHeaders: ['x-api-key', 'content-type', 'x-request-id', 'idempotency-key'],
-      exposedHeaders: ['X-Request-Id', 'Allow', 'Idempotent-Replayed'],
-      maxAge: 600,
-    }),
-  );
+  const app = createHttpFront({ logger, corsOrigins: deps.corsOrigins });
   // The API first: the hot path should not walk the reference routes on every request.
   const api = Router();
   api.use(
