@@ -1,4 +1,3 @@
-
 import { type Express, type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import { BUNDLED_OPERATIONS } from '../contract/operation-index.js';
