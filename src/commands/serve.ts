@@ -1,11 +1,12 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
+import { CONTRACT_UPLOAD_LIMITS as DEFAULT_UPLOAD_LIMITS } from '../contract/bundled-values.js';
 import { DEV_API_KEY } from '../server/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../server/http-server.js';
 import { createLogger, LOG_LEVELS } from '../server/logging.js';
-import { createReferenceService, DEFAULT_PROCESSING_DELAY_MS } from '../server/service.js';
+import { DEFAULT_PROCESSING_DELAY_MS } from '../server/processing/settings.js';
+import type { ReferenceService } from '../server/service.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../server/upload/min-rate.js';
-import { DEFAULT_UPLOAD_LIMITS } from '../server/upload/upload-parser.js';
 import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
@@ -170,7 +171,9 @@ export function serveCommand(): Command {
       const corsOrigins = options.corsOrigin.length ? options.corsOrigin : fromList(process.env.DOCPROC_CORS_ORIGINS);
       const pretty = options.logFormat === 'pretty' || (options.logFormat === 'auto' && process.stdout.isTTY === true);
       const logger = createLogger({ level: options.logLevel, pretty });
-      let service: Awaited<ReturnType<typeof createReferenceService>>;
+      // Loaded here, not at the top: every other command (and --help) would pay for the whole server.
+      const { createReferenceService } = await import('../server/service.js');
+      let service: ReferenceService;
       let http: Awaited<ReturnType<typeof listen>>;
       try {
         service = await createReferenceService({

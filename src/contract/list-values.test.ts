@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { bundledSpecPath } from '../paths.js';
 import { parseListQuery } from '../server/validation.js';
+import { CONTRACT_LIST_VALUES } from './bundled-values.js';
 import { loadContract } from './contract.js';
-import { CONTRACT_LIST_VALUES, listValuesFromParameters, listValuesOf } from './list-values.js';
+import { listValuesFromParameters, listValuesOf } from './list-values.js';
 
 const yaml = readFileSync(bundledSpecPath, 'utf8');
 

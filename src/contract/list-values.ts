@@ -1,5 +1,4 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { BUNDLED_DOCUMENT } from './bundled-document.js';
 
 /** What the contract decides about listing: page sizes, the longest search term, the document statuses. */
 export interface ListValues {
@@ -61,6 +60,3 @@ export function listValuesOf(document: { paths?: Record<string, unknown> }): Lis
   });
   return listValuesFromParameters(parameters);
 }
-
-/** The bundled contract's list values (read once, synchronously, at start-up). */
-export const CONTRACT_LIST_VALUES: ListValues = listValuesOf(BUNDLED_DOCUMENT);

@@ -1,5 +1,3 @@
-import { BUNDLED_DOCUMENT } from './bundled-document.js';
-
 /** Per-request upload limits. */
 export interface UploadLimits {
   /** Bytes per file. */
@@ -44,6 +42,3 @@ export function uploadLimitsOf(document: { paths?: Record<string, unknown> }): U
   const upload = (document.paths?.[UPLOAD_PATH] as { post?: Record<string, unknown> } | undefined)?.post;
   return uploadLimitsFromExtension(upload?.[LIMITS_EXTENSION]);
 }
-
-/** The bundled contract's default upload limits (read once, synchronously, at start-up). */
-export const CONTRACT_UPLOAD_LIMITS: UploadLimits = uploadLimitsOf(BUNDLED_DOCUMENT);

@@ -2,13 +2,8 @@ import prismHttp, { type IHttpConfig, type IHttpRequest } from '@stoplight/prism
 import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js';
 import type { IHttpOperation } from '@stoplight/types';
 import type { Logger } from 'pino';
-import {
-  CONTRACT_UPLOAD_LIMITS,
-  LIMITS_EXTENSION,
-  UPLOAD_PATH,
-  type UploadLimits,
-  uploadLimitsFromExtension,
-} from '../contract/upload-limits.js';
+import { CONTRACT_UPLOAD_LIMITS } from '../contract/bundled-values.js';
+import { LIMITS_EXTENSION, UPLOAD_PATH, type UploadLimits, uploadLimitsFromExtension } from '../contract/upload-limits.js';
 import { maxFilenameLength } from '../server/served-contract.js';
 
 /** A request as Prism's engine takes it: headers flattened, the body already read (and made safe). */

@@ -6,7 +6,7 @@ import { createFaults } from './faults.js';
 import { createLogger } from './logging.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import { createProcessor, type Processor } from './processing/processor.js';
-import { createRandom, createSettings, type SettingsRegistry } from './processing/settings.js';
+import { createRandom, createSettings, DEFAULT_PROCESSING_DELAY_MS, type SettingsRegistry } from './processing/settings.js';
 import { seedFromFile } from './seeding.js';
 import { maxFilenameLength } from './served-contract.js';
 import { openStore, type Store } from './store.js';
@@ -59,9 +59,6 @@ export interface ReferenceService {
 
 // How long past the extraction time limit a run may still hold its slot.
 const RUN_BUDGET_GRACE_MS = 2_000;
-
-/** Default minimum processing time, long enough for a UI to show its "processing" state. */
-export const DEFAULT_PROCESSING_DELAY_MS = 1500;
 
 /**
  * Opens the store and builds the processor and the app; documents a previous process left

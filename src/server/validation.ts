@@ -1,4 +1,4 @@
-import { CONTRACT_LIST_VALUES } from '../contract/list-values.js';
+import { CONTRACT_LIST_VALUES } from '../contract/bundled-values.js';
 import type { components } from '../generated/openapi.js';
 import { type FieldError, invalidRequest } from './errors.js';
 

@@ -14,6 +14,9 @@ export interface SettingsRegistry {
   reset(tenant: string): void;
 }
 
+/** Default minimum processing time, long enough for a UI to show its "processing" state. */
+export const DEFAULT_PROCESSING_DELAY_MS = 1500;
+
 /** The longest processing delay the settings accept (10 minutes). */
 export const MAX_PROCESSING_DELAY_MS = 600_000;
 

@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { CONTRACT_UPLOAD_LIMITS, type UploadLimits as ContractUploadLimits } from '../../contract/upload-limits.js';
+import { CONTRACT_UPLOAD_LIMITS } from '../../contract/bundled-values.js';
+import type { UploadLimits as ContractUploadLimits } from '../../contract/upload-limits.js';
 import { ApiError } from '../errors.js';
 import type { ContentType } from '../model.js';
 import { requestState } from '../request-state.js';
