@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CONFORMANCE_AREAS } from '../src/commands/conformance.js';
+import { startReferenceServer } from '../test/support/reference-server.js';
+import { startMutationProxy } from './support/mutation-proxy.js';
 import { runSuite } from './support/run-suite.js';
 
 /** A port nothing listens on (bound, then released). */
@@ -59,6 +61,11 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
       message: /--second-api-key is the same key as --api-key/,
     },
     {
+      name: 'a --workers of 0',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--workers', '0'],
+      message: /--workers.*expected an integer from 1 to 16, not "0"/,
+    },
+    {
       name: 'a --spec that does not exist',
       args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--spec', 'no/such/openapi.yaml'],
       message: /cannot use --spec .*no\/such\/openapi\.yaml/,
@@ -76,6 +83,40 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
     },
     60_000,
   );
+});
+
+describe('docproc conformance --workers 1', () => {
+  it('sends the requests of one scenario file at a time (list has two files)', async () => {
+    const server = await startReferenceServer({ apiKeys: ['workers-key'], processingDelayMs: 50 });
+    // Requests in flight per scenario file, from the file part of the suite's request ids.
+    const inFlight = new Map<string, number>();
+    const files = new Set<string>();
+    const overlaps: string[] = [];
+    const proxy = await startMutationProxy(server.baseUrl, {
+      async respond(request, upstream) {
+        const file = /^conformance-\d{8}t\d{6}-[0-9a-f]{6}-(.+)-\d+$/.exec(request.headers['x-request-id'] ?? '')?.[1];
+        if (file === undefined) return upstream(request);
+        files.add(file);
+        const others = [...inFlight].filter(([f, n]) => f !== file && n > 0).map(([f]) => f);
+        if (others.length) overlaps.push(`${file} while ${others.join(', ')}`);
+        inFlight.set(file, (inFlight.get(file) ?? 0) + 1);
+        try {
+          return await upstream(request);
+        } finally {
+          inFlight.set(file, inFlight.get(file)! - 1);
+        }
+      },
+    });
+    try {
+      const run = await runSuite(['--base-url', proxy.baseUrl, '--api-key', 'workers-key', '--only', 'list', '--workers', '1']);
+      expect(run.code, run.output).toBe(0);
+      expect([...files].sort()).toEqual(['list', 'list-filters']);
+      expect(overlaps).toEqual([]);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  }, 120_000);
 });
 
 describe('what the suite imports', () => {

@@ -49,6 +49,9 @@ export function createRunnerPool(size: number): { run(options: RunOptions): Prom
           timeoutMs: 20_000,
           requestTimeoutMs: 30_000,
           strict: false,
+          // The pool runs `size` suites side by side already: one scenario file at a time each saves a
+          // worker's start-up per run, and keeps the busy machine from running 2 x 2 files at once.
+          workers: 1,
           ...options,
         };
         const reply = await new Promise<RunnerReply>((resolve, reject) => {

@@ -30,10 +30,12 @@ export interface ConformanceOptions {
   report?: string;
   strict: boolean;
   only?: string[];
+  /** Scenario files run at once (the suite's vitest config decides when absent: 2). */
+  workers?: number;
 }
 
 /** What the CLI hands to the suite's test files (through vitest's `provide`): the options that judge the target, and the run's names. */
-export type ConformanceSuiteConfig = Omit<ConformanceOptions, 'junit' | 'report' | 'only'> & {
+export type ConformanceSuiteConfig = Omit<ConformanceOptions, 'junit' | 'report' | 'only' | 'workers'> & {
   /** Names everything the run creates: `conformance-<runId>-...`. */
   runId: string;
   /** Where curl reproducers put request bodies. */
@@ -193,6 +195,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
       // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
       testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,
       hookTimeout: 2 * options.requestTimeoutMs,
+      ...(options.workers !== undefined ? { maxWorkers: options.workers, minWorkers: 1 } : {}),
     },
     {},
     output ?? {},
@@ -276,6 +279,11 @@ export function conformanceCommand(): Command {
         new Option('--only <areas>', `run only these comma-separated areas: ${CONFORMANCE_AREAS.join(', ')}`)
           .env(env('ONLY'))
           .argParser(areaList),
+      )
+      .addOption(
+        new Option('--workers <n>', 'scenario files run at once (default: 2); 1 for a deployment that must see one client at a time')
+          .env(env('WORKERS'))
+          .argParser(integerOption(1, 16)),
       )
       // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
