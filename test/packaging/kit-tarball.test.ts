@@ -138,8 +138,22 @@ exit "$status"`;
     expect(await readFile(join(ciRepo!, 'reports', 'conformance.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0"/);
   }, 300_000);
 
-  it('hands the exit status to the CI in the README shell step (unreachable against an unreachable target)', async () => {
-    const result = await run('bash', ['-c', ciStep], { cwd: ciRepo!, timeoutMs: 240_000, env: ciEnv('http://127.0.0.1:9') });
-    expect(result.code, result.stdout + result.stderr).toBe(2);
-  }, 300_000);
+  // Against nothing, both README forms exit 2: the shell step hands the status on, and the GitHub Actions
+  // step (no --base-url, the target from DOCPROC_BASE_URL only) shows the installed CLI reads its environment.
+  it.each([
+    { form: 'the README shell step', command: ['bash', '-c', ciStep] },
+    {
+      form: 'the GitHub Actions step',
+      command: ['npx', 'docproc', 'conformance', '--junit', 'reports/conformance.xml', '--report', 'reports/conformance.json'],
+    },
+  ])(
+    'hands the exit status to the CI: 2 against an unreachable target, in $form',
+    async ({ command }) => {
+      const [file, ...args] = command as [string, ...string[]];
+      const result = await run(file, args, { cwd: ciRepo!, timeoutMs: 240_000, env: ciEnv('http://127.0.0.1:9') });
+      expect(result.code, result.stdout + result.stderr).toBe(2);
+      expect(result.stderr).toContain('cannot reach http://127.0.0.1:9');
+    },
+    300_000,
+  );
 });
