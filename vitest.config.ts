@@ -18,6 +18,8 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     isolate: false,
+    // Tests that start the CLI as a process run dist/ (rebuilt here first whenever src/ changed).
+    globalSetup: ['test/support/fresh-build.ts'],
     projects: [
       // Contract lint and validation, generated-type drift (spawns TypeScript), client generators (spawned), fixtures.
       {

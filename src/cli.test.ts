@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { docprocArgs } from '../test/support/processes.js';
 
 // The real CLI process, as a person types it: a bad option value is one line on stderr and exit 2.
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -9,7 +10,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', ...args],
+      docprocArgs(args),
       { cwd: root, env: { ...process.env, ...env }, timeout: 30_000 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );

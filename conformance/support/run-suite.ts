@@ -1,10 +1,11 @@
-// Test-only: runs `docproc conformance` as a CI job would (one child process, loaded through tsx's hooks
-// rather than its CLI, which would start a second node process) and reads its report.
+// Test-only: runs `docproc conformance` as a CI job would (one child process running the installed entry,
+// bin/docproc.js on the compiled dist/) and reads its report.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { docprocArgs } from '../../test/support/processes.js';
 import type { ConformanceReport } from '../lib/report.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,7 +32,7 @@ export async function runSuite(
   const reportPath = join(dir, 'report.json');
   const junitPath = join(dir, 'junit.xml');
   const extra = ['--report', reportPath, ...(junit ? ['--junit', junitPath] : [])];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'conformance', ...args, ...extra], {
+  const child = spawn(process.execPath, docprocArgs(['conformance', ...args, ...extra]), {
     cwd: root,
     // A clean environment: DOCPROC_* variables of the shell running the tests must not leak in.
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },

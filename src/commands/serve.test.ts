@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningCli, startCli } from '../../test/support/processes.js';
+import { docprocArgs, type RunningCli, startCli } from '../../test/support/processes.js';
 
-// `docproc serve` as a process, the way `npm start` runs it: options, banner, signals, restarts.
+// `docproc serve` as a process, as an installed kit runs it (bin/docproc.js on dist/): options, banner,
+// signals, restarts. The banner test starts it the way `npm start` does, through tsx.
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const DEV_KEY = 'docproc-dev-key';
 let dataDir: string;
@@ -21,8 +22,8 @@ afterEach(async () => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-const serve = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const cli = await startCli(['serve', '--log-level', 'silent', ...args], { readyPath: '/openapi.json', env });
+const serve = async (args: string[], env: NodeJS.ProcessEnv = {}, entry: 'src' | 'dist' = 'dist') => {
+  const cli = await startCli(['serve', '--log-level', 'silent', ...args], { readyPath: '/openapi.json', env, entry });
   running.push(cli);
   return cli;
 };
@@ -35,7 +36,7 @@ function exited(cli: RunningCli): Promise<number | null> {
 
 /** Runs `docproc serve ...` to completion (for options that make it exit). */
 function serveSync(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+  const result = spawnSync(process.execPath, docprocArgs(['serve', ...args]), {
     cwd: root,
     encoding: 'utf8',
     timeout: 30_000,
@@ -134,8 +135,8 @@ describe('docproc serve with a key setting that holds no key', () => {
 });
 
 describe('a running docproc serve', () => {
-  it('prints its base URL, key, data dir and API reference, and answers with the dev key', async () => {
-    const cli = await serve(['--data-dir', join(dataDir, 'banner')]);
+  it('started as `npm start` starts it (src/cli.ts through tsx), prints its base URL, key, data dir and API reference, and answers with the dev key', async () => {
+    const cli = await serve(['--data-dir', join(dataDir, 'banner')], {}, 'src');
     const banner = cli.output();
     expect(banner).toContain(`${cli.baseUrl}/api/v1`);
     expect(banner).toContain(DEV_KEY);

@@ -5,6 +5,15 @@ import getPort from 'get-port';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const builtCli = fileURLToPath(new URL('../../bin/docproc.js', import.meta.url));
 
+/**
+ * Node's arguments for `docproc <args>` as an installed kit runs it: bin/docproc.js on the compiled dist/,
+ * which the tests' global setup (fresh-build.ts) rebuilds whenever src/ changed.
+ * @example spawnSync(process.execPath, docprocArgs(['serve', '--help']), { cwd: repoRoot });
+ */
+export function docprocArgs(args: string[]): string[] {
+  return [builtCli, ...args];
+}
+
 /** A child process of the CLI that listens on a port, with its output kept for failure messages. */
 export interface RunningCli {
   baseUrl: string;
@@ -20,7 +29,7 @@ export interface StartCliOptions {
   readyPath?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
-  /** `src` runs src/cli.ts through tsx (as the npm scripts do); `dist` runs the built bin/docproc.js. */
+  /** `dist` (default) runs bin/docproc.js, as installed; `src` runs src/cli.ts through tsx, as `npm start` does. */
   entry?: 'src' | 'dist';
   /** A fixed port instead of a free one (e.g. to restart on the same port). */
   port?: number;
@@ -32,13 +41,13 @@ export interface StartCliOptions {
  */
 export async function startCli(
   args: string[],
-  { readyPath = '/', env = {}, timeoutMs = 30_000, entry = 'src', port: fixedPort }: StartCliOptions = {},
+  { readyPath = '/', env = {}, timeoutMs = 30_000, entry = 'dist', port: fixedPort }: StartCliOptions = {},
 ): Promise<RunningCli> {
   const port = fixedPort ?? (await getPort({ host: '127.0.0.1' }));
   // `--import tsx` keeps it one process (the tsx CLI would add a parent), so signals such as a
   // test's SIGKILL reach the server itself.
-  const command = entry === 'src' ? ['--import', 'tsx', 'src/cli.ts'] : [builtCli];
-  const child = spawn(process.execPath, [...command, ...args, '--port', String(port)], {
+  const command = entry === 'src' ? ['--import', 'tsx', 'src/cli.ts', ...args] : docprocArgs(args);
+  const child = spawn(process.execPath, [...command, '--port', String(port)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
