@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { load } from 'js-yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { type Contract, loadContract } from '../src/contract/contract.js';
 import { uploadLimitsOf } from '../src/contract/upload-limits.js';
 
@@ -118,7 +118,7 @@ describe('the contract', () => {
 
   it('declares the upload part the way Prism needs it: files[] array of binary with a form/explode/allowReserved encoding', async () => {
     // Read the raw YAML: the encoding object is what Prism consumes, so check it as written.
-    const raw = parse(await readFile(specPath, 'utf8')) as OpenAPIV3_1.Document;
+    const raw = load(await readFile(specPath, 'utf8')) as OpenAPIV3_1.Document;
     const media = (raw.paths!['/api/v1/documents/upload_files']!.post!.requestBody as OpenAPIV3_1.RequestBodyObject).content[
       'multipart/form-data'
     ]!;
@@ -133,7 +133,7 @@ describe('the contract', () => {
   });
 
   it('writes the default upload limits once, machine-readable, and its prose says the same', async () => {
-    const raw = parse(await readFile(specPath, 'utf8')) as OpenAPIV3_1.Document;
+    const raw = load(await readFile(specPath, 'utf8')) as OpenAPIV3_1.Document;
     const { maxFileBytes, maxFiles } = uploadLimitsOf(raw);
     expect({ maxFileBytes, maxFiles }).toEqual({ maxFileBytes: 25 * 1024 * 1024, maxFiles: 20 });
     const prose = [raw.info.description, contract.operation('uploadDocuments')!.definition.description].join('\n');

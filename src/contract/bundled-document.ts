@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 import { bundledSpecPath } from '../paths.js';
 
 /** A parsed (not dereferenced) OpenAPI document: enough for the readers of `paths` and `$ref`s. */
@@ -9,4 +9,4 @@ export type RawDocument = { paths?: Record<string, unknown> };
  * The bundled contract as parsed YAML, read once per process for every value the server takes from it
  * at start-up (operations, upload limits, list values).
  */
-export const BUNDLED_DOCUMENT: RawDocument = parse(readFileSync(bundledSpecPath, 'utf8')) as RawDocument;
+export const BUNDLED_DOCUMENT: RawDocument = load(readFileSync(bundledSpecPath, 'utf8')) as RawDocument;

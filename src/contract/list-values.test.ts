@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { bundledSpecPath } from '../paths.js';
 import { parseListQuery } from '../server/validation.js';
 import { CONTRACT_LIST_VALUES } from './bundled-values.js';
@@ -28,7 +28,7 @@ describe('the list values come from the contract', () => {
       .replace(/(\n {4}Limit:\n(?: {6}.*\n)*? {8}default:) 20\n/, '$1 10\n')
       .replace(/(\n {4}Search:\n(?: {6}.*\n)*? {8}maxLength:) 200\n/, '$1 80\n')
       .replace('enum: [processing, completed, failed]', 'enum: [processing, completed, failed, archived]');
-    expect(listValuesOf(parse(edited) as never)).toEqual({
+    expect(listValuesOf(load(edited) as never)).toEqual({
       defaultLimit: 10,
       maxLimit: 50,
       maxSearchLength: 80,

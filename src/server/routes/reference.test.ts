@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { load } from 'js-yaml';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
 import { loadContract } from '../../contract/contract.js';
 import { bundledSpecPath } from '../../paths.js';
@@ -44,7 +44,7 @@ describe('GET /openapi.json', () => {
     const res = await fetch(`${server.baseUrl}/openapi.json`);
     expect(res.status).toBe(200);
     const served = await res.json();
-    const authored = parse(await readFile(bundledSpecPath, 'utf8'));
+    const authored = load(await readFile(bundledSpecPath, 'utf8')) as Record<string, unknown>;
     expect(served).toEqual({ ...authored, servers: [{ url: server.baseUrl, description: expect.any(String) }] });
   });
 
@@ -112,7 +112,7 @@ describe('GET /docs in a browser', () => {
 describe('GET /docs/openapi.json (what the docs page loads)', () => {
   it('is the contract with each parameter example and default moved into its description, nothing else changed', async () => {
     const served = await (await fetch(`${server.baseUrl}/docs/openapi.json`)).json();
-    const authored = parse(await readFile(bundledSpecPath, 'utf8'));
+    const authored = load(await readFile(bundledSpecPath, 'utf8')) as { components: object };
     const parameters = served.components.parameters as Record<string, { description: string; schema: object; examples?: unknown }>;
     for (const [name, parameter] of Object.entries(parameters)) {
       expect(parameter.examples, name).toBeUndefined();

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import express, { type Request, Router } from 'express';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 import { bundledSpecPath, packageRoot } from '../../paths.js';
 import { methodNotAllowed } from '../errors.js';
 import { docsContract } from './docs-contract.js';
@@ -70,7 +70,7 @@ function initScript(prefillApiKey: string | undefined, controls: boolean): strin
  * @example app.use(referenceRoutes({ prefillApiKey: DEV_API_KEY }));
  */
 export function referenceRoutes({ specPath = bundledSpecPath, prefillApiKey, controls = false }: ReferenceDeps = {}): Router {
-  const contract = parse(readFileSync(specPath, 'utf8')) as Record<string, unknown>;
+  const contract = load(readFileSync(specPath, 'utf8')) as Record<string, unknown>;
   const assets = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const router = Router();
 
