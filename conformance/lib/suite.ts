@@ -1,6 +1,6 @@
 import { inject, it } from 'vitest';
 import type { ConformanceSuiteConfig } from '../../src/commands/conformance.js';
-import { type Contract, loadContract } from '../../src/contract/contract.js';
+import { type Contract, contractFromDocument } from '../../src/contract/contract.js';
 import { type Api, createApi } from './api.js';
 import { type Check, checkById, type Profile, profileIncludes } from './checks/index.js';
 import { type ContractFacts, contractFacts } from './contract-facts.js';
@@ -64,17 +64,18 @@ export function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (promise ??= fn());
 }
 
-const contracts = new Map<string, Promise<Contract>>();
+const contracts = new Map<string, Contract>();
 
 /**
- * The contract of `spec`, loaded once per worker (files share a worker when they run one after another);
- * `docproc conformance` validated it before starting vitest, so workers only dereference it.
+ * The run's contract, built once per worker (files share a worker when they run one after another, and
+ * its compiled schemas with it) from the document `docproc conformance` validated and dereferenced.
  */
-function contractOf(spec: string): Promise<Contract> {
-  const cached = contracts.get(spec);
-  if (cached) return cached;
-  const contract = loadContract(spec, { validate: false });
-  contracts.set(spec, contract);
+function contractOf(config: ConformanceSuiteConfig): Contract {
+  let contract = contracts.get(config.runId);
+  if (!contract) {
+    contract = contractFromDocument(config.contractDocument);
+    contracts.set(config.runId, contract);
+  }
   return contract;
 }
 
@@ -107,7 +108,7 @@ function quietError(message: string): Error {
  */
 export async function openSuite(area: Check['area'], file: string = area): Promise<SuiteKit> {
   const config = readConfig();
-  const contract = await contractOf(config.spec);
+  const contract = contractOf(config);
   const facts = contractFacts(contract);
   const judge = createJudge(config.profile);
   const limits = createLimits(config, facts);

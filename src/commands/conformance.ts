@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { loadContract } from '../contract/contract.js';
 import { bundledSpecPath, packageRoot } from '../paths.js';
 import { SCENARIO_AREAS } from './conformance-areas.js';
@@ -40,6 +41,11 @@ export type ConformanceSuiteConfig = Omit<ConformanceOptions, 'junit' | 'report'
   runId: string;
   /** Where curl reproducers put request bodies. */
   reproDir: string;
+  /**
+   * The contract of `spec`, validated and dereferenced once by the CLI: workers judge against exactly this
+   * document (a --spec URL is fetched once) and never load it again.
+   */
+  contractDocument: OpenAPIV3_1.Document;
 };
 
 /** Exit codes: every check passed, a check failed, bad usage or an unreachable target. */
@@ -129,8 +135,10 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   const spec = /^https?:\/\//.test(options.spec) ? options.spec : resolve(options.spec);
   let listPath: string;
   let documented: Record<string, string[]>;
+  let contractDocument: OpenAPIV3_1.Document;
   try {
     const contract = await loadContract(spec);
+    contractDocument = contract.document;
     const list = contract.operations.find((o) => o.method === 'get' && !o.path.includes('{'));
     if (!list) throw new Error('it has no GET operation without path parameters to probe the target with');
     listPath = list.path;
@@ -155,6 +163,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     requestTimeoutMs: options.requestTimeoutMs,
     strict: options.strict,
     runId,
+    contractDocument,
     // Beside the report when there is one, so a CI artifact of the report's folder holds the reproducers' bodies.
     reproDir: join(reportFile ? dirname(reportFile) : tmpdir(), `docproc-conformance-${runId}`),
     ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),

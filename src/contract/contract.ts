@@ -1,4 +1,3 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -78,7 +77,7 @@ function templateToRegExp(template: string): RegExp {
 export interface LoadContractOptions {
   /**
    * Validate the document against the OpenAPI schema first (default true). Skip it only for a document
-   * already validated in this run (the conformance suite's workers), where it would cost time for nothing.
+   * `npm test` validates (the bundled one, as the reference server reads it), where it would cost time for nothing.
    */
   validate?: boolean;
 }
@@ -89,8 +88,19 @@ export interface LoadContractOptions {
  * @example const contract = await loadContract(); contract.operation('getDocument')?.path;
  */
 export async function loadContract(source: string = bundledSpecPath, { validate = true }: LoadContractOptions = {}): Promise<Contract> {
-  // validate() dereferences too; a copy keeps swagger-parser's cache from being mutated by callers.
+  // Imported here, not at the top: the conformance suite's workers build their contract from the document
+  // the CLI already loaded (contractFromDocument) and never pay for loading swagger-parser.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+  // validate() dereferences too.
   const document = (await (validate ? SwaggerParser.validate(source) : SwaggerParser.dereference(source))) as OpenAPIV3_1.Document;
+  return contractFromDocument(document);
+}
+
+/**
+ * The contract of an OpenAPI document that is already validated and dereferenced (no `$ref` left).
+ * @example const contract = contractFromDocument((await loadContract(spec)).document);
+ */
+export function contractFromDocument(document: OpenAPIV3_1.Document): Contract {
   const operations: ContractOperation[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of HTTP_METHODS) {
