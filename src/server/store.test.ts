@@ -35,7 +35,8 @@ async function received(store: Store, name: string, tenant = 'tenant-a'): Promis
 }
 /** Every record on disk, from all records files, as a restarted server would read them. */
 const onDisk = async () => {
-  const files = await readdir(join(dir, 'records'));
+  // Only the records files (`<block>.json`): a write in flight has a hidden temp file beside them, half written.
+  const files = (await readdir(join(dir, 'records'))).filter((name) => /^\d+\.json$/.test(name));
   const segments = await Promise.all(files.map(async (name) => JSON.parse(await readFile(join(dir, 'records', name), 'utf8'))));
   return { documents: segments.flatMap((segment: { documents: Array<{ id: number; error?: { message: string } }> }) => segment.documents) };
 };
