@@ -7,10 +7,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const builtCli = join(root, 'dist/cli.js');
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-function newestInput(): number {
+function newestInput(root: string): number {
   const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
     .filter((file) => !file.endsWith('.test.ts'))
     .map((file) => join(root, 'src', file));
@@ -19,17 +18,18 @@ function newestInput(): number {
 }
 
 /**
- * Whether dist/ holds a build of the current src/. A failed build leaves dist/cli.js as it was
+ * Whether `root`'s dist/ holds a build of its current src/. A failed build leaves dist/cli.js as it was
  * (tsconfig.build.json sets noEmitOnError), so its time is that of the last build that succeeded.
+ * @example if (!distIsFresh(repoRoot)) execFileSync('npm', ['run', 'build']);
  */
-export function distIsFresh(): boolean {
-  const built = statSync(builtCli, { throwIfNoEntry: false });
-  return built !== undefined && built.mtimeMs >= newestInput();
+export function distIsFresh(root: string = repoRoot): boolean {
+  const built = statSync(join(root, 'dist/cli.js'), { throwIfNoEntry: false });
+  return built !== undefined && built.mtimeMs >= newestInput(root);
 }
 
 /** Runs `npm run build` unless dist/ is fresh. */
 export default function setup(): void {
   if (distIsFresh()) return;
   console.log('Building dist/ (src/ changed since the last build): the tests run the CLI compiled, as installed.');
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit', timeout: 180_000 });
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: repoRoot, stdio: 'inherit', timeout: 180_000 });
 }
