@@ -4,13 +4,18 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // conformance/suite/ is NOT collected here: those files are the conformance suite itself and need a
 // target; `docproc conformance` runs them, and conformance/*.test.ts prove them against real targets.
 //
+// Two tiers (package.json's scripts): `npm test` runs every project but `proofs` and `packaging`, which
+// `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly one). Those two are
+// about half the CPU time of the whole run, most of it fixed cost: 53 runs of the suite, each a vitest
+// run whose worker loads its libraries again, and two `npm install`s of ~390 packages from the tarballs.
+//
 // Every project sets the time one of its tests may take, fitted to what its tests wait on, instead of
 // vitest's 5 s default (too short for anything that spawns a process on a busy 2-core machine); tests
 // that wait longer say so themselves. Two files run at once (vitest's default on 2 cores is one): many
 // tests wait on servers, processes and disks, and the whole run went from 441 s to 331 s. Files of a
 // project share their worker's loaded modules (isolate: false; 302 s -> 283 s, a seventh less CPU):
 // no test mocks modules or stubs globals, and every test builds its own server, store and temp dir.
-const PROOFS = ['conformance/mutations.test.ts', 'conformance/benign-variants.test.ts', 'conformance/output.test.ts'];
+const PROOFS = ['conformance/mutations.test.ts', 'conformance/benign-variants.test.ts'];
 
 export default defineConfig({
   test: {
@@ -36,7 +41,7 @@ export default defineConfig({
       { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'], testTimeout: 60_000 } },
       // The reference server in-process on a real port, with real extraction (OCR of real scans).
       { extends: true, test: { name: 'server', include: ['src/server/**/*.test.ts'], testTimeout: 30_000 } },
-      // The conformance suite run against real targets (each run a real CLI process).
+      // The conformance suite run against real targets (each run a real CLI process), and its output when they fail badly.
       {
         extends: true,
         test: {
@@ -46,7 +51,7 @@ export default defineConfig({
           testTimeout: 120_000,
         },
       },
-      // The proofs of the suite itself: 48 broken servers, the allowed variants, failing and vanishing targets.
+      // The proofs of the suite itself: 48 broken servers and 5 allowed variants (slow tier).
       { extends: true, test: { name: 'proofs', include: PROOFS, testTimeout: 300_000 } },
       // Crashes, signals, slow clients, hostile files, locks, failed writes: real processes and real disks.
       {
@@ -58,7 +63,7 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
-      // Packs the kit and the client, installs the tarballs into scratch projects and runs them (slowest: npm install).
+      // Packs the kit and the client, installs the tarballs into scratch projects and runs them (slow tier: npm install).
       { extends: true, test: { name: 'packaging', include: ['test/packaging/**/*.test.ts'], testTimeout: 300_000 } },
     ],
   },
