@@ -163,15 +163,16 @@ describe('many documents at once', () => {
     // Its own server: node warns once per signal, so an earlier test's burst could hide this one's. The
     // delay outlasts the extractions, so all twelve wait at once (as with the default delay, 1.5 s).
     const busy = await startReferenceServer({ processingDelayMs: 1_500 });
+    const busyCall = contractFetch(busy, contract);
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);
     try {
       const body = new FormData();
       for (let i = 0; i < 12; i++) body.append('files[]', await fixture('text.pdf'), `part-${i}.pdf`);
-      const uploaded = await contractFetch(busy, contract)('uploadDocuments', `${API}/upload_files`, { method: 'POST', body });
+      const uploaded = await busyCall('uploadDocuments', `${API}/upload_files`, { method: 'POST', body });
       const ids = (uploaded.body.documents as Array<{ document_id: number }>).map((d) => d.document_id);
-      const done = await Promise.all(ids.map((id) => finished(id, contractFetch(busy, contract))));
+      const done = await Promise.all(ids.map((id) => finished(id, busyCall)));
       expect(done.map((d) => d.status)).toEqual(ids.map(() => 'completed'));
     } finally {
       process.off('warning', onWarning);
