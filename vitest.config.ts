@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // One project per part of the kit, so `npx vitest --project server` runs just that part.
-// conformance/suite/ is NOT collected here: those files are the conformance suite itself and need a
+// conformance/scenarios/ is NOT collected here: those files are the conformance suite itself and need a
 // target; `docproc conformance` runs them, and conformance/*.test.ts prove them against real targets.
 //
 // Two tiers (package.json's scripts): `npm test` runs every project but `proofs` and `packaging`, which
@@ -15,7 +15,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // tests wait on servers, processes and disks, and the whole run went from 441 s to 331 s. Files of a
 // project share their worker's loaded modules (isolate: false; 302 s -> 283 s, a seventh less CPU):
 // no test mocks modules or stubs globals, and every test builds its own server, store and temp dir.
-const PROOFS = ['conformance/mutations.test.ts', 'conformance/benign-variants.test.ts'];
+const PROOFS = ['conformance/proofs/mutations.test.ts', 'conformance/proofs/benign-variants.test.ts'];
 
 export default defineConfig({
   test: {
@@ -40,13 +40,13 @@ export default defineConfig({
       // The CLI as a real process (tsx start-up alone is seconds on a busy machine).
       { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'], testTimeout: 60_000 } },
       // The reference server in-process on a real port, with real extraction (OCR of real scans).
-      { extends: true, test: { name: 'server', include: ['src/server/**/*.test.ts'], testTimeout: 30_000 } },
+      { extends: true, test: { name: 'server', include: ['src/http/**/*.test.ts', 'src/reference/**/*.test.ts'], testTimeout: 30_000 } },
       // The conformance suite run against real targets (each run a real CLI process), and its output when they fail badly.
       {
         extends: true,
         test: {
           name: 'conformance',
-          include: ['conformance/*.test.ts', 'conformance/lib/**/*.test.ts'],
+          include: ['conformance/*.test.ts', 'conformance/kit/**/*.test.ts', 'conformance/report/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...PROOFS],
           testTimeout: 120_000,
         },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalog } from './lib/checks/index.js';
-import { renderChecksMarkdown } from './lib/checks-md.js';
+import { catalog } from './checks/index.js';
+import { renderChecksMarkdown } from './report/checks-md.js';
 
 describe('CHECKS.md', () => {
   it('is what the catalog renders (regenerate: npx tsx conformance/scripts/write-checks-md.ts)', () => {

@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CONFORMANCE_AREAS } from '../src/commands/conformance.js';
 import { startReferenceServer } from '../test/support/reference-server.js';
-import { startMutationProxy } from './support/mutation-proxy.js';
-import { runSuite } from './support/run-suite.js';
+import { startMutationProxy } from './proofs/mutation-proxy.js';
+import { runSuite } from './proofs/run-suite.js';
 
 /** A port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {
@@ -120,12 +120,16 @@ describe('docproc conformance --workers 1', () => {
 });
 
 describe('what the suite imports', () => {
-  it('never reaches into src/server or test helpers: it must judge any server, never the reference one from inside', () => {
-    const roots = ['./lib/', './lib/checks/', './suite/'];
+  it('never reaches into the reference server or test helpers: it must judge any server, never the reference one from inside', () => {
+    const roots = ['./kit/', './checks/', './report/', './scenarios/'];
     const offenders = roots.flatMap((dir) =>
       readdirSync(new URL(dir, import.meta.url))
         .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-        .filter((f) => /from '[^']*(src\/server|test\/support)[^']*'/.test(readFileSync(new URL(dir + f, import.meta.url), 'utf8')))
+        .filter((f) =>
+          /from '[^']*(src\/reference|src\/http|src\/prism-mock|test\/support)[^']*'/.test(
+            readFileSync(new URL(dir + f, import.meta.url), 'utf8'),
+          ),
+        )
         .map((f) => dir + f),
     );
     expect(offenders).toEqual([]);
@@ -134,7 +138,7 @@ describe('what the suite imports', () => {
 
 describe('--only areas', () => {
   it('name exactly the scenario files there are', () => {
-    const files = readdirSync(new URL('./suite/', import.meta.url)).filter((f) => f.endsWith('.suite.ts'));
+    const files = readdirSync(new URL('./scenarios/', import.meta.url)).filter((f) => f.endsWith('.suite.ts'));
     const areaOf = (file: string) => CONFORMANCE_AREAS.find((a) => file === `${a}.suite.ts` || file.startsWith(`${a}-`));
     expect(
       files.filter((f) => !areaOf(f)),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../test/support/reference-server.js';
-import { runSuite, type SuiteRun } from './support/run-suite.js';
+import { runSuite, type SuiteRun } from './proofs/run-suite.js';
 
 // The reference server in this process, on a free port, with the fast processing delay of tests.
 const KEYS = ['full-profile-key', 'full-profile-second-key'];

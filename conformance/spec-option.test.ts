@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledSpecPath } from '../src/paths.js';
 import { type RunningReferenceServer, startReferenceServer } from '../test/support/reference-server.js';
-import { failedChecks, runSuite } from './support/run-suite.js';
+import { failedChecks, runSuite } from './proofs/run-suite.js';
 
 // A "next version" of the contract whose only change is the default page size: the suite must judge the
 // reference server (which implements the bundled version) against it, and say exactly what differs.

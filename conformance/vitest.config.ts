@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['conformance/suite/*.suite.ts'],
+    include: ['conformance/scenarios/*.suite.ts'],
     // Files mostly wait on the target (uploads, polling), so more of them than cores can run at once.
     pool: 'threads',
     maxWorkers: 2,

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createKeyring, DEV_API_KEY } from '../../src/server/auth.js';
-import { openStore } from '../../src/server/store.js';
+import { createKeyring, DEV_API_KEY } from '../../src/reference/auth.js';
+import { openStore } from '../../src/reference/store/store.js';
 
 /** The word every seeded document's text contains once, at a position that varies. */
 export const SEED_WORD = 'quetzal';

@@ -6,10 +6,10 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import Tesseract from 'tesseract.js';
-import type { ContentType } from '../../src/server/model.js';
-import { createExtractor, DEFAULT_EXTRACTION_LIMITS } from '../../src/server/processing/extractor.js';
-import { englishLangPath } from '../../src/server/processing/ocr-extractor.js';
-import { RENDER_DPI } from '../../src/server/processing/pdf-extractor.js';
+import type { ContentType } from '../../src/reference/model.js';
+import { createExtractor, DEFAULT_EXTRACTION_LIMITS } from '../../src/reference/processing/extractor.js';
+import { englishLangPath } from '../../src/reference/processing/ocr-extractor.js';
+import { RENDER_DPI } from '../../src/reference/processing/pdf-extractor.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
 
 const execFile = promisify(execFileCb);

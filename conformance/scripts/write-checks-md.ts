@@ -1,8 +1,8 @@
 // Regenerates conformance/CHECKS.md from the check catalog (conformance/checks-md.test.ts fails when it is stale).
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { catalog } from '../lib/checks/index.js';
-import { renderChecksMarkdown } from '../lib/checks-md.js';
+import { catalog } from '../checks/index.js';
+import { renderChecksMarkdown } from '../report/checks-md.js';
 
 const target = fileURLToPath(new URL('../CHECKS.md', import.meta.url));
 writeFileSync(target, renderChecksMarkdown(catalog));

@@ -1,4 +1,4 @@
-import type { components, paths } from '../generated/openapi.js';
+import type { components, paths } from '../generated/openapi.d.js';
 
 /** The generated path types of the contract, for callers who use openapi-fetch directly. */
 export type { components, paths };

@@ -10,7 +10,7 @@ import { bundledSpecPath, packageRoot } from '../paths.js';
 import { SCENARIO_AREAS } from './conformance-areas.js';
 import { integerOption } from './option-parsers.js';
 
-/** The areas of the suite (`conformance/suite/<area>[-*].suite.ts`), selectable with `--only`. */
+/** The areas of the suite (`conformance/scenarios/<area>[-*].suite.ts`), selectable with `--only`. */
 export const CONFORMANCE_AREAS = SCENARIO_AREAS;
 
 /** The parsed options of `docproc conformance`. */
@@ -188,7 +188,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   };
 
   // `list` selects list.suite.ts and list-filters.suite.ts alike.
-  const filters = (options.only ?? []).map((area) => `conformance/suite/${area}`);
+  const filters = (options.only ?? []).map((area) => `conformance/scenarios/${area}`);
   const { startVitest } = await import('vitest/node');
   const exitCodeBefore = process.exitCode;
   const vitest = await startVitest(
@@ -199,7 +199,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
       root: packageRoot,
       watch: false,
       // The suite's own reporter is the only one: it prints each failure once, in time linear in its size.
-      reporters: [[join(packageRoot, 'conformance/lib/reporter.ts'), reporterOptions]],
+      reporters: [[join(packageRoot, 'conformance/report/reporter.ts'), reporterOptions]],
       provide: { docprocConformance: config },
       // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
       testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,

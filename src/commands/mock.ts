@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
+import { listen } from '../http/http-server.js';
+import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { bundledSpecPath } from '../paths.js';
-import { listen } from '../server/http-server.js';
-import { createLogger, LOG_LEVELS } from '../server/logging.js';
 import { portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
@@ -36,8 +36,8 @@ export function mockCommand(): Command {
       const logger = createLogger({ level: options.logLevel, pretty: process.stdout.isTTY === true });
       // Loaded here so `docproc serve` and `docproc conformance` do not pay for Prism at start-up.
       const [{ createPrismEngine }, { createMockApp }] = await Promise.all([
-        import('../mock/prism-engine.js'),
-        import('../mock/mock-app.js'),
+        import('../prism-mock/prism-engine.js'),
+        import('../prism-mock/mock-app.js'),
       ]);
       let tmpDir: string | undefined;
       let http: Awaited<ReturnType<typeof listen>>;

@@ -1,12 +1,12 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { CONTRACT_UPLOAD_LIMITS as DEFAULT_UPLOAD_LIMITS } from '../contract/bundled-values.js';
-import { DEV_API_KEY } from '../server/auth.js';
-import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../server/http-server.js';
-import { createLogger, LOG_LEVELS } from '../server/logging.js';
-import { DEFAULT_PROCESSING_DELAY_MS } from '../server/processing/settings.js';
-import type { ReferenceService } from '../server/service.js';
-import { DEFAULT_MIN_UPLOAD_RATE } from '../server/upload/min-rate.js';
+import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../http/http-server.js';
+import { createLogger, LOG_LEVELS } from '../http/logging.js';
+import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
+import { DEV_API_KEY } from '../reference/auth.js';
+import { DEFAULT_PROCESSING_DELAY_MS } from '../reference/processing/settings.js';
+import type { ReferenceService } from '../reference/service.js';
 import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
@@ -172,7 +172,7 @@ export function serveCommand(): Command {
       const pretty = options.logFormat === 'pretty' || (options.logFormat === 'auto' && process.stdout.isTTY === true);
       const logger = createLogger({ level: options.logLevel, pretty });
       // Loaded here, not at the top: every other command (and --help) would pay for the whole server.
-      const { createReferenceService } = await import('../server/service.js');
+      const { createReferenceService } = await import('../reference/service.js');
       let service: ReferenceService;
       let http: Awaited<ReturnType<typeof listen>>;
       try {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { bundledSpecPath } from '../paths.js';
-import { parseListQuery } from '../server/validation.js';
+import { parseListQuery } from '../reference/validation.js';
 import { CONTRACT_LIST_VALUES } from './bundled-values.js';
 import { loadContract } from './contract.js';
 import { listValuesFromParameters, listValuesOf } from './list-values.js';

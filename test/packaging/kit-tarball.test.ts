@@ -77,7 +77,7 @@ async function startServer(): Promise<string> {
 
 describe('the docproc-kit tarball, installed from a file as the README says', () => {
   it('ships the CLI, its compiled code, the contract, the suite and the fixtures it uploads, but no tests or test-only support', async () => {
-    const suites = (await readdir(join(repoRoot, 'conformance', 'suite'))).map((f) => `conformance/suite/${f}`);
+    const suites = (await readdir(join(repoRoot, 'conformance', 'scenarios'))).map((f) => `conformance/scenarios/${f}`);
     const fixtures = (await readdir(join(repoRoot, 'fixtures'))).filter((f) => !f.endsWith('.test.ts')).map((f) => `fixtures/${f}`);
     expect(packed.files).toEqual(
       expect.arrayContaining([

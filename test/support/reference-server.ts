@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Logger, pino } from 'pino';
 import type { Contract } from '../../src/contract/contract.js';
-import { type HttpTimeouts, listen } from '../../src/server/http-server.js';
-import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/server/service.js';
+import { type HttpTimeouts, listen } from '../../src/http/http-server.js';
+import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/reference/service.js';
 
 /** Options of {@link startReferenceServer}; every one is optional. */
 export interface ReferenceServerOptions extends Partial<Omit<ReferenceServiceOptions, 'logger'>> {

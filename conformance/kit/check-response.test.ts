@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/contract.js';
+import { createTestRecord } from '../report/recorder.js';
+import { checkResponse } from './check-response.js';
+import type { Exchange } from './exchange.js';
+import { ConformanceFailure } from './failure.js';
+import { createJudge } from './judge.js';
+import { resolveTarget } from './target.js';
+
+// The response checks on hand-made exchanges: each broken response must fail the one check that names it.
+const contract = await loadContract();
+const doc = {
+  document_id: 7,
+  filename: 'a.pdf',
+  content_type: 'application/pdf',
+  size_bytes: 3,
+  status: 'completed',
+  attempts: 1,
+  error: null,
+  content: 'text',
+  created_at: '2024-05-02T09:14:03.120Z',
+  updated_at: '2024-05-02T09:14:04.000Z',
+  processed_at: '2024-05-02T09:14:04.000Z',
+};
+const notFound = { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no', code: 'not_found' };
+
+function exchange({
+  status = 200,
+  body = doc as unknown,
+  contentType = 'application/json',
+  headers = {} as Record<string, string | null>,
+  path = '/api/v1/documents/get_document/7',
+  method = 'GET',
+  text,
+}: {
+  status?: number;
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string | null>;
+  path?: string;
+  method?: string;
+  text?: string;
+} = {}): Exchange {
+  const h = new Headers({ 'content-type': contentType, 'x-request-id': 'req-1' });
+  for (const [k, v] of Object.entries(headers))
+    if (v === null) h.delete(k);
+    else h.set(k, v);
+  const raw = text ?? JSON.stringify(body);
+  let json: unknown;
+  try {
+    json = /json/.test(contentType) ? JSON.parse(raw) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return {
+    seq: 1,
+    requestId: 'req-1',
+    request: { method, url: `http://h${path}`, key: 'primary', headers: {} },
+    target: resolveTarget(contract, method, path),
+    status,
+    headers: h,
+    mediaType: contentType.split(';')[0]!,
+    text: raw,
+    json,
+    ...(json === undefined && /json/.test(contentType) ? { jsonError: 'bad' } : {}),
+    durationMs: 1,
+    reproduce: () => 'curl …',
+  };
+}
+
+function failingCheck(
+  e: Exchange,
+  { strict = false, profile = 'full' }: { strict?: boolean; profile?: 'contract' | 'full' } = {},
+): string | undefined {
+  const judge = createJudge(profile);
+  judge.use(createTestRecord());
+  try {
+    checkResponse(e, { contract, strict, judge });
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConformanceFailure) return error.record.check;
+    throw error;
+  }
+}
+
+describe('response checks', () => {
+  it('pass a response exactly as documented', () => {
+    expect(failingCheck(exchange())).toBeUndefined();
+    expect(failingCheck(exchange({ status: 404, body: notFound, contentType: 'application/problem+json' }))).toBeUndefined();
+  });
+
+  it.each([
+    {
+      broken: 'a 500',
+      e: () =>
+        exchange({ status: 500, body: { ...notFound, status: 500, code: 'internal_error' }, contentType: 'application/problem+json' }),
+      check: 'response.never-5xx',
+    },
+    { broken: 'an undocumented 201', e: () => exchange({ status: 201 }), check: 'response.status-documented' },
+    {
+      broken: 'a 404 as text/plain',
+      e: () => exchange({ status: 404, contentType: 'text/plain', text: 'Not Found' }),
+      check: 'response.error-is-problem',
+    },
+    {
+      broken: 'a problem whose status is not the HTTP status',
+      e: () => exchange({ status: 404, body: { ...notFound, status: 400 }, contentType: 'application/problem+json' }),
+      check: 'response.error-is-problem',
+    },
+    {
+      broken: 'a 200 as text/html',
+      e: () => exchange({ contentType: 'text/html', text: '<p>' }),
+      check: 'response.content-type-documented',
+    },
+    { broken: 'no X-Request-Id', e: () => exchange({ headers: { 'x-request-id': null } }), check: 'response.headers-present' },
+    {
+      broken: 'an X-Request-Id of 201 characters',
+      e: () => exchange({ headers: { 'x-request-id': 'r'.repeat(201) } }),
+      check: 'response.headers-present',
+    },
+    { broken: 'a body that is not JSON', e: () => exchange({ text: '{"document_id":' }), check: 'response.body-matches-schema' },
+    {
+      broken: 'a missing required field',
+      e: () => exchange({ body: { ...doc, filename: undefined } }),
+      check: 'response.body-matches-schema',
+    },
+    {
+      broken: 'a 404 with the code of a 400',
+      e: () => exchange({ status: 404, body: { ...notFound, code: 'invalid_request' }, contentType: 'application/problem+json' }),
+      check: 'response.error-code-documented',
+    },
+    {
+      broken: 'another request id than the one sent',
+      e: () => exchange({ headers: { 'x-request-id': 'server-made' } }),
+      check: 'response.request-id-echoed',
+    },
+    {
+      broken: 'a completed document without processed_at',
+      e: () => exchange({ body: { ...doc, processed_at: null } }),
+      check: 'document.state-consistent',
+    },
+    {
+      broken: 'a failed document without error',
+      e: () => exchange({ body: { ...doc, status: 'failed', content: null } }),
+      check: 'document.state-consistent',
+    },
+    {
+      broken: 'a processing document with content',
+      e: () => exchange({ body: { ...doc, status: 'processing', processed_at: null } }),
+      check: 'document.state-consistent',
+    },
+    {
+      broken: 'a 405 without Allow',
+      e: () =>
+        exchange({
+          status: 405,
+          method: 'DELETE',
+          body: { ...notFound, status: 405, title: 'Method Not Allowed', code: 'method_not_allowed' },
+          contentType: 'application/problem+json',
+        }),
+      check: 'response.headers-present',
+    },
+    { broken: 'an unknown path answered 200', e: () => exchange({ path: '/api/v1/nope' }), check: 'response.status-documented' },
+  ])('fail $check for $broken', ({ e, check }) => {
+    expect(failingCheck(e())).toBe(check);
+  });
+
+  it('only warn about undocumented properties, unless strict', () => {
+    const extra = () => exchange({ body: { ...doc, storage_path: '/x' } });
+    expect(failingCheck(extra())).toBeUndefined();
+    expect(failingCheck(extra(), { strict: true })).toBe('response.no-undocumented-properties');
+  });
+
+  it('leave the request-id echo to the full profile (a mock cannot echo)', () => {
+    expect(failingCheck(exchange({ headers: { 'x-request-id': 'server-made' } }), { profile: 'contract' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,177 @@
+import { join } from 'node:path';
+import type { Contract } from '../../src/contract/contract.js';
+import { checks } from '../checks/index.js';
+import { checkResponse } from './check-response.js';
+import { curlCommand } from './curl.js';
+import type { Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
+import { ConformanceFailure } from './failure.js';
+import type { Judge } from './judge.js';
+import { resolveTarget } from './target.js';
+
+/** Query parameters; pairs allow a repeated name. */
+export type QueryInput = Record<string, string | number> | Array<[string, string]>;
+
+/** One request for {@link Http.send}: an operation of the contract, or a raw path for hostile requests. */
+export interface SendOptions {
+  /** The operationId whose method and path template are used. */
+  operation?: string;
+  /** Path parameters, inserted percent-encoded. */
+  params?: Record<string, string | number>;
+  /** A path under the base URL used as is (overrides `operation`'s path). */
+  path?: string;
+  /** Overrides the operation's method (wrong-method checks). */
+  method?: string;
+  query?: QueryInput;
+  /** An exact query string (without `?`), for values URLSearchParams would re-encode. */
+  rawQuery?: string;
+  key?: KeyChoice;
+  headers?: Record<string, string>;
+  body?: RequestBody;
+  /** The X-Request-Id to send instead of the suite's own; null sends none. */
+  requestId?: string | null;
+}
+
+/** Settings of {@link createHttp}. */
+export interface HttpOptions {
+  baseUrl: string;
+  keys: { primary: string; secondary?: string };
+  contract: Contract;
+  strict: boolean;
+  requestTimeoutMs: number;
+  /** Prefix of the X-Request-Ids the suite sends, so a target's logs can be searched for the run. */
+  requestIdPrefix: string;
+  /** Where reproducers write request bodies. */
+  reproDir: string;
+  /** Where verdicts go. */
+  judge: Judge;
+}
+
+/** The recording HTTP layer: every response is checked against the contract before the scenario sees it. */
+export interface Http {
+  send(options: SendOptions): Promise<Exchange>;
+  /** The judge every exchange is checked by. */
+  readonly judge: Judge;
+}
+
+function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined {
+  if (key === 'none') return undefined;
+  if (key === 'primary') return keys.primary;
+  if (key === 'secondary') {
+    if (!keys.secondary) throw new Error('conformance suite bug: the second key was used without --second-api-key');
+    return keys.secondary;
+  }
+  if ('variant' in key) return keyVariant(keys.primary, key.variant);
+  return key.literal;
+}
+
+/** The run's key made into a near-miss: letter case swapped, or wrapped in U+00A0 (sent as the byte 0xA0). */
+export function keyVariant(key: string, variant: KeyVariant): string {
+  if (variant === 'nbsp-padded') return `\u00a0${key}\u00a0`;
+  return [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+}
+
+function encodeBody(body: RequestBody | undefined): BodyInit | undefined {
+  if (!body) return undefined;
+  if (body.kind === 'raw') return new Blob([body.data as Uint8Array<ArrayBuffer>]);
+  const form = new FormData();
+  for (const part of body.parts)
+    form.append(part.field, new Blob([part.data as Uint8Array<ArrayBuffer>], { type: part.contentType }), part.filename);
+  return form;
+}
+
+/**
+ * Creates the recording HTTP layer over fetch.
+ * @example const http = createHttp({ baseUrl, keys: { primary: key }, contract, strict: false, requestTimeoutMs: 30000, requestIdPrefix: 'conformance-run1-list', reproDir, judge });
+ */
+export function createHttp(options: HttpOptions): Http {
+  let seq = 0;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const { judge } = options;
+  return {
+    judge,
+    async send(o) {
+      const number = ++seq;
+      const method = (o.method ?? (o.operation ? options.contract.operation(o.operation)?.method : undefined) ?? 'get').toUpperCase();
+      const template = o.operation ? options.contract.operation(o.operation)?.path : undefined;
+      if (!o.path && !template) throw new Error(`conformance suite bug: unknown operation ${o.operation}`);
+      const pathname = o.path ?? template!.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(o.params?.[name])));
+      const search =
+        o.rawQuery ??
+        new URLSearchParams(Array.isArray(o.query) ? o.query : Object.entries(o.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+      const url = `${base}${pathname}${search ? `?${search}` : ''}`;
+      const requestId = o.requestId === null ? undefined : (o.requestId ?? `${options.requestIdPrefix}-${number}`);
+      const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
+      if (o.body?.kind === 'raw' && o.body.contentType !== undefined) headers['content-type'] = o.body.contentType;
+      const key = o.key ?? 'primary';
+      const request: SentRequest = { method, url, key, headers, ...(o.body ? { body: o.body } : {}) };
+      const target = resolveTarget(options.contract, method, pathname);
+      let reproduced: string | undefined;
+      const reproduce = () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number));
+      const apiKey = keyValue(key, options.keys);
+      const started = performance.now();
+      let response: Response;
+      let bytes: ArrayBuffer;
+      try {
+        response = await fetch(url, {
+          method,
+          headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+          body: encodeBody(o.body),
+          redirect: 'manual',
+          signal: AbortSignal.timeout(options.requestTimeoutMs),
+        });
+        bytes = await response.arrayBuffer();
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const reason = cause?.code ?? cause?.message ?? (error as Error).message;
+        const exchange: Exchange = {
+          seq: number,
+          request,
+          target,
+          status: 0,
+          headers: new Headers(),
+          mediaType: '',
+          text: '',
+          json: undefined,
+          durationMs: performance.now() - started,
+          reproduce,
+          ...(requestId !== undefined ? { requestId } : {}),
+        };
+        throw new ConformanceFailure(checks.response.responds, {
+          received: `no HTTP response after ${Math.round(exchange.durationMs)} ms: ${reason}`,
+          documented: `an HTTP response within ${options.requestTimeoutMs} ms`,
+          exchange,
+          noResponse: reason,
+        });
+      }
+      const text = new TextDecoder().decode(bytes);
+      const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      let json: unknown;
+      let jsonError: string | undefined;
+      if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+        try {
+          json = JSON.parse(text);
+        } catch (error) {
+          jsonError = (error as Error).message;
+        }
+      }
+      const exchange: Exchange = {
+        seq: number,
+        request,
+        target,
+        status: response.status,
+        headers: response.headers,
+        mediaType,
+        text,
+        json,
+        durationMs: performance.now() - started,
+        reproduce,
+        ...(jsonError !== undefined ? { jsonError } : {}),
+        ...(requestId !== undefined ? { requestId } : {}),
+      };
+      judge.verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
+      judge.coverage(target.coverageKey, response.status);
+      checkResponse(exchange, { contract: options.contract, strict: options.strict, judge });
+      return exchange;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { type Check, type Profile, profileIncludes } from '../checks/index.js';
+import type { TestRecord, WarningRecord } from '../report/recorder.js';
+import { ConformanceFailure, type FailureDetails, type FailureRecord } from './failure.js';
+
+/**
+ * Decides and records verdicts for one scenario file: which check held, failed, warned or could not be
+ * exercised, and which statuses were seen. One judge per file (a file runs one scenario at a time), handed
+ * to everything that judges, so no verdict ever lands in another file's or another run's record.
+ */
+export interface Judge {
+  /** The profile of this run: a check outside it is never evaluated. */
+  readonly profile: Profile;
+  /** Makes `record` the one verdicts go to (the scenario wrapper); `undefined` ends the scenario. */
+  use(record: TestRecord | undefined): void;
+  /** Records a pass of `check` when `holds`, else throws its structured failure (details built lazily). */
+  verify(check: Check, holds: boolean, details: () => FailureDetails): void;
+  /**
+   * A precondition on the way to `check`'s own assertion: fails as `check` when it does not hold, but a
+   * holding precondition is not a pass, so a scenario stopped before its assertion never reports one.
+   */
+  require(check: Check, holds: boolean, details: () => FailureDetails): void;
+  /** Records that `check` held once (for checks that judge without throwing, such as warnings). */
+  pass(check: Check): void;
+  /** Records a failure of `check` (once per failing test, by the scenario wrapper). */
+  fail(check: Check, failure: FailureRecord): void;
+  warn(check: Check, warning: Omit<WarningRecord, 'check'>): void;
+  notExercised(check: Check, reason: string): void;
+  /** Counts one observed status in the coverage matrix. */
+  coverage(row: string, status: number): void;
+  /** Whether `check` was evaluated (held, failed or warned) in the active scenario. */
+  evaluated(check: Check): boolean;
+}
+
+/**
+ * Creates the judge of one scenario file.
+ * @example const judge = createJudge('full'); judge.use(createTestRecord()); judge.verify(check, ok, () => ({ received, documented }));
+ */
+export function createJudge(profile: Profile): Judge {
+  let current: TestRecord | undefined;
+  const active = (): TestRecord => {
+    // A verdict outside a scenario would have no one to report to: a suite bug.
+    if (!current) throw new Error('conformance suite bug: a check ran outside a scenario');
+    return current;
+  };
+  const counts = (check: Check) => {
+    const record = active();
+    const found = record.counts[check.id] ?? { passed: 0, failed: 0, warnings: 0 };
+    record.counts[check.id] = found;
+    return found;
+  };
+  const inProfile = (check: Check) => {
+    if (!profileIncludes(profile, check.profile))
+      throw new Error(`conformance suite bug: ${check.id} (${check.profile}) evaluated in a ${profile} run`);
+  };
+  const judge: Judge = {
+    profile,
+    use(record) {
+      current = record;
+    },
+    verify(check, holds, details) {
+      inProfile(check);
+      if (!holds) throw new ConformanceFailure(check, details());
+      counts(check).passed += 1;
+    },
+    require(check, holds, details) {
+      inProfile(check);
+      if (!holds) throw new ConformanceFailure(check, details());
+    },
+    pass(check) {
+      counts(check).passed += 1;
+    },
+    fail(check, failure) {
+      counts(check).failed += 1;
+      active().failures.push(failure);
+    },
+    warn(check, warning) {
+      counts(check).warnings += 1;
+      active().warnings.push({ check: check.id, ...warning });
+    },
+    notExercised(check, reason) {
+      active().notExercised.push({ check: check.id, reason });
+    },
+    coverage(row, status) {
+      const record = active();
+      const cells = record.coverage[row] ?? {};
+      record.coverage[row] = cells;
+      cells[String(status)] = (cells[String(status)] ?? 0) + 1;
+    },
+    evaluated(check) {
+      const c = current?.counts[check.id];
+      return !!c && c.passed + c.failed + c.warnings > 0;
+    },
+  };
+  return judge;
+}

@@ -1,0 +1,36 @@
+import type { FailureRecord } from '../kit/failure.js';
+
+/** One warning (an undocumented property, say), as kept in the report. */
+export interface WarningRecord {
+  check: string;
+  operation: string;
+  message: string;
+  requestId?: string;
+}
+
+/** What one test did, stored in vitest's `task.meta` so the reporter (in the CLI process) can read it. */
+export interface TestRecord {
+  /** The checks the scenario said it evaluates. */
+  declared: string[];
+  /** How often each check held, failed or warned in this test. */
+  counts: Record<string, { passed: number; failed: number; warnings: number }>;
+  failures: FailureRecord[];
+  warnings: WarningRecord[];
+  /** Checks this test could not exercise against this target, with the reason. */
+  notExercised: Array<{ check: string; reason: string }>;
+  /** Coverage matrix cells: row (operation) -> status -> count. */
+  coverage: Record<string, Record<string, number>>;
+  /** An error no check claimed (a suite bug, an unexpected body): its message and stack frames. */
+  crash?: { message: string; stack: string };
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    conformance?: TestRecord;
+  }
+}
+
+/** An empty record. */
+export function createTestRecord(): TestRecord {
+  return { declared: [], counts: {}, failures: [], warnings: [], notExercised: [], coverage: {} };
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { Check } from '../checks/index.js';
+import { createTestRecord, type TestRecord } from './recorder.js';
+import { buildReport, type RunInfo, type TestInput } from './report.js';
+
+const check = (id: string, profile: 'contract' | 'full' = 'contract'): Check => ({
+  id,
+  profile,
+  area: id.split('.')[0] as Check['area'],
+  description: '',
+});
+const catalog = [check('list.a'), check('list.b'), check('list.c', 'full'), check('get.d')];
+const info: RunInfo = { runId: 'r', profile: 'contract', target: 't', spec: 's', strict: false, only: null, startedAt: '', finishedAt: '' };
+
+function record(edit: (r: TestRecord) => void): TestRecord {
+  const r = createTestRecord();
+  edit(r);
+  return r;
+}
+
+function test(name: string, state: TestInput['state'], r?: TestRecord, note?: string): TestInput {
+  return { file: 'f', name, state, errors: state === 'failed' ? ['boom'] : [], ...(r ? { record: r } : {}), ...(note ? { note } : {}) };
+}
+
+describe('buildReport', () => {
+  const failure = { check: 'list.b', operation: 'op', request: 'GET /', received: 'x', documented: 'y', at: 0 };
+  const report = buildReport(
+    info,
+    [
+      test(
+        'passes a',
+        'passed',
+        record((r) => {
+          r.declared = ['list.a'];
+          r.counts['list.a'] = { passed: 2, failed: 0, warnings: 0 };
+          r.coverage.listDocuments = { '200': 2 };
+        }),
+      ),
+      test(
+        'fails b',
+        'failed',
+        record((r) => {
+          r.declared = ['list.b', 'get.d'];
+          r.counts['list.b'] = { passed: 0, failed: 1, warnings: 0 };
+          r.failures.push(failure);
+        }),
+      ),
+      test(
+        'crashes',
+        'failed',
+        record((r) => {
+          r.declared = [];
+        }),
+      ),
+    ],
+    catalog,
+    { listDocuments: ['200', '400'] },
+  );
+  const outcome = (id: string) => report.checks.find((c) => c.id === id)!;
+
+  it.each([
+    ['list.a', 'passed'],
+    ['list.b', 'failed'],
+    ['list.c', 'not-in-profile'],
+    ['get.d', 'not-exercised'],
+  ])('reports %s as %s', (id, expected) => {
+    expect(outcome(id).outcome).toBe(expected);
+  });
+
+  it('says why a check was not exercised: its scenario failed before reaching it', () => {
+    expect(outcome('get.d').notExercised).toEqual(['fails b: not reached, the scenario failed first']);
+  });
+
+  it('keeps a failure that no check claims, and fails the run for it', () => {
+    expect(report.unattributed).toEqual([{ test: 'crashes', error: 'boom' }]);
+    expect(report.result).toBe('failed');
+  });
+
+  it('fills the coverage matrix and lists what was never observed', () => {
+    expect(report.coverage.listDocuments).toEqual({ documented: ['200', '400'], observed: { '200': 2 }, neverObserved: ['400'] });
+  });
+
+  it("reports a skipped scenario's checks as not exercised with its note, never as passed", () => {
+    const skipped = buildReport(
+      info,
+      [
+        test(
+          'skips',
+          'skipped',
+          record((r) => {
+            r.declared = ['list.a'];
+          }),
+          'not exercised: no second key',
+        ),
+      ],
+      catalog,
+      {},
+    );
+    expect(skipped.checks.find((c) => c.id === 'list.a')).toMatchObject({
+      outcome: 'not-exercised',
+      notExercised: ['skips: not exercised: no second key'],
+    });
+    expect(skipped.result).toBe('passed');
+  });
+
+  it('never lists a 5xx as a gap (no client can provoke one on purpose), nor operations --only left out', () => {
+    const tests = [
+      test(
+        'lists',
+        'passed',
+        record((r) => {
+          r.coverage.listDocuments = { '200': 1 };
+        }),
+      ),
+    ];
+    const documented = { listDocuments: ['200', '400', '500'], getDocument: ['200', '404', '500'] };
+    const all = buildReport(info, tests, catalog, documented);
+    expect(all.coverage.listDocuments!.neverObserved).toEqual(['400']);
+    expect(all.coverage.getDocument!.neverObserved).toEqual(['200', '404']);
+    const only = buildReport({ ...info, only: ['list'] }, tests, catalog, documented);
+    expect(only.coverage.getDocument!.neverObserved).toEqual([]);
+    expect(only.coverage.listDocuments!.neverObserved).toEqual(['400']);
+  });
+});

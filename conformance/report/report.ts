@@ -1,0 +1,163 @@
+import { SCENARIO_AREAS } from '../../src/commands/conformance-areas.js';
+import { type Check, type Profile, profileIncludes } from '../checks/index.js';
+import type { FailureRecord } from '../kit/failure.js';
+import type { TestRecord, WarningRecord } from './recorder.js';
+
+/** A check's verdict for the run. */
+export type CheckOutcome = 'passed' | 'warned' | 'failed' | 'not-exercised' | 'not-in-profile';
+
+/** One check in the JSON report. */
+export interface CheckReport {
+  id: string;
+  profile: Profile;
+  area: Check['area'];
+  description: string;
+  outcome: CheckOutcome;
+  passes: number;
+  failures: Array<FailureRecord & { test: string }>;
+  /** One entry per distinct warning, with how often it was seen. */
+  warnings: Array<WarningRecord & { test: string; count: number }>;
+  /** Why some (or all) scenarios could not exercise it. */
+  notExercised: string[];
+}
+
+/** One test (scenario) as the reporter saw it. */
+export interface TestInput {
+  file: string;
+  name: string;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  note?: string;
+  durationMs?: number;
+  record?: TestRecord;
+  errors: string[];
+}
+
+/** Facts about the run the report starts with. */
+export interface RunInfo {
+  runId: string;
+  profile: Profile;
+  target: string;
+  spec: string;
+  strict: boolean;
+  only: string[] | null;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** The JSON report `--report` writes. */
+export interface ConformanceReport extends RunInfo {
+  tool: 'docproc conformance';
+  result: 'passed' | 'failed';
+  summary: Record<CheckOutcome, number> & { tests: Record<TestInput['state'], number> };
+  checks: CheckReport[];
+  /** Failures no check claimed (a crashed scenario, a suite file that did not load): they fail the run too. */
+  unattributed: Array<{ test: string; error: string; stack?: string }>;
+  tests: Array<Omit<TestInput, 'record'> & { checks: string[] }>;
+  /**
+   * Operation -> status -> how many responses had it; `documented` lists what the contract allows and
+   * `neverObserved` the documented statuses a client can provoke (not 5xx, not 429) that no response had.
+   */
+  coverage: Record<string, { documented: string[]; observed: Record<string, number>; neverObserved: string[] }>;
+}
+
+/**
+ * Whether `--only` left `check` out: its area has scenario files and was not selected. Checks of other
+ * areas (every response, validation errors) run inside all scenario files, so `--only` never leaves them out.
+ */
+export function leftOutByOnly(check: Pick<Check, 'area'>, only: readonly string[]): boolean {
+  return (SCENARIO_AREAS as readonly string[]).includes(check.area) && !only.includes(check.area);
+}
+
+function outcomeOf(check: Check, profile: Profile, passes: number, failures: number, warnings: number): CheckOutcome {
+  if (!profileIncludes(profile, check.profile)) return 'not-in-profile';
+  if (failures > 0) return 'failed';
+  if (warnings > 0) return 'warned';
+  return passes > 0 ? 'passed' : 'not-exercised';
+}
+
+/**
+ * Builds the report from every test's record: per-check outcomes, unattributed failures and coverage.
+ * @example buildReport(info, tests, catalog, { getDocument: ['200', '400', '404'] });
+ */
+export function buildReport(
+  info: RunInfo,
+  tests: TestInput[],
+  catalog: readonly Check[],
+  documented: Record<string, string[]>,
+): ConformanceReport {
+  const checks = catalog.map((check): CheckReport => {
+    let passes = 0;
+    const failures: CheckReport['failures'] = [];
+    const warnings: CheckReport['warnings'] = [];
+    const notExercised = new Set<string>();
+    for (const test of tests) {
+      const r = test.record;
+      passes += r?.counts[check.id]?.passed ?? 0;
+      for (const f of r?.failures ?? []) if (f.check === check.id) failures.push({ ...f, test: test.name });
+      for (const w of r?.warnings ?? []) {
+        if (w.check !== check.id) continue;
+        const seen = warnings.find((x) => x.message === w.message);
+        if (seen) seen.count += 1;
+        else warnings.push({ ...w, test: test.name, count: 1 });
+      }
+      for (const n of r?.notExercised ?? []) if (n.check === check.id) notExercised.add(`${test.name}: ${n.reason}`);
+      const declared = r?.declared.includes(check.id) ?? false;
+      const evaluated = !!r?.counts[check.id];
+      if (declared && !evaluated && test.state === 'skipped' && test.note && profileIncludes(info.profile, check.profile))
+        notExercised.add(`${test.name}: ${test.note}`);
+      if (declared && !evaluated && test.state === 'failed') notExercised.add(`${test.name}: not reached, the scenario failed first`);
+    }
+    const outcome = outcomeOf(check, info.profile, passes, failures.length, warnings.length);
+    if (outcome === 'not-exercised' && notExercised.size === 0) {
+      const leftOut = info.only && leftOutByOnly(check, info.only);
+      notExercised.add(leftOut ? `area ${check.area} not selected by --only` : 'no scenario evaluated it');
+    }
+    return { ...check, outcome, passes, failures, warnings, notExercised: [...notExercised] };
+  });
+  const unattributed = tests
+    .filter((t) => t.state === 'failed' && !t.record?.failures.length)
+    .map((t) => ({
+      test: t.name,
+      error: t.errors[0] ?? 'failed without an error message',
+      ...(t.record?.crash?.stack ? { stack: t.record.crash.stack } : {}),
+    }));
+  const coverage: ConformanceReport['coverage'] = {};
+  for (const [op, statuses] of Object.entries(documented)) coverage[op] = { documented: statuses, observed: {}, neverObserved: [] };
+  for (const test of tests) {
+    for (const [row, cells] of Object.entries(test.record?.coverage ?? {})) {
+      const entry = coverage[row] ?? { documented: [], observed: {}, neverObserved: [] };
+      coverage[row] = entry;
+      for (const [status, n] of Object.entries(cells)) entry.observed[status] = (entry.observed[status] ?? 0) + n;
+    }
+  }
+  for (const entry of Object.values(coverage)) {
+    // No client can provoke a server error or a rate limit on purpose: a 5xx or 429 never observed is no gap.
+    const provokable = entry.documented.filter((s) => s[0] !== '5' && s !== '429');
+    entry.neverObserved = provokable.filter(
+      (s) => !Object.keys(entry.observed).some((o) => o === s || (s.endsWith('XX') && o[0] === s[0])),
+    );
+    // An operation --only left out was not meant to be exercised.
+    if (info.only && Object.keys(entry.observed).length === 0) entry.neverObserved = [];
+  }
+  const count = <T extends string>(values: T[], keys: readonly T[]) =>
+    Object.fromEntries(keys.map((k) => [k, values.filter((v) => v === k).length])) as Record<T, number>;
+  const outcomes = count(
+    checks.map((c) => c.outcome),
+    ['passed', 'warned', 'failed', 'not-exercised', 'not-in-profile'] as const,
+  );
+  const states = count(
+    tests.map((t) => t.state),
+    ['passed', 'failed', 'skipped', 'pending'] as const,
+  );
+  const failed = outcomes.failed > 0 || unattributed.length > 0 || tests.some((t) => t.state === 'failed') || tests.length === 0;
+  return {
+    tool: 'docproc conformance',
+    ...info,
+    result: failed ? 'failed' : 'passed',
+    summary: { ...outcomes, tests: states },
+    checks,
+    unattributed,
+    tests: tests.map(({ record, ...t }) => ({ ...t, checks: record?.declared ?? [] })),
+    coverage,
+  };
+}

@@ -1,0 +1,50 @@
+import { cap } from '../kit/failure.js';
+import { type ConformanceReport, leftOutByOnly } from './report.js';
+
+const MAX_LINES = 12;
+
+function list(lines: string[]): string[] {
+  return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES), `    … and ${lines.length - MAX_LINES} more (see --report)`] : lines;
+}
+
+/**
+ * The console summary printed after vitest's: check verdicts, what was not exercised, and the coverage gaps.
+ * @example console.log(formatSummary(report, 'reports/conformance.json'));
+ */
+export function formatSummary(report: ConformanceReport, reportFile: string | null): string {
+  const s = report.summary;
+  const out = [
+    '',
+    ` docproc conformance  ${report.result === 'passed' ? 'PASSED' : 'FAILED'}  (profile ${report.profile}${report.strict ? ', strict' : ''}, run ${report.runId})`,
+    `   Target   ${report.target}`,
+    `   Checks   ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s['not-exercised']} not exercised${s['not-in-profile'] ? `, ${s['not-in-profile']} only in the full profile` : ''}`,
+  ];
+  const failed = report.checks.filter((c) => c.outcome === 'failed');
+  if (failed.length)
+    out.push(
+      '   Failed',
+      ...list(failed.map((c) => `    ✗ ${c.id}: ${c.failures.length} failure(s), first in ${JSON.stringify(c.failures[0]?.test)}`)),
+    );
+  if (report.unattributed.length)
+    out.push('   Crashed (no check attributed)', ...list(report.unattributed.map((u) => `    ✗ ${u.test}: ${cap(u.error, 300)}`)));
+  const warned = report.checks.filter((c) => c.outcome === 'warned' || (c.warnings.length && c.outcome !== 'failed'));
+  if (warned.length)
+    out.push(
+      '   Warnings',
+      ...list(warned.flatMap((c) => [...new Set(c.warnings.map((w) => w.message))].map((m) => `    ! ${c.id}: ${m}`))),
+    );
+  const skipped = report.checks.filter((c) => c.outcome === 'not-exercised');
+  const unselected = skipped.filter((c) => report.only && leftOutByOnly(c, report.only));
+  const unexercised = skipped.filter((c) => !unselected.includes(c));
+  if (skipped.length)
+    out.push('   Not exercised (not passed)', ...list(unexercised.map((c) => `    ○ ${c.id}: ${cap(c.notExercised[0] ?? '', 300)}`)));
+  if (unselected.length)
+    out.push(`    ○ ${unselected.length} checks in areas --only left out (${[...new Set(unselected.map((c) => c.area))].join(', ')})`);
+  const gaps = Object.entries(report.coverage)
+    .filter(([, e]) => e.neverObserved.length)
+    .map(([op, e]) => `    ${op}: ${e.neverObserved.join(', ')}`);
+  if (gaps.length) out.push('   Documented statuses never observed', ...gaps);
+  if (reportFile) out.push(`   Report   ${reportFile}`);
+  out.push('');
+  return out.join('\n');
+}

@@ -1,0 +1,56 @@
+import { describe } from 'vitest';
+import { checks } from '../checks/index.js';
+import { uploaded, type WireFullDocument } from '../kit/api.js';
+import { show } from '../kit/failure.js';
+import { fixture, part, randomWord, textPdf } from '../kit/files.js';
+import { once, openSuite } from '../kit/suite.js';
+import { waitForTerminal } from '../kit/wait.js';
+
+const kit = await openSuite('lifecycle');
+const { verify, expectStatus } = kit;
+const { lifecycle, upload } = checks;
+// Proves extraction really ran: this word exists nowhere but in this PDF's text layer.
+const word = randomWord();
+const wordPdf = await textPdf(['docproc conformance', `Lifecycle word ${word}`]);
+
+const uploadedPair = once(async () => {
+  const exchanges = await kit.uploadInBatches([
+    part(`${kit.token()}-readable.pdf`, wordPdf),
+    part(`${kit.token()}-damaged.pdf`, fixture('corrupt.pdf')),
+  ]);
+  for (const exchange of exchanges) expectStatus(upload.accepted, exchange, 202, 'valid files');
+  const [readable, damaged] = exchanges.flatMap(uploaded) as [WireFullDocument, WireFullDocument];
+  return { readable, damaged };
+});
+
+describe('processing', () => {
+  kit.scenario(
+    'a readable PDF completes with its text in content',
+    { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.completedHasContent] },
+    async () => {
+      const { readable } = await uploadedPair();
+      const doc = await waitForTerminal(kit.api, readable.document_id, kit.config.timeoutMs);
+      const read = await kit.api.get(readable.document_id);
+      verify(lifecycle.completedHasContent, doc.status === 'completed' && (doc.content ?? '').toLowerCase().includes(word), () => ({
+        received: show({ status: doc.status, content: doc.content, error: doc.error }),
+        documented: `completed, content containing ${JSON.stringify(word)}`,
+        exchange: read,
+      }));
+    },
+  );
+
+  kit.scenario(
+    'a damaged PDF fails with error.code unreadable_document',
+    { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.failedHasError] },
+    async () => {
+      const { damaged } = await uploadedPair();
+      const doc = await waitForTerminal(kit.api, damaged.document_id, kit.config.timeoutMs);
+      const read = await kit.api.get(damaged.document_id);
+      verify(lifecycle.failedHasError, doc.status === 'failed' && doc.error?.code === 'unreadable_document' && !!doc.error.message, () => ({
+        received: show({ status: doc.status, error: doc.error }),
+        documented: 'failed, error {"code": "unreadable_document", "message": "..."}',
+        exchange: read,
+      }));
+    },
+  );
+});

@@ -1,0 +1,143 @@
+import { describe } from 'vitest';
+import { checks } from '../checks/index.js';
+import { expectNothingCreated } from '../kit/absence.js';
+import type { Exchange } from '../kit/exchange.js';
+import { show } from '../kit/failure.js';
+import { textPdf } from '../kit/files.js';
+import { buildMultipart } from '../kit/multipart.js';
+import { describeResponse } from '../kit/response-checks.js';
+import { openSuite } from '../kit/suite.js';
+
+const kit = await openSuite('robustness');
+const { verify, expectProblem } = kit;
+const { robustness } = checks;
+const t = kit.token('hostile');
+const pdf = await textPdf(['docproc conformance', 'robustness check']);
+const encoder = new TextEncoder();
+const ID = String(Number.MAX_SAFE_INTEGER);
+
+// The deepest path prefix every operation shares (`/api/v1/documents`), and the one above it.
+const segments = kit.contract.operations.map((o) => o.path.split('/'));
+const common = segments[0]!
+  .filter(
+    (s, i) => segments.every((p) => p[i] === s) && segments.every((p) => p.slice(0, i).join('/') === segments[0]!.slice(0, i).join('/')),
+  )
+  .join('/');
+const parent = common.split('/').slice(0, -1).join('/');
+
+describe('unknown paths and methods', () => {
+  for (const path of [
+    `${common}/no-such-operation`,
+    `${parent}/no-such-resource`,
+    `${kit.contract.operation('listDocuments')!.path}/extra`,
+  ]) {
+    kit.scenario(`${path} is a 404 not_found problem`, { profile: 'full', checks: [robustness.unknownPath] }, async () => {
+      expectProblem(robustness.unknownPath, await kit.http.send({ path, method: 'GET' }), 404, 'not_found', 'no such path under the API');
+    });
+  }
+
+  const paths = [...new Set(kit.contract.operations.map((o) => o.path))];
+  for (const template of paths) {
+    const documented = kit.contract.methodsFor(template.replace(/\{\w+\}/g, ID)).map((m) => m.toUpperCase());
+    const others = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !documented.includes(m));
+    kit.scenario(
+      `${others.join(', ')} on ${template} are a 405 naming ${documented.join(', ')} in Allow`,
+      { profile: 'full', checks: [robustness.wrongMethod] },
+      async () => {
+        for (const method of others) {
+          const exchange = await kit.http.send({ path: template.replace(/\{\w+\}/g, ID), method });
+          expectProblem(robustness.wrongMethod, exchange, 405, 'method_not_allowed', `${template} supports only ${documented.join(', ')}`);
+          const allow = (exchange.headers.get('allow') ?? '').split(',').map((m) => m.trim().toUpperCase());
+          verify(robustness.wrongMethod, documented.every((m) => allow.includes(m)) && !allow.includes(method), () => ({
+            received: `Allow: ${show(exchange.headers.get('allow'))}`,
+            documented: `Allow listing ${documented.join(', ')} (and not ${method})`,
+            exchange,
+          }));
+        }
+      },
+    );
+  }
+});
+
+describe('malformed requests', () => {
+  const field = kit.facts.fileField;
+  const good = buildMultipart([{ field, filename: `${t}-truncated.pdf`, contentType: 'application/pdf', data: pdf }]);
+  const noDisposition = encoder.encode(`--x\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\r\n--x--\r\n`);
+  const hostile: Array<{ label: string; send: () => Promise<Exchange> }> = [
+    {
+      label: 'a multipart body cut off mid-file',
+      send: () => kit.api.uploadRaw(good.body.slice(0, good.body.length - 200), good.contentType),
+    },
+    {
+      label: 'a multipart body without its closing boundary',
+      send: () => kit.api.uploadRaw(good.body.slice(0, good.body.length - `--${good.boundary}--\r\n`.length), good.contentType),
+    },
+    { label: 'a multipart content type without a boundary', send: () => kit.api.uploadRaw(good.body, 'multipart/form-data') },
+    {
+      label: 'a multipart part without Content-Disposition',
+      send: () => kit.api.uploadRaw(noDisposition, 'multipart/form-data; boundary=x'),
+    },
+    {
+      label: 'a JSON upload body',
+      send: () => kit.api.uploadRaw(encoder.encode(JSON.stringify({ [field]: [`${t}-json.pdf`] })), 'application/json'),
+    },
+    {
+      label: 'a url-encoded upload body',
+      send: () => kit.api.uploadRaw(encoder.encode(`${encodeURIComponent(field)}=${t}-form.pdf`), 'application/x-www-form-urlencoded'),
+    },
+    {
+      label: 'a path id with an encoded traversal',
+      send: () =>
+        kit.http.send({
+          operation: 'getDocument',
+          path: kit.contract.operation('getDocument')!.path.replace('{document_id}', '..%2F..%2Fetc%2Fpasswd'),
+        }),
+    },
+    { label: 'a path id with an encoded NUL', send: () => kit.api.get('1\u0000') },
+    { label: 'a path id of 5000 digits', send: () => kit.api.retry('9'.repeat(5000)) },
+    {
+      label: 'a page given twice, once as a number and once as text',
+      send: () => kit.api.list(undefined, { rawQuery: 'page=1&page=abc' }),
+    },
+  ];
+  for (const { label, send } of hostile) {
+    kit.scenario(`${label} is a 4xx problem`, { profile: 'full', checks: [robustness.hostileRejected] }, async () => {
+      const exchange = await send();
+      verify(robustness.hostileRejected, exchange.status >= 400 && exchange.status < 500, () => ({
+        received: describeResponse(exchange),
+        documented: 'a documented 4xx problem (the request is malformed)',
+        exchange,
+      }));
+    });
+  }
+
+  kit.scenario(
+    'none of the malformed uploads stored anything',
+    { profile: 'full', checks: [robustness.hostileRejected] },
+    async (tools) => {
+      await expectNothingCreated(kit, tools, robustness.hostileRejected, t, pdf);
+    },
+  );
+
+  const unusable: Array<{ label: string; id: string | null }> = [
+    { label: 'no X-Request-Id', id: null },
+    { label: 'an X-Request-Id over 200 characters', id: 'r'.repeat(201) },
+    { label: 'an X-Request-Id with spaces', id: `conformance ${kit.config.runId} spaces` },
+  ];
+  for (const { label, id } of unusable) {
+    kit.scenario(
+      `requests with ${label} each get an id the server made`,
+      { profile: 'full', checks: [robustness.requestIdGenerated] },
+      async () => {
+        // Two requests: a server that answers every such request with one fixed id identifies none of them.
+        const [a, b] = [await kit.api.list({ limit: 1 }, { requestId: id }), await kit.api.list({ limit: 1 }, { requestId: id })];
+        const ids = [a.headers.get('x-request-id'), b.headers.get('x-request-id')];
+        verify(robustness.requestIdGenerated, ids.every((x) => x !== null && x !== id) && ids[0] !== ids[1], () => ({
+          received: `X-Request-Ids ${show(ids)}`,
+          documented: `two different server-made ids (the request sent ${id === null ? 'none' : show(id)})`,
+          exchange: b,
+        }));
+      },
+    );
+  }
+});

@@ -1,0 +1,138 @@
+import { describe } from 'vitest';
+import { checks } from '../checks/index.js';
+import { idsOf, listed, uploaded } from '../kit/api.js';
+import { show } from '../kit/failure.js';
+import { part, randomWord, textPdf } from '../kit/files.js';
+import { describeResponse } from '../kit/response-checks.js';
+import { once, openSuite, type ScenarioTools } from '../kit/suite.js';
+import { waitForTerminal } from '../kit/wait.js';
+
+const kit = await openSuite('tenancy');
+const { verify, expectStatus, expectProblem } = kit;
+const { tenancy, upload } = checks;
+const word = randomWord();
+const wordPdf = await textPdf(['docproc conformance', `Private word ${word}`]);
+
+/** A completed document of the first key, so both its filename and its text are searchable. */
+const privateDoc = once(async () => {
+  const exchange = await kit.api.upload([part(`${kit.token()}-private.pdf`, wordPdf)]);
+  expectStatus(upload.accepted, exchange, 202, 'a valid PDF');
+  return waitForTerminal(kit.api, uploaded(exchange)[0]!.document_id, kit.config.timeoutMs);
+});
+
+function needSecondKey(tools: ScenarioTools): void {
+  if (kit.config.secondApiKey === undefined) tools.notExercised("pass --second-api-key (another tenant's key) to exercise it");
+}
+
+describe('tenants are isolated', () => {
+  kit.scenario(
+    "another key's document is a 404 on read and on retry",
+    { profile: 'full', checks: [tenancy.documentHidden] },
+    async (tools) => {
+      needSecondKey(tools);
+      const doc = await privateDoc();
+      const other = kit.as('secondary');
+      expectProblem(
+        tenancy.documentHidden,
+        await other.get(doc.document_id),
+        404,
+        'not_found',
+        "another tenant's document is not found, never forbidden",
+      );
+      expectProblem(
+        tenancy.documentHidden,
+        await other.retry(doc.document_id),
+        404,
+        'not_found',
+        "another tenant's document cannot be retried",
+      );
+    },
+  );
+
+  kit.scenario(
+    "another key's document never shows in lists, filename searches or content searches",
+    { profile: 'full', checks: [tenancy.listHidden] },
+    async (tools) => {
+      needSecondKey(tools);
+      const doc = await privateDoc();
+      // The owner must find it by the word, or not finding it with the other key would prove nothing.
+      const own = await kit.api.list({ search: word });
+      if (own.status !== 200 || !listed(own).documents.some((d) => d.document_id === doc.document_id)) {
+        return tools.notExercised('the owner cannot find the document by its word either (see list.search-by-content)');
+      }
+      const queries: Array<Record<string, string | number>> = [{ search: kit.token() }, { search: word }, { limit: kit.facts.maxLimit }];
+      for (const query of queries) {
+        const exchange = await kit.as('secondary').list(query);
+        kit.require(tenancy.listHidden, exchange.status === 200, () => ({
+          received: describeResponse(exchange),
+          documented: '200 (a valid list request)',
+          exchange,
+        }));
+        const leaked = listed(exchange).documents.filter((d) => d.document_id === doc.document_id || d.filename.includes(kit.token()));
+        verify(tenancy.listHidden, leaked.length === 0, () => ({
+          received: `the other key sees ${leaked.map((d) => `${d.document_id} ${JSON.stringify(d.filename)}`).join(', ')}`,
+          documented: `no trace of document ${doc.document_id}`,
+          exchange,
+        }));
+      }
+    },
+  );
+
+  kit.scenario("totals count only the key's own documents", { profile: 'full', checks: [tenancy.totalsScoped] }, async (tools) => {
+    needSecondKey(tools);
+    const doc = await privateDoc();
+    const other = kit.as('secondary');
+    // A search only the first key's document matches: the other key must see an empty result, totals included.
+    const search = await other.list({ search: kit.token() });
+    kit.require(tenancy.totalsScoped, search.status === 200, () => ({
+      received: describeResponse(search),
+      documented: '200 (a valid list request)',
+      exchange: search,
+    }));
+    const { pagination } = listed(search);
+    verify(tenancy.totalsScoped, pagination.total === 0 && pagination.total_pages === 0, () => ({
+      received: `total ${pagination.total}, total_pages ${pagination.total_pages}, ${listed(search).documents.length} documents`,
+      documented: `total 0 and total_pages 0: only the first key has a document named ${kit.token()} (document ${doc.document_id})`,
+      exchange: search,
+    }));
+    // Another upload by the first key must not move the other key's unfiltered total.
+    const before = await other.list({ limit: 1 });
+    const upload = await kit.api.upload([part(`${kit.token('totals')}.pdf`, wordPdf)]);
+    if (upload.status !== 202)
+      return tools.notExercised(`the first key's upload was not accepted (${upload.status})`, [tenancy.totalsScoped]);
+    const after = await other.list({ limit: 1 });
+    kit.require(tenancy.totalsScoped, before.status === 200 && after.status === 200, () => ({
+      received: describeResponse(after.status === 200 ? before : after),
+      documented: '200 (a valid list request)',
+      exchange: after,
+    }));
+    verify(tenancy.totalsScoped, listed(after).pagination.total === listed(before).pagination.total, () => ({
+      received: `the other key's total went from ${listed(before).pagination.total} to ${listed(after).pagination.total} when the first key uploaded a document`,
+      documented: "unchanged: the first key's uploads are not the other key's documents",
+      exchange: after,
+    }));
+  });
+
+  kit.scenario(
+    "the other key's Idempotency-Key never hands out the first key's documents",
+    { profile: 'full', checks: [tenancy.idempotencyKeyScoped] },
+    async (tools) => {
+      needSecondKey(tools);
+      const headers = { 'Idempotency-Key': `${kit.token('shared')}-key` };
+      const parts = [part(`${kit.token('shared')}.pdf`, wordPdf)];
+      const first = await kit.api.upload(parts, { headers });
+      if (first.status !== 202) return tools.notExercised(`the first key's upload was not accepted (${first.status})`);
+      const second = await kit.as('secondary').upload(parts, { headers });
+      const [mine, theirs] = [idsOf(uploaded(first)), idsOf(uploaded(second))];
+      verify(
+        tenancy.idempotencyKeyScoped,
+        second.status === 202 && theirs.length === parts.length && theirs.every((id) => !mine.includes(id)),
+        () => ({
+          received: `${second.status} with ids ${show(theirs)} (the first key got ${show(mine)})`,
+          documented: "202 with new documents of the other key's own: an Idempotency-Key is scoped to its API key",
+          exchange: second,
+        }),
+      );
+    },
+  );
+});

@@ -1,0 +1,130 @@
+import { describe } from 'vitest';
+import { checks } from '../checks/index.js';
+import { expectNothingCreated } from '../kit/absence.js';
+import { idsOf, listed, uploaded } from '../kit/api.js';
+import { sameSet, setText } from '../kit/expect.js';
+import { show } from '../kit/failure.js';
+import { part, pdfOfSize, textPdf } from '../kit/files.js';
+import { openSuite } from '../kit/suite.js';
+
+const kit = await openSuite('upload', 'upload-idempotency');
+const { verify, expectProblem } = kit;
+const { idempotency } = checks;
+const pdf = await textPdf(['docproc conformance idempotency', kit.token()]);
+// Keys are scoped to the API key and live 24 h: one per scenario and run keeps runs independent.
+const keyFor = (label: string) => `${kit.token(label)}-key`;
+
+/** The header the contract documents on the upload's 202 for a replay (`Idempotent-Replayed`), if any. */
+function replayHeader(): string | undefined {
+  const accepted = kit.contract.operation('uploadDocuments')?.definition.responses?.['202'] as
+    | { headers?: Record<string, unknown> }
+    | undefined;
+  return Object.keys(accepted?.headers ?? {}).find((name) => /replay/i.test(name));
+}
+
+/** Every document of this run whose name carries `token` (the search is proven by list.search-by-filename). */
+async function documentsNamed(token: string) {
+  const search = await kit.api.list({ search: token, limit: kit.facts.maxLimit });
+  return { search, ids: search.status === 200 ? idsOf(listed(search).documents) : [] };
+}
+
+describe('uploadDocuments with an Idempotency-Key', () => {
+  kit.scenario(
+    'the same upload sent twice under one key is replayed: same ids, nothing new',
+    { profile: 'full', checks: [idempotency.replay] },
+    async (tools) => {
+      const t = kit.token('replay');
+      const headers = { 'Idempotency-Key': keyFor('replay') };
+      const parts = [part(`${t}-1.pdf`, pdf), part(`${t}-2.pdf`, pdf)].slice(0, kit.limits.maxFiles);
+      const first = await kit.api.upload(parts, { headers });
+      const firstIds = idsOf(uploaded(first));
+      if (firstIds.length !== parts.length) return tools.notExercised(`the first upload was not accepted (${first.status})`);
+      const again = await kit.api.upload(parts, { headers });
+      verify(idempotency.replay, again.status === 202 && JSON.stringify(idsOf(uploaded(again))) === JSON.stringify(firstIds), () => ({
+        received: `${again.status} with ids ${show(idsOf(uploaded(again)))}`,
+        documented: `202 replaying the first response: ids ${show(firstIds)}`,
+        exchange: again,
+      }));
+      const { search, ids } = await documentsNamed(t);
+      verify(idempotency.replay, sameSet(ids, firstIds), () => ({
+        received: `documents named ${t}: ${setText(ids)}`,
+        documented: `only the first upload's ${setText(firstIds)}`,
+        exchange: search,
+      }));
+    },
+  );
+
+  kit.scenario(
+    'a replay says so in its header; a first upload does not',
+    { profile: 'full', checks: [idempotency.replayHeader] },
+    async (tools) => {
+      const header = replayHeader();
+      if (!header) return tools.notExercised("the contract documents no replay header on the upload's 202");
+      const headers = { 'Idempotency-Key': keyFor('replay-header') };
+      const parts = [part(`${kit.token('replay-header')}.pdf`, pdf)];
+      const first = await kit.api.upload(parts, { headers });
+      if (first.status !== 202) return tools.notExercised(`the first upload was not accepted (${first.status})`);
+      const again = await kit.api.upload(parts, { headers });
+      const sameIds = JSON.stringify(idsOf(uploaded(again))) === JSON.stringify(idsOf(uploaded(first)));
+      if (again.status !== 202 || !sameIds) return tools.notExercised(`the repeat was not replayed (see upload.idempotent-replay)`);
+      for (const [exchange, want] of [
+        [first, null],
+        [again, 'true'],
+      ] as const) {
+        const got = exchange.headers.get(header);
+        verify(idempotency.replayHeader, got === want, () => ({
+          received: `${exchange === first ? 'first upload' : 'replay'}: ${header} ${show(got)}`,
+          documented: want === null ? `no ${header} on the first upload under a key` : `${header}: true on a replay`,
+          exchange,
+        }));
+      }
+    },
+  );
+
+  kit.scenario(
+    'other files under a used key are a 409 idempotency_key_reused that stores nothing',
+    { profile: 'full', checks: [idempotency.reused] },
+    async (tools) => {
+      // Two tokens, neither containing the other: the search below must not find the first upload.
+      const t = kit.token('reused-other');
+      const headers = { 'Idempotency-Key': keyFor('reused') };
+      const first = await kit.api.upload([part(`${kit.token('reuse-original')}.pdf`, pdf)], { headers });
+      if (first.status !== 202) return tools.notExercised(`the first upload was not accepted (${first.status})`);
+      const other = await kit.api.upload([part(`${t}-other.pdf`, pdf)], { headers });
+      expectProblem(idempotency.reused, other, 409, 'idempotency_key_reused', 'the key was used for other files');
+      await expectNothingCreated(kit, tools, idempotency.reused, t, pdf);
+    },
+  );
+
+  kit.scenario(
+    'a repeat while the first is in flight is a 409 idempotency_key_in_use, never a second set',
+    { profile: 'full', checks: [idempotency.inUse] },
+    async (tools) => {
+      const t = kit.token('in-use');
+      const headers = { 'Idempotency-Key': keyFor('in-use') };
+      // A few megabytes keep the first upload in flight while the repeat arrives.
+      const parts = [part(`${t}.pdf`, pdfOfSize(Math.min(4 * 1024 * 1024, kit.limits.maxFileBytes)))];
+      const [a, b] = await Promise.all([kit.api.upload(parts, { headers }), kit.api.upload(parts, { headers })]);
+      const accepted = [a, b].filter((x) => x.status === 202);
+      const refused = [a, b].filter((x) => x.status !== 202);
+      if (accepted.length === 2) {
+        // The first finished before the repeat arrived: a replay is correct, two sets are not.
+        verify(idempotency.inUse, JSON.stringify(idsOf(uploaded(a))) === JSON.stringify(idsOf(uploaded(b))), () => ({
+          received: `two 202s with different ids ${show(idsOf(uploaded(a)))} and ${show(idsOf(uploaded(b)))}`,
+          documented: 'one set of documents: a 409 idempotency_key_in_use, or a replay of the first',
+          exchange: b,
+        }));
+        return tools.notExercised('the first upload finished before the repeat arrived, so the in-flight case did not occur');
+      }
+      if (accepted.length === 0) return tools.notExercised(`neither upload was accepted (${a.status}, ${b.status})`);
+      expectProblem(idempotency.inUse, refused[0]!, 409, 'idempotency_key_in_use', 'the same key is still being handled');
+      const { search, ids } = await documentsNamed(t);
+      const expected = idsOf(uploaded(accepted[0]!));
+      verify(idempotency.inUse, sameSet(ids, expected), () => ({
+        received: `documents named ${t}: ${setText(ids)}`,
+        documented: `only ${setText(expected)}`,
+        exchange: search,
+      }));
+    },
+  );
+});

@@ -1,0 +1,180 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RequestHandler } from 'express';
+import { ApiError, type ErrorCode, type FieldError, invalidRequest } from '../../http/errors.js';
+import { tenantOf } from '../auth.js';
+
+/** The statuses a fault can answer with. */
+export const FAULT_STATUSES = [429, 500, 503] as const;
+/** One of {@link FAULT_STATUSES}. */
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+/** A share of one operation's requests answered with an error instead. */
+export interface FaultRule {
+  /** Share (0..1) of the operation's requests that fail. */
+  rate: number;
+  status: FaultStatus;
+  /** The `Retry-After` of a 429 or 503, in seconds. */
+  retry_after_s: number;
+}
+
+/** One tenant's injected faults. */
+export interface Faults {
+  /** Added to every API request, in ms. */
+  latency_ms: number;
+  /** Plus a uniformly random 0..jitter_ms, in ms. */
+  jitter_ms: number;
+  /** By operationId. */
+  errors: Record<string, FaultRule>;
+}
+
+/** A change to a tenant's faults: latency replaced, rules merged by operation (`null` removes one). */
+export interface FaultsChange {
+  latency_ms?: number;
+  jitter_ms?: number;
+  errors?: Record<string, FaultRule | null>;
+}
+
+/** Faults per tenant, in memory: a restart or a reset clears them. */
+export interface FaultRegistry {
+  get(tenant: string): Faults;
+  /** The tenant's faults as held (not a copy), or undefined when it has none set: the hot path. */
+  peek(tenant: string): Readonly<Faults> | undefined;
+  update(tenant: string, change: FaultsChange): Faults;
+  reset(tenant: string): void;
+}
+
+/** The longest added latency or jitter the controls accept (60 s). */
+export const MAX_FAULT_LATENCY_MS = 60_000;
+const DEFAULT_RETRY_AFTER_S = 5;
+const CODES: Record<FaultStatus, ErrorCode> = { 429: 'too_many_requests', 500: 'internal_error', 503: 'service_unavailable' };
+
+const none = (): Faults => ({ latency_ms: 0, jitter_ms: 0, errors: {} });
+const copy = (faults: Faults): Faults => ({ ...faults, errors: { ...faults.errors } });
+
+/**
+ * Holds each tenant's injected faults (none by default).
+ * @example const faults = createFaults(); faults.update(tenant, { latency_ms: 300 });
+ */
+export function createFaults(): FaultRegistry {
+  const byTenant = new Map<string, Faults>();
+  return {
+    get: (tenant) => copy(byTenant.get(tenant) ?? none()),
+    peek: (tenant) => byTenant.get(tenant),
+    update(tenant, change) {
+      const next = copy(byTenant.get(tenant) ?? none());
+      if (change.latency_ms !== undefined) next.latency_ms = change.latency_ms;
+      if (change.jitter_ms !== undefined) next.jitter_ms = change.jitter_ms;
+      for (const [operationId, rule] of Object.entries(change.errors ?? {})) {
+        if (rule === null) delete next.errors[operationId];
+        else next.errors[operationId] = rule;
+      }
+      byTenant.set(tenant, next);
+      return copy(next);
+    },
+    reset: (tenant) => void byTenant.delete(tenant),
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isIntegerIn = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+
+function parseRule(name: string, value: unknown, errors: FieldError[]): FaultRule | null | undefined {
+  if (value === null) return null;
+  const field = `errors.${name}`;
+  if (!isObject(value)) {
+    errors.push({
+      in: 'body',
+      name: field,
+      message: 'must be {"rate": 0..1, "status": 429 | 500 | 503, "retry_after_s"?: seconds} or null',
+    });
+    return undefined;
+  }
+  for (const key of Object.keys(value))
+    if (!['rate', 'status', 'retry_after_s'].includes(key))
+      errors.push({ in: 'body', name: `${field}.${key}`, message: 'unknown field; known: rate, status, retry_after_s' });
+  const { rate, status, retry_after_s: retryAfter = DEFAULT_RETRY_AFTER_S } = value;
+  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))
+    errors.push({ in: 'body', name: `${field}.rate`, message: 'must be a number from 0 to 1' });
+  if (!FAULT_STATUSES.includes(status as FaultStatus))
+    errors.push({ in: 'body', name: `${field}.status`, message: 'must be 429, 500 or 503' });
+  if (!isIntegerIn(retryAfter, 0, 86_400))
+    errors.push({ in: 'body', name: `${field}.retry_after_s`, message: 'must be an integer from 0 to 86400' });
+  return { rate: rate as number, status: status as FaultStatus, retry_after_s: retryAfter as number };
+}
+
+/**
+ * Validates a `PATCH /_mock/faults` body, strictly: a typo must not silently inject nothing.
+ * @example parseFaultsChange({ errors: { listDocuments: { rate: 0.5, status: 503 } } }, ['listDocuments']);
+ */
+export function parseFaultsChange(body: unknown, operationIds: readonly string[]): FaultsChange {
+  if (!isObject(body))
+    throw invalidRequest([{ in: 'body', name: 'body', message: 'must be a JSON object (Content-Type: application/json)' }]);
+  const errors: FieldError[] = [];
+  const change: FaultsChange = {};
+  for (const key of Object.keys(body))
+    if (!['latency_ms', 'jitter_ms', 'errors'].includes(key))
+      errors.push({ in: 'body', name: key, message: 'unknown field; known: latency_ms, jitter_ms, errors' });
+  for (const key of ['latency_ms', 'jitter_ms'] as const) {
+    if (body[key] === undefined) continue;
+    if (isIntegerIn(body[key], 0, MAX_FAULT_LATENCY_MS)) change[key] = body[key];
+    else errors.push({ in: 'body', name: key, message: `must be an integer from 0 to ${MAX_FAULT_LATENCY_MS}` });
+  }
+  if (body.errors !== undefined) {
+    if (!isObject(body.errors)) errors.push({ in: 'body', name: 'errors', message: 'must be an object keyed by operationId' });
+    else {
+      change.errors = {};
+      for (const [operationId, value] of Object.entries(body.errors)) {
+        if (!operationIds.includes(operationId)) {
+          errors.push({ in: 'body', name: `errors.${operationId}`, message: `unknown operation; known: ${operationIds.join(', ')}` });
+          continue;
+        }
+        const rule = parseRule(operationId, value, errors);
+        if (rule !== undefined) change.errors[operationId] = rule;
+      }
+    }
+  }
+  if (errors.length > 0) throw invalidRequest(errors);
+  return change;
+}
+
+/** What {@link injectFaults} needs. */
+export interface InjectFaultsDeps {
+  faults: FaultRegistry;
+  /** The operation a request is for (by method and full path), or undefined. */
+  operationOf: (method: string, pathname: string) => string | undefined;
+  /** Uniform in [0, 1); seeded in tests. */
+  random?: () => number;
+}
+
+/**
+ * Applies the caller's injected faults to an API request: waits the added latency, then answers a
+ * share of the operation's requests with the chosen error (problem+json, `Retry-After` on 429 and
+ * 503) before the request is looked at. Runs after the key check, so faults are per tenant.
+ * @example api.use(requireApiKey(keyring), injectFaults({ faults, operationOf }), documentRoutes(deps));
+ */
+export function injectFaults({ faults, operationOf, random = Math.random }: InjectFaultsDeps): RequestHandler {
+  const apply = async (set: Readonly<Faults>, req: Parameters<RequestHandler>[0], next: Parameters<RequestHandler>[2]) => {
+    const { latency_ms: latency, jitter_ms: jitter, errors } = set;
+    const delay = latency + (jitter > 0 ? Math.round(random() * jitter) : 0);
+    if (delay > 0) await sleep(delay);
+    const operationId = operationOf(req.method, req.originalUrl.split('?')[0]!);
+    const rule = operationId ? errors[operationId] : undefined;
+    if (rule && random() < rule.rate) {
+      const retry = rule.status === 500 ? {} : { headers: { 'Retry-After': String(rule.retry_after_s) } };
+      const later = rule.status === 500 ? '' : `; retry after ${rule.retry_after_s} s`;
+      throw new ApiError(
+        CODES[rule.status],
+        `Fault injected by the mock controls for ${operationId} (PATCH /_mock/faults)${later}.`,
+        retry,
+      );
+    }
+    next();
+  };
+  // A tenant without faults (every tenant, normally) passes straight through: no copy, no promise.
+  return (req, res, next) => {
+    const set = faults.peek(tenantOf(res));
+    if (set === undefined) return next();
+    return apply(set, req, next);
+  };
+}

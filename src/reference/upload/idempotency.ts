@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import { invalidRequest } from '../../http/errors.js';
+import type { ReceivedFile } from '../../http/upload/upload-parser.js';
+
+/** The request header that makes an upload safe to retry. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** How long a successful upload is remembered under its key (24 hours). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+const SANE_KEY = /^[\x20-\x7E]{1,255}$/;
+
+/**
+ * What identifies "the same upload": each file's name and bytes, in part order.
+ * @example fingerprint([{ filename: 'a.pdf', sha256: 'ab…' }]);
+ */
+export function fingerprint(files: Array<Pick<ReceivedFile, 'filename' | 'sha256'>>): string {
+  return createHash('sha256')
+    .update(JSON.stringify(files.map((f) => [f.filename, f.sha256])))
+    .digest('hex');
+}
+
+/**
+ * The request's `Idempotency-Key` (1-255 printable ASCII characters), or undefined when it has
+ * none; any other value is an `invalid_request` naming the header, like every malformed parameter.
+ * @example const key = idempotencyKeyOf(req);
+ */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.get(IDEMPOTENCY_HEADER);
+  if (key !== undefined && !SANE_KEY.test(key)) {
+    throw invalidRequest([{ in: 'header', name: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
+  }
+  return key;
+}

@@ -1,0 +1,99 @@
+import { CONTRACT_LIST_VALUES } from '../contract/bundled-values.js';
+import type { components } from '../generated/openapi.d.js';
+import { type FieldError, invalidRequest } from '../http/errors.js';
+
+/** processing | completed | failed. */
+export type DocumentStatus = components['schemas']['DocumentStatus'];
+
+/** The validated query of `listDocuments`, defaults applied. */
+export interface ListQuery {
+  page: number;
+  limit: number;
+  status?: DocumentStatus;
+  search?: string;
+}
+
+/** The document statuses, as the contract lists them. */
+export const STATUSES = CONTRACT_LIST_VALUES.statuses as readonly DocumentStatus[];
+const DIGITS = /^[0-9]+$/;
+/** Page size when `limit` is not given (the contract's default). */
+export const DEFAULT_LIMIT = CONTRACT_LIST_VALUES.defaultLimit;
+/** The largest `limit` (the contract's maximum). */
+export const MAX_LIMIT = CONTRACT_LIST_VALUES.maxLimit;
+/** The longest `search` term, in characters (code points, as JSON Schema counts; the contract's maxLength). */
+export const MAX_SEARCH_LENGTH = CONTRACT_LIST_VALUES.maxSearchLength;
+
+// Only plain decimal digits count as an integer: "1.0", "+1", "1e3", " 1" and "0x10" are all
+// rejected rather than coerced, so a client bug is reported instead of silently guessed at.
+function parseInteger(raw: string, min: number, max: number): number | undefined {
+  if (!DIGITS.test(raw)) return undefined;
+  const value = Number(raw);
+  return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined;
+}
+
+type QueryValue = string | string[] | undefined | unknown;
+
+// Express's simple query parser turns a repeated parameter into an array; the contract says that
+// is a 400, never "first wins".
+function single(query: Record<string, QueryValue>, name: string, errors: FieldError[]): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    errors.push({ in: 'query', name, message: 'must be given at most once' });
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * Validates the list query: every parameter checked, nothing clamped, unknown ones ignored.
+ * @example parseListQuery({ page: '2', status_filter: 'failed' }); // { page: 2, limit: 20, status: 'failed' }
+ */
+export function parseListQuery(query: Record<string, QueryValue>): ListQuery {
+  const errors: FieldError[] = [];
+  const result: ListQuery = { page: 1, limit: DEFAULT_LIMIT };
+
+  const page = single(query, 'page', errors);
+  if (page !== undefined) {
+    const value = parseInteger(page, 1, Number.MAX_SAFE_INTEGER);
+    if (value === undefined)
+      errors.push({ in: 'query', name: 'page', message: `must be an integer >= 1 (at most ${Number.MAX_SAFE_INTEGER})` });
+    else result.page = value;
+  }
+
+  const limit = single(query, 'limit', errors);
+  if (limit !== undefined) {
+    const value = parseInteger(limit, 1, MAX_LIMIT);
+    if (value === undefined) errors.push({ in: 'query', name: 'limit', message: `must be an integer from 1 to ${MAX_LIMIT}` });
+    else result.limit = value;
+  }
+
+  const status = single(query, 'status_filter', errors);
+  if (status !== undefined) {
+    if ((STATUSES as readonly string[]).includes(status)) result.status = status as DocumentStatus;
+    else errors.push({ in: 'query', name: 'status_filter', message: `must be one of ${STATUSES.join(', ')}` });
+  }
+
+  const search = single(query, 'search', errors);
+  if (search !== undefined) {
+    const length = [...search].length;
+    if (length < 1 || length > MAX_SEARCH_LENGTH)
+      errors.push({ in: 'query', name: 'search', message: `must be 1 to ${MAX_SEARCH_LENGTH} characters` });
+    else result.search = search;
+  }
+
+  if (errors.length > 0) throw invalidRequest(errors);
+  return result;
+}
+
+/**
+ * Validates a `document_id` path segment: decimal digits only, 1 to 2^53-1.
+ * @example parseDocumentId('42'); // 42
+ */
+export function parseDocumentId(raw: string): number {
+  const value = parseInteger(raw, 1, Number.MAX_SAFE_INTEGER);
+  if (value === undefined) {
+    throw invalidRequest([{ in: 'path', name: 'document_id', message: `must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}` }]);
+  }
+  return value;
+}
