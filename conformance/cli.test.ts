@@ -120,13 +120,13 @@ describe('docproc conformance --workers 1', () => {
 });
 
 describe('what the suite imports', () => {
-  it('never reaches into the reference server or test helpers: it must judge any server, never the reference one from inside', () => {
-    const roots = ['./kit/', './checks/', './report/', './scenarios/'];
+  it('never reaches into the reference server, the CLI or test helpers: it must judge any server, never the reference one from inside', () => {
+    const roots = ['./kit/', './checks/', './report/', './scenarios/', './run/'];
     const offenders = roots.flatMap((dir) =>
       readdirSync(new URL(dir, import.meta.url))
         .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
         .filter((f) =>
-          /from '[^']*(src\/reference|src\/http|src\/prism-mock|test\/support)[^']*'/.test(
+          /from '[^']*(src\/reference|src\/http|src\/prism-mock|src\/commands|test\/support)[^']*'/.test(
             readFileSync(new URL(dir + f, import.meta.url), 'utf8'),
           ),
         )

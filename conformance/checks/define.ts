@@ -1,9 +1,9 @@
-import type { CheckArea } from '../../src/commands/conformance-areas.js';
+import type { CheckArea } from '../run/areas.js';
 
 /** The two profiles: `contract` is stateless-safe (passes against a mock), `full` adds stateful behaviour. */
 export type Profile = 'contract' | 'full';
 
-/** The groups CHECKS.md and the report use (the one list lives in src/commands/conformance-areas.ts). */
+/** The groups CHECKS.md and the report use (the one list lives in conformance/run/areas.ts). */
 export type Area = CheckArea;
 
 /** One named, stably identified property of a conforming server. */

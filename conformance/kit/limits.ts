@@ -1,4 +1,4 @@
-import type { ConformanceSuiteConfig } from '../../src/commands/conformance.js';
+import type { ConformanceSuiteConfig } from '../run/config.js';
 import type { Api } from './api.js';
 import type { ContractFacts } from './contract-facts.js';
 

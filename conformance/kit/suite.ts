@@ -1,8 +1,8 @@
 import { inject, it } from 'vitest';
-import type { ConformanceSuiteConfig } from '../../src/commands/conformance.js';
 import { type Contract, contractFromDocument } from '../../src/contract/contract.js';
 import { type Check, checkById, type Profile, profileIncludes } from '../checks/index.js';
 import { createTestRecord } from '../report/recorder.js';
+import type { ConformanceSuiteConfig } from '../run/config.js';
 import { type Api, createApi } from './api.js';
 import { type ContractFacts, contractFacts } from './contract-facts.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';

@@ -1,8 +1,8 @@
 // Test-only: servers that differ from the reference server only in ways the contract allows. The suite
 // must pass every one with zero failures: a false failure is as serious as a missed defect.
 import { gzipSync } from 'node:zlib';
-import type { ConformanceOptions } from '../../src/commands/conformance.js';
 import type { ReferenceServerOptions } from '../../test/support/reference-server.js';
+import type { ConformanceOptions } from '../run/config.js';
 import type { Mutation, ProxyRequest, ProxyResponse } from './mutation-proxy.js';
 
 /** One allowed variation of the wire or the deployment. */

@@ -1,5 +1,5 @@
 // Test-only: deliberately broken variants of the reference server, one defect each, as proxy mutations.
-import type { ConformanceOptions } from '../../src/commands/conformance.js';
+import type { ConformanceOptions } from '../run/config.js';
 import {
   isList,
   isRetry,

@@ -1,9 +1,9 @@
 // Test-only: a few suite-runner processes and a queue in front of them.
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ConformanceOptions } from '../../src/commands/conformance.js';
 import { bundledSpecPath } from '../../src/paths.js';
 import type { ConformanceReport } from '../report/report.js';
+import type { ConformanceOptions } from '../run/config.js';
 import type { SuiteRun } from './run-suite.js';
 import type { RunnerReply, RunnerRequest } from './suite-runner.js';
 

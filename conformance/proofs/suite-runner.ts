@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { type ConformanceOptions, runConformance, UsageError } from '../../src/commands/conformance.js';
+import { type ConformanceOptions, UsageError } from '../run/config.js';
+import { runConformance } from '../run/run-conformance.js';
 
 /** A run request from the parent. */
 export interface RunnerRequest {

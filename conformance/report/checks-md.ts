@@ -1,5 +1,5 @@
-import { CHECK_AREAS } from '../../src/commands/conformance-areas.js';
 import type { Check } from '../checks/index.js';
+import { CHECK_AREAS } from '../run/areas.js';
 
 /**
  * Renders CHECKS.md from the catalog: one table per area with id, profile and what a pass proves.

@@ -1,6 +1,6 @@
-import { SCENARIO_AREAS } from '../../src/commands/conformance-areas.js';
 import { type Check, type Profile, profileIncludes } from '../checks/index.js';
 import type { FailureRecord } from '../kit/failure.js';
+import { SCENARIO_AREAS } from '../run/areas.js';
 import type { TestRecord, WarningRecord } from './recorder.js';
 
 /** A check's verdict for the run. */

@@ -82,15 +82,16 @@ describe('the docproc-kit tarball, installed from a file as the README says', ()
     expect(packed.files).toEqual(
       expect.arrayContaining([
         'bin/docproc.js',
-        'dist/cli.js',
-        'dist/client/index.d.ts',
+        'dist/src/cli.js',
+        'dist/src/client/index.d.ts',
+        'dist/conformance/run/run-conformance.js',
         'openapi/openapi.yaml',
         'conformance/vitest.config.ts',
         ...suites,
         ...fixtures,
       ]),
     );
-    expect(packed.files.filter((f) => /\.test\.|^test\/|^conformance\/(support|scripts)\/|^packages\//.test(f))).toEqual([]);
+    expect(packed.files.filter((f) => /\.test\.|^test\/|^conformance\/(proofs|scripts)\/|^packages\//.test(f))).toEqual([]);
   });
 
   it('answers `npx docproc --help` and `npx docproc conformance --help`', async () => {

@@ -20,7 +20,7 @@ function checkout(times: { source: number; built?: number; config?: number; test
   file('tsconfig.json', times.config ?? 0);
   file('tsconfig.build.json', times.config ?? 0);
   if (times.test !== undefined) file('src/commands/serve.test.ts', times.test);
-  if (times.built !== undefined) file('dist/cli.js', times.built);
+  if (times.built !== undefined) file('dist/src/cli.js', times.built);
   // Directory times follow the files written into them; only files are compared here.
   for (const dir of ['src', 'src/commands']) utimesSync(join(root, dir), 0, 0);
   return root;

@@ -1,0 +1,42 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+
+/** The parsed options of `docproc conformance`. */
+export interface ConformanceOptions {
+  baseUrl: string;
+  apiKey: string;
+  secondApiKey?: string;
+  profile: 'contract' | 'full';
+  /** Absolute path or URL of the contract the target is judged against. */
+  spec: string;
+  /** How long a document may take to leave `processing`. */
+  timeoutMs: number;
+  /** How long one request may take. */
+  requestTimeoutMs: number;
+  maxFiles?: number;
+  maxFileBytes?: number;
+  junit?: string;
+  report?: string;
+  strict: boolean;
+  only?: string[];
+  /** Scenario files run at once (the suite's vitest config decides when absent: 2). */
+  workers?: number;
+}
+
+/** What the CLI hands to the suite's test files (through vitest's `provide`): the options that judge the target, and the run's names. */
+export type ConformanceSuiteConfig = Omit<ConformanceOptions, 'junit' | 'report' | 'only' | 'workers'> & {
+  /** Names everything the run creates: `conformance-<runId>-...`. */
+  runId: string;
+  /** Where curl reproducers put request bodies. */
+  reproDir: string;
+  /**
+   * The contract of `spec`, validated and dereferenced once by the CLI: workers judge against exactly this
+   * document (a --spec URL is fetched once) and never load it again.
+   */
+  contractDocument: OpenAPIV3_1.Document;
+};
+
+/** Exit codes: every check passed, a check failed, bad usage or an unreachable target. */
+export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
+
+/** Thrown for bad usage or an unusable target: printed as one clear message, exit code 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { rmdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { loadContract } from '../../src/contract/contract.js';
+import { packageRoot } from '../../src/paths.js';
+import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, UsageError } from './config.js';
+import { normaliseBaseUrl, preflight } from './target.js';
+
+/** A run id that sorts by time and never repeats: `20250102t030405-k3f9q2`. */
+export function createRunId(now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, '')
+    .toLowerCase();
+  return `${stamp}-${randomBytes(4).toString('hex').slice(0, 6)}`;
+}
+
+/** Where the suite's progress, failures and summary go (the process's own streams by default). */
+export interface ConformanceOutput {
+  stdout: Writable;
+  stderr: Writable;
+}
+
+/**
+ * Runs the suite with vitest's node API and resolves to the exit code; throws {@link UsageError} for bad
+ * usage or an unreachable target. Leaves `process.exitCode` as it found it.
+ * @example process.exitCode = await runConformance({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key', profile: 'full', ... });
+ */
+export async function runConformance(options: ConformanceOptions, output?: ConformanceOutput): Promise<number> {
+  const baseUrl = normaliseBaseUrl(options.baseUrl);
+  const spec = /^https?:\/\//.test(options.spec) ? options.spec : resolve(options.spec);
+  let listPath: string;
+  let documented: Record<string, string[]>;
+  let contractDocument: OpenAPIV3_1.Document;
+  try {
+    const contract = await loadContract(spec);
+    contractDocument = contract.document;
+    const list = contract.operations.find((o) => o.method === 'get' && !o.path.includes('{'));
+    if (!list) throw new Error('it has no GET operation without path parameters to probe the target with');
+    listPath = list.path;
+    documented = Object.fromEntries(contract.operations.map((op) => [op.operationId, Object.keys(op.definition.responses ?? {})]));
+  } catch (error) {
+    throw new UsageError(`cannot use --spec ${spec}: ${(error as Error).message}`);
+  }
+  if (options.secondApiKey !== undefined && options.secondApiKey === options.apiKey) {
+    throw new UsageError('--second-api-key is the same key as --api-key: the tenancy checks need the key of another tenant');
+  }
+  await preflight(baseUrl, options.apiKey, listPath, options.requestTimeoutMs);
+  if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, options.requestTimeoutMs);
+
+  const runId = createRunId();
+  const reportFile = options.report ? resolve(options.report) : null;
+  const config: ConformanceSuiteConfig = {
+    baseUrl,
+    apiKey: options.apiKey,
+    profile: options.profile,
+    spec,
+    timeoutMs: options.timeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
+    strict: options.strict,
+    runId,
+    contractDocument,
+    // Beside the report when there is one, so a CI artifact of the report's folder holds the reproducers' bodies.
+    reproDir: join(reportFile ? dirname(reportFile) : tmpdir(), `docproc-conformance-${runId}`),
+    ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),
+    ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+  };
+  // The reporter runs in this process and hands its report back through this callback: no temp file.
+  let report: { result: 'passed' | 'failed' } | undefined;
+  const reporterOptions = {
+    runId,
+    profile: options.profile,
+    target: baseUrl,
+    spec,
+    strict: options.strict,
+    only: options.only ?? null,
+    reportFile,
+    junitFile: options.junit ? resolve(options.junit) : null,
+    documented,
+    onReport: (r: typeof report) => {
+      report = r;
+    },
+  };
+
+  // `list` selects list.suite.ts and list-filters.suite.ts alike.
+  const filters = (options.only ?? []).map((area) => `conformance/scenarios/${area}`);
+  const { startVitest } = await import('vitest/node');
+  const exitCodeBefore = process.exitCode;
+  const vitest = await startVitest(
+    'test',
+    filters,
+    {
+      config: join(packageRoot, 'conformance/vitest.config.ts'),
+      root: packageRoot,
+      watch: false,
+      // The suite's own reporter is the only one: it prints each failure once, in time linear in its size.
+      reporters: [[join(packageRoot, 'conformance/report/reporter.ts'), reporterOptions]],
+      provide: { docprocConformance: config },
+      // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
+      testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,
+      hookTimeout: 2 * options.requestTimeoutMs,
+      ...(options.workers !== undefined ? { maxWorkers: options.workers, minWorkers: 1 } : {}),
+    },
+    {},
+    output ?? {},
+  );
+  // Keep the folder only when reproducers wrote request bodies into it.
+  try {
+    rmdirSync(config.reproDir);
+  } catch {
+    // not empty (reproducer bodies) or never made
+  }
+  const files = vitest.state.getFiles();
+  const failed =
+    !report ||
+    report.result === 'failed' ||
+    files.length === 0 ||
+    files.some((f) => f.result?.state === 'fail') ||
+    vitest.state.getUnhandledErrors().length > 0;
+  await vitest.close();
+  // vitest sets process.exitCode itself; the verdict is this function's return value.
+  process.exitCode = exitCodeBefore;
+  return failed ? EXIT.failed : EXIT.passed;
+}
