@@ -1,11 +1,11 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
-import { CONTRACT_UPLOAD_LIMITS as DEFAULT_UPLOAD_LIMITS } from '../contract/bundled-values.js';
+import { BUNDLED } from '../contract/bundled.js';
 import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../http/http-server.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
 import { DEV_API_KEY } from '../reference/auth.js';
-import { DEFAULT_PROCESSING_DELAY_MS } from '../reference/processing/settings.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PROCESSING_DELAY_MS } from '../reference/processing/settings.js';
 import type { ReferenceService } from '../reference/service.js';
 import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
@@ -97,13 +97,13 @@ export function serveCommand(): Command {
     .addOption(
       new Option('--max-file-bytes <n>', 'largest accepted file in bytes')
         .env('DOCPROC_MAX_FILE_BYTES')
-        .default(DEFAULT_UPLOAD_LIMITS.maxFileBytes)
+        .default(BUNDLED.uploadLimits.maxFileBytes)
         .argParser(integerOption(1)),
     )
     .addOption(
       new Option('--max-files <n>', 'most files per upload')
         .env('DOCPROC_MAX_FILES')
-        .default(DEFAULT_UPLOAD_LIMITS.maxFiles)
+        .default(BUNDLED.uploadLimits.maxFiles)
         .argParser(integerOption(1, 1000)),
     )
     .addOption(
@@ -124,7 +124,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once')
         .env('DOCPROC_CONCURRENCY')
-        .default(2)
+        .default(DEFAULT_CONCURRENCY)
         .argParser(integerOption(1, 64)),
     )
     .addOption(

@@ -96,6 +96,18 @@ export async function loadContract(source: string = bundledSpecPath, { validate 
   return contractFromDocument(document);
 }
 
+let bundledLoading: Promise<Contract> | undefined;
+
+/**
+ * The bundled contract dereferenced, loaded once per process, for what needs whole schemas (the store's
+ * record check, the Prism mock). Not validated again: `npm test` validates it.
+ * @example const summary = (await loadBundledContract()).document.components?.schemas?.DocumentSummary;
+ */
+export function loadBundledContract(): Promise<Contract> {
+  bundledLoading ??= loadContract(bundledSpecPath, { validate: false });
+  return bundledLoading;
+}
+
 /**
  * The contract of an OpenAPI document that is already validated and dereferenced (no `$ref` left).
  * @example const contract = contractFromDocument((await loadContract(spec)).document);

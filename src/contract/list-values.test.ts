@@ -3,7 +3,7 @@ import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { bundledSpecPath } from '../paths.js';
 import { parseListQuery } from '../reference/validation.js';
-import { CONTRACT_LIST_VALUES } from './bundled-values.js';
+import { BUNDLED } from './bundled.js';
 import { loadContract } from './contract.js';
 import { listValuesFromParameters, listValuesOf } from './list-values.js';
 
@@ -13,8 +13,8 @@ describe('the list values come from the contract', () => {
   it('read the same from the raw document (the server) as from the dereferenced contract (the conformance suite)', async () => {
     const contract = await loadContract();
     const fromContract = listValuesFromParameters(contract.operation('listDocuments')!.definition.parameters as never);
-    expect(CONTRACT_LIST_VALUES).toEqual(fromContract);
-    expect(CONTRACT_LIST_VALUES).toEqual({
+    expect(BUNDLED.list).toEqual(fromContract);
+    expect(BUNDLED.list).toEqual({
       defaultLimit: 20,
       maxLimit: 100,
       maxSearchLength: 200,
@@ -37,7 +37,7 @@ describe('the list values come from the contract', () => {
   });
 
   it('are the ones the server validates the list query with', () => {
-    const { defaultLimit, maxLimit, maxSearchLength, statuses } = CONTRACT_LIST_VALUES;
+    const { defaultLimit, maxLimit, maxSearchLength, statuses } = BUNDLED.list;
     expect(parseListQuery({})).toEqual({ page: 1, limit: defaultLimit });
     expect(parseListQuery({ limit: String(maxLimit) }).limit).toBe(maxLimit);
     expect(() => parseListQuery({ limit: String(maxLimit + 1) })).toThrow();

@@ -36,14 +36,15 @@ export function listValuesFromParameters(parameters: readonly Parameter[]): List
 }
 
 // The bundled contract refers to its parameters and schemas with local `$ref`s only.
-function resolve<T>(document: unknown, node: T): T {
+/** `node`, or what its local `$ref` points at in `document` (followed until it is not a reference). */
+export function resolveRef<T>(document: unknown, node: T): T {
   const ref = (node as { $ref?: unknown } | null)?.$ref;
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return node;
   const target = ref
     .slice(2)
     .split('/')
     .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
-  return resolve(document, target as T);
+  return resolveRef(document, target as T);
 }
 
 /**
@@ -55,8 +56,8 @@ export function listValuesOf(document: { paths?: Record<string, unknown> }): Lis
     .map((item) => (item as { get?: { operationId?: string; parameters?: unknown[] } }).get)
     .find((op) => op?.operationId === 'listDocuments');
   const parameters = (list?.parameters ?? []).map((p) => {
-    const parameter = resolve(document, p) as Parameter;
-    return { ...parameter, schema: resolve(document, parameter.schema) };
+    const parameter = resolveRef(document, p) as Parameter;
+    return { ...parameter, schema: resolveRef(document, parameter.schema) };
   });
   return listValuesFromParameters(parameters);
 }

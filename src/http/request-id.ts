@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { BUNDLED, ruleTest } from '../contract/bundled.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -8,14 +9,12 @@ declare module 'express-serve-static-core' {
   }
 }
 
-// The contract's XRequestId header: 1-200 visible ASCII characters. Anything else (including a
-// header sent twice, which Node joins with ", ") is replaced rather than echoed into logs.
-const SANE_REQUEST_ID = /^[\x21-\x7E]{1,200}$/;
-
-/** Whether a client's `X-Request-Id` may be echoed. */
-export function isSaneRequestId(value: string | undefined): value is string {
-  return value !== undefined && SANE_REQUEST_ID.test(value);
-}
+/**
+ * Whether a client's `X-Request-Id` may be echoed: the contract's XRequestId header rule (1-200 visible
+ * ASCII characters). Anything else (including a header sent twice, which Node joins with ", ") is
+ * replaced rather than echoed into logs.
+ */
+export const isSaneRequestId = ruleTest(BUNDLED.requestId);
 
 /**
  * Gives every request an id (the client's when sane, else a UUID) and sets `X-Request-Id` on the

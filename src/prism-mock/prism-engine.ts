@@ -2,8 +2,7 @@ import prismHttp, { type IHttpConfig, type IHttpRequest } from '@stoplight/prism
 import { getHttpConfigFromRequest } from '@stoplight/prism-http-server/dist/getHttpConfigFromRequest.js';
 import type { IHttpOperation } from '@stoplight/types';
 import type { Logger } from 'pino';
-import { CONTRACT_UPLOAD_LIMITS } from '../contract/bundled-values.js';
-import { maxFilenameLength } from '../contract/served-contract.js';
+import { BUNDLED } from '../contract/bundled.js';
 import { LIMITS_EXTENSION, UPLOAD_PATH, type UploadLimits, uploadLimitsFromExtension } from '../contract/upload-limits.js';
 
 /** A request as Prism's engine takes it: headers flattened, the body already read (and made safe). */
@@ -67,8 +66,8 @@ export async function createPrismEngine({ spec, dynamic, logger }: PrismEngineOp
   return {
     operations,
     uploadLimits: {
-      ...(extension === undefined ? CONTRACT_UPLOAD_LIMITS : uploadLimitsFromExtension(extension)),
-      maxFilenameLength: await maxFilenameLength(),
+      ...(extension === undefined ? BUNDLED.uploadLimits : uploadLimitsFromExtension(extension)),
+      maxFilenameLength: BUNDLED.maxFilenameLength,
     },
     async answer(request) {
       const preferences = getHttpConfigFromRequest(request);

@@ -1,6 +1,6 @@
 import { type Express, type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
-import { BUNDLED_OPERATIONS } from '../contract/operation-index.js';
+import { BUNDLED_OPERATIONS } from '../contract/bundled.js';
 import { referenceRoutes } from '../http/docs/docs-routes.js';
 import { errorHandler, notFound } from '../http/errors.js';
 import { createHttpFront } from '../http/http-front.js';

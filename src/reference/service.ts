@@ -1,16 +1,21 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { maxFilenameLength } from '../contract/served-contract.js';
+import { BUNDLED } from '../contract/bundled.js';
 import { createLogger } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE, type MinUploadRate } from '../http/upload/min-rate.js';
-import { DEFAULT_UPLOAD_LIMITS } from '../http/upload/upload-parser.js';
 import { createApp } from './app.js';
 import { createKeyring, DEV_API_KEY } from './auth.js';
 import { createFaults } from './controls/faults.js';
 import { seedFromFile } from './controls/seeding.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import { createProcessor, type Processor } from './processing/processor.js';
-import { createRandom, createSettings, DEFAULT_PROCESSING_DELAY_MS, type SettingsRegistry } from './processing/settings.js';
+import {
+  createRandom,
+  createSettings,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_PROCESSING_DELAY_MS,
+  type SettingsRegistry,
+} from './processing/settings.js';
 import { openStore, type Store } from './store/store.js';
 
 /** Options of the reference service; only `dataDir` is required. */
@@ -69,11 +74,11 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   const logger = options.logger ?? createLogger({ level: 'info' });
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEV_API_KEY];
   const clock = options.clock ?? (() => new Date());
-  const concurrency = options.concurrency ?? 2;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const limits = {
-    maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_LIMITS.maxFileBytes,
-    maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_LIMITS.maxFiles,
-    maxFilenameLength: await maxFilenameLength(),
+    maxFileBytes: options.maxFileBytes ?? BUNDLED.uploadLimits.maxFileBytes,
+    maxFiles: options.maxFiles ?? BUNDLED.uploadLimits.maxFiles,
+    maxFilenameLength: BUNDLED.maxFilenameLength,
     minRate: { ...DEFAULT_MIN_UPLOAD_RATE, ...options.minUploadRate },
   };
 

@@ -1,4 +1,4 @@
-import { CONTRACT_LIST_VALUES } from '../contract/bundled-values.js';
+import { BUNDLED } from '../contract/bundled.js';
 import type { components } from '../generated/openapi.d.js';
 import { type FieldError, invalidRequest } from '../http/errors.js';
 
@@ -14,14 +14,14 @@ export interface ListQuery {
 }
 
 /** The document statuses, as the contract lists them. */
-export const STATUSES = CONTRACT_LIST_VALUES.statuses as readonly DocumentStatus[];
+export const STATUSES = BUNDLED.list.statuses as readonly DocumentStatus[];
 const DIGITS = /^[0-9]+$/;
 /** Page size when `limit` is not given (the contract's default). */
-export const DEFAULT_LIMIT = CONTRACT_LIST_VALUES.defaultLimit;
+export const DEFAULT_LIMIT = BUNDLED.list.defaultLimit;
 /** The largest `limit` (the contract's maximum). */
-export const MAX_LIMIT = CONTRACT_LIST_VALUES.maxLimit;
+export const MAX_LIMIT = BUNDLED.list.maxLimit;
 /** The longest `search` term, in characters (code points, as JSON Schema counts; the contract's maxLength). */
-export const MAX_SEARCH_LENGTH = CONTRACT_LIST_VALUES.maxSearchLength;
+export const MAX_SEARCH_LENGTH = BUNDLED.list.maxSearchLength;
 
 // Only plain decimal digits count as an integer: "1.0", "+1", "1e3", " 1" and "0x10" are all
 // rejected rather than coerced, so a client bug is reported instead of silently guessed at.
@@ -55,9 +55,8 @@ export function parseListQuery(query: Record<string, QueryValue>): ListQuery {
 
   const page = single(query, 'page', errors);
   if (page !== undefined) {
-    const value = parseInteger(page, 1, Number.MAX_SAFE_INTEGER);
-    if (value === undefined)
-      errors.push({ in: 'query', name: 'page', message: `must be an integer >= 1 (at most ${Number.MAX_SAFE_INTEGER})` });
+    const value = parseInteger(page, 1, BUNDLED.maxPage);
+    if (value === undefined) errors.push({ in: 'query', name: 'page', message: `must be an integer >= 1 (at most ${BUNDLED.maxPage})` });
     else result.page = value;
   }
 
@@ -91,9 +90,9 @@ export function parseListQuery(query: Record<string, QueryValue>): ListQuery {
  * @example parseDocumentId('42'); // 42
  */
 export function parseDocumentId(raw: string): number {
-  const value = parseInteger(raw, 1, Number.MAX_SAFE_INTEGER);
+  const value = parseInteger(raw, 1, BUNDLED.maxId);
   if (value === undefined) {
-    throw invalidRequest([{ in: 'path', name: 'document_id', message: `must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}` }]);
+    throw invalidRequest([{ in: 'path', name: 'document_id', message: `must be an integer from 1 to ${BUNDLED.maxId}` }]);
   }
   return value;
 }

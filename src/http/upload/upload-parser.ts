@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { CONTRACT_UPLOAD_LIMITS } from '../../contract/bundled-values.js';
 import type { UploadLimits as ContractUploadLimits } from '../../contract/upload-limits.js';
 import type { ContentType } from '../../reference/model.js';
 import { ApiError } from '../errors.js';
@@ -20,9 +19,6 @@ export interface UploadLimits extends ContractUploadLimits {
   /** How fast the body must keep arriving (default {@link DEFAULT_MIN_UPLOAD_RATE}). */
   minRate?: MinUploadRate;
 }
-
-/** The contract's default upload limits (its `x-default-limits`: 25 MiB a file, 20 files). */
-export const DEFAULT_UPLOAD_LIMITS: ContractUploadLimits = CONTRACT_UPLOAD_LIMITS;
 
 /** One accepted file, fsynced in the temp dir, in the order of its part. */
 export interface ReceivedFile {

@@ -17,6 +17,9 @@ export interface SettingsRegistry {
 /** Default minimum processing time, long enough for a UI to show its "processing" state. */
 export const DEFAULT_PROCESSING_DELAY_MS = 1500;
 
+/** Extractions running at once unless configured: one per core of a small machine. */
+export const DEFAULT_CONCURRENCY = 2;
+
 /** The longest processing delay the settings accept (10 minutes). */
 export const MAX_PROCESSING_DELAY_MS = 600_000;
 

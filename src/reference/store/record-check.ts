@@ -1,4 +1,4 @@
-import { contractSchema, servedContract } from '../../contract/served-contract.js';
+import { loadBundledContract } from '../../contract/contract.js';
 import { type DocumentRecord, toSummary } from '../model.js';
 
 /** Why a stored record cannot be served, or undefined when it can. */
@@ -23,7 +23,9 @@ function outcomeProblem(value: unknown): string | undefined {
  * @example const check = await recordCheck(); check(record); // '/status must be equal to one of the allowed values'
  */
 export function recordCheck(): Promise<RecordCheck> {
-  checking ??= Promise.all([servedContract(), contractSchema('DocumentSummary')]).then(([contract, summary]) => {
+  checking ??= loadBundledContract().then((contract) => {
+    const summary = contract.document.components?.schemas?.DocumentSummary;
+    if (!summary) throw new Error('The contract has no DocumentSummary schema');
     return (value) => {
       if (!isObject(value)) return 'not a JSON object';
       const record = value as unknown as DocumentRecord;

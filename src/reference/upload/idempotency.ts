@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
+import { BUNDLED, ruleTest } from '../../contract/bundled.js';
 import { invalidRequest } from '../../http/errors.js';
 import type { ReceivedFile } from '../../http/upload/upload-parser.js';
 
@@ -8,7 +9,8 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** How long a successful upload is remembered under its key (24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-const SANE_KEY = /^[\x20-\x7E]{1,255}$/;
+// The contract's IdempotencyKey parameter rule.
+const saneKey = ruleTest(BUNDLED.idempotencyKey);
 
 /**
  * What identifies "the same upload": each file's name and bytes, in part order.
@@ -27,8 +29,14 @@ export function fingerprint(files: Array<Pick<ReceivedFile, 'filename' | 'sha256
  */
 export function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get(IDEMPOTENCY_HEADER);
-  if (key !== undefined && !SANE_KEY.test(key)) {
-    throw invalidRequest([{ in: 'header', name: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
+  if (key !== undefined && !saneKey(key)) {
+    throw invalidRequest([
+      {
+        in: 'header',
+        name: IDEMPOTENCY_HEADER,
+        message: `must be ${BUNDLED.idempotencyKey.minLength} to ${BUNDLED.idempotencyKey.maxLength} printable ASCII characters`,
+      },
+    ]);
   }
   return key;
 }
