@@ -1,7 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stagedBytes } from '../../src/http/upload/staged-file.js';
 import { createKeyring, DEV_API_KEY } from '../../src/reference/auth.js';
-import { openStore } from '../../src/reference/store/store.js';
+import { openLowdbStore } from '../../src/reference/store/lowdb/lowdb-store.js';
 
 /** The word every seeded document's text contains once, at a position that varies. */
 export const SEED_WORD = 'quetzal';
@@ -13,7 +12,7 @@ export const SEED_WORD = 'quetzal';
  * @example await seedStore('/tmp/bench-10k', 10_000);
  */
 export async function seedStore(dataDir: string, count: number): Promise<void> {
-  const store = await openStore(dataDir);
+  const store = await openLowdbStore(dataDir);
   try {
     const tenant = createKeyring([DEV_API_KEY], store.tenantSalt).tenantOf(DEV_API_KEY)!;
     const batch = 1_000;
@@ -22,9 +21,14 @@ export async function seedStore(dataDir: string, count: number): Promise<void> {
       const files = await Promise.all(
         Array.from({ length: size }, async (_, i) => {
           const n = start + i;
-          const tempPath = join(store.layout.tmpDir, `seed-${n}`);
-          await writeFile(tempPath, `%PDF-1.4\n% seeded document ${n}\n%%EOF\n`);
-          return { tenant, filename: `seeded-${n}.pdf`, content_type: 'application/pdf' as const, size_bytes: 40, tempPath };
+          const bytes = new TextEncoder().encode(`%PDF-1.4\n% seeded document ${n}\n%%EOF\n`);
+          return {
+            tenant,
+            filename: `seeded-${n}.pdf`,
+            content_type: 'application/pdf' as const,
+            size_bytes: bytes.length,
+            file: stagedBytes(bytes),
+          };
         }),
       );
       const now = new Date(Date.UTC(2024, 0, 1) + start * 1000).toISOString();
@@ -34,7 +38,7 @@ export async function seedStore(dataDir: string, count: number): Promise<void> {
           const n = start + i;
           const words = `Seeded document ${n}. Freight invoice for harbor logistics, pallets and containers. `.repeat(8);
           const text = n % 1000 === 0 ? `${words}${SEED_WORD} ${n}` : words;
-          return store.replace({ ...record, status: 'completed', processed_at: now, updated_at: now }, text);
+          return store.update(record.id, () => ({ record: { ...record, status: 'completed', processed_at: now, updated_at: now }, text }));
         }),
       );
     }

@@ -7,10 +7,12 @@ import { gunzipSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import Tesseract from 'tesseract.js';
 import type { ContentType } from '../../src/reference/model.js';
-import { createExtractor, DEFAULT_EXTRACTION_LIMITS } from '../../src/reference/processing/extractor.js';
+import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type FileSource } from '../../src/reference/processing/extractor.js';
 import { englishLangPath } from '../../src/reference/processing/ocr-extractor.js';
 import { RENDER_DPI } from '../../src/reference/processing/pdf-extractor.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
+
+const onDisk = (path: string): FileSource => ({ path, bytes: () => readFile(path) });
 
 const execFile = promisify(execFileCb);
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
@@ -81,7 +83,7 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
   const rows: Table['rows'] = [];
   try {
     // Warm-up: start the PDF worker and the tesseract worker, as a running server has them.
-    await extractor.extract(fixture('scan-jpeg.pdf'), 'application/pdf');
+    await extractor.extract(onDisk(fixture('scan-jpeg.pdf')), 'application/pdf');
     for (const c of CASES) {
       const ours: number[] = [];
       const theirs: number[] = [];
@@ -89,7 +91,7 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
       let theirText = '';
       for (let i = 0; i < runs; i++) {
         let started = performance.now();
-        const result = await extractor.extract(fixture(c.file), c.type);
+        const result = await extractor.extract(onDisk(fixture(c.file)), c.type);
         ours.push(performance.now() - started);
         oursText = result.ok ? result.text : `failed: ${result.error.message}`;
         if (missing.length === 0) {

@@ -216,7 +216,7 @@ export function serveCommand(): Command {
           `docproc reference server listening on ${http.url}`,
           `  API base URL   ${http.url}/api/v1`,
           `  API key        ${keyLine}`,
-          `  data dir       ${service.store.layout.root}`,
+          `  data dir       ${service.storeLocation}`,
           `  API reference  ${http.url}/docs  (contract: ${http.url}/openapi.json)`,
           `  mock controls  ${http.url}/_mock/settings, /_mock/reset, /_mock/documents/{id}/next-outcome`,
           service.recovered ? `  resumed        ${service.recovered} document(s) left processing by the last run` : '',

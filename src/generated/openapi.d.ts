@@ -408,9 +408,12 @@ export interface components {
         /** @description Keeps only documents in this status. */
         StatusFilter: components["schemas"]["DocumentStatus"];
         /**
-         * @description Keeps documents whose filename or extracted text contains this term: a literal,
-         *     case-insensitive substring match (no wildcards, no regular expressions). 1 to 200 characters.
-         *     Documents that have not completed have no text yet, so only their filename can match.
+         * @description Keeps documents whose filename or extracted text contains this term: a literal substring
+         *     match (no wildcards, no regular expressions), case-insensitive under Unicode full case folding
+         *     (CaseFolding.txt, mappings C and F: `strasse` finds `Straße`), except that `İ` (U+0130) folds
+         *     to `i`, so `istanbul` finds `İSTANBUL`. Accents and other marks are not ignored. 1 to 200
+         *     characters (Unicode code points). Documents that have not completed have no text yet, so only
+         *     their filename can match.
          */
         Search: string;
         /**
@@ -510,9 +513,12 @@ export interface operations {
                 /** @description Keeps only documents in this status. */
                 status_filter?: components["parameters"]["StatusFilter"];
                 /**
-                 * @description Keeps documents whose filename or extracted text contains this term: a literal,
-                 *     case-insensitive substring match (no wildcards, no regular expressions). 1 to 200 characters.
-                 *     Documents that have not completed have no text yet, so only their filename can match.
+                 * @description Keeps documents whose filename or extracted text contains this term: a literal substring
+                 *     match (no wildcards, no regular expressions), case-insensitive under Unicode full case folding
+                 *     (CaseFolding.txt, mappings C and F: `strasse` finds `Straße`), except that `İ` (U+0130) folds
+                 *     to `i`, so `istanbul` finds `İSTANBUL`. Accents and other marks are not ignored. 1 to 200
+                 *     characters (Unicode code points). Documents that have not completed have no text yet, so only
+                 *     their filename can match.
                  */
                 search?: components["parameters"]["Search"];
             };

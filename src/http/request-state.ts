@@ -1,5 +1,4 @@
 import type { Response } from 'express';
-import type { ReceivedFile } from './upload/upload-parser.js';
 
 /**
  * What middleware learned about one request, for the handlers after it. Kept here, typed, instead
@@ -8,8 +7,6 @@ import type { ReceivedFile } from './upload/upload-parser.js';
 export interface RequestState {
   /** The caller's tenant, set by `requireApiKey`. */
   tenant?: string;
-  /** The accepted files of an upload, set by `createUploadParser`. */
-  files?: ReceivedFile[];
 }
 
 // Keyed by the response, which every handler has; dropped with it.

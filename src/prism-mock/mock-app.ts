@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { pathTemplateRe } from '../contract/operation-index.js';
@@ -6,14 +5,15 @@ import { UPLOAD_PATH } from '../contract/upload-limits.js';
 import { referenceRoutes } from '../http/docs/docs-routes.js';
 import { ApiError, errorHandler, invalidRequest } from '../http/errors.js';
 import { createHttpFront } from '../http/http-front.js';
-import { createUploadParser, receivedFilesOf } from '../http/upload/upload-parser.js';
+import { createUploadReceiver } from '../http/upload/multipart-receiver.js';
+import { refusalError } from '../http/upload/upload-refusal.js';
 import { placeholderUpload } from './placeholder-upload.js';
 import type { PrismAnswer, PrismEngine, PrismRequest } from './prism-engine.js';
 
 /** What the mock's HTTP front is wired from. */
 export interface MockAppDeps {
   engine: PrismEngine;
-  /** Where uploads are parsed to (and deleted from at once: the mock keeps nothing). */
+  /** Where uploads would be kept: the mock keeps nothing, it only reads and judges each upload. */
   tmpDir: string;
   logger: Logger;
   /** The contract file served at /openapi.json and /docs; none when the contract is a URL. */
@@ -31,12 +31,6 @@ const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connect
 const requireAnyApiKey: RequestHandler = (req, _res, next) => {
   if (!req.get('x-api-key')) throw new ApiError('unauthorized');
   next();
-};
-
-// The mock stores nothing: the files were only parsed to judge the upload.
-const forgetFiles: RequestHandler = (_req, res, next) => {
-  const files = receivedFilesOf(res);
-  Promise.all(files.map((f) => rm(f.tempPath, { force: true }))).then(() => next(), next);
 };
 
 function flatHeaders(req: Request): Record<string, string> {
@@ -74,7 +68,7 @@ function bodyOf(req: Request): unknown {
 }
 
 /** Turns Prism's own refusals into the contract's problems. */
-function refusalError(answer: Extract<PrismAnswer, { kind: 'refusal' }>, req: Request, engine: PrismEngine): ApiError {
+function prismRefusalError(answer: Extract<PrismAnswer, { kind: 'refusal' }>, req: Request, engine: PrismEngine): ApiError {
   const where = `${req.method} ${req.path}`;
   switch (answer.status) {
     case 401:
@@ -118,7 +112,7 @@ function send(res: Response, req: Request, answer: Extract<PrismAnswer, { kind: 
 function answerWith(
   engine: PrismEngine,
   logger: Logger,
-  body: (req: Request, res: Response) => Pick<PrismRequest, 'body' | 'headers'>,
+  body: (req: Request, res: Response) => Promise<Pick<PrismRequest, 'body' | 'headers'>>,
 ): RequestHandler {
   return async (req, res) => {
     const query = queryOf(req);
@@ -126,12 +120,12 @@ function answerWith(
     const request: PrismRequest = {
       method: req.method.toLowerCase() as PrismRequest['method'],
       url: { path: req.path, query, ...(typeof server === 'string' ? { baseUrl: server } : {}) },
-      ...body(req, res),
+      ...(await body(req, res)),
     };
     const answer = await engine.answer(request);
     if (answer.kind === 'refusal') {
       if (answer.status >= 500) logger.error({ requestId: req.id, refusal: answer }, 'Prism could not answer');
-      throw refusalError(answer, req, engine);
+      throw prismRefusalError(answer, req, engine);
     }
     send(res, req, answer);
   };
@@ -147,20 +141,23 @@ function answerWith(
 export function createMockApp({ engine, tmpDir, logger, specPath }: MockAppDeps): Express {
   // Prism's per-request choices (Prefer) and its violations header are part of the mock's interface.
   const app = createHttpFront({ logger, corsOrigins: ['*'], extraAllowedHeaders: ['prefer'], extraExposedHeaders: ['sl-violations'] });
+  const receive = createUploadReceiver(tmpDir, engine.uploadLimits);
   app.post(
     UPLOAD_PATH,
     requireAnyApiKey,
-    createUploadParser(tmpDir, engine.uploadLimits),
-    forgetFiles,
-    answerWith(engine, logger, (req, res) => {
-      const { body, contentType } = placeholderUpload(receivedFilesOf(res));
+    // Read and judged by the reference server's own receiver, its bytes dropped as they arrive (the mock
+    // stores nothing); Prism then sees a placeholder body it can always parse.
+    answerWith(engine, logger, async (req, res) => {
+      const received = await receive(req, res, { keep: false });
+      if (received.kind === 'refused') throw refusalError(received.refusal);
+      const { body, contentType } = placeholderUpload(received.files);
       return { body, headers: { ...flatHeaders(req), 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) } };
     }),
   );
   if (specPath) app.use(referenceRoutes({ specPath, prefillApiKey: 'any-key-works-with-the-mock' }));
   app.use(
     express.raw({ type: () => true, limit: '1mb' }),
-    answerWith(engine, logger, (req) => ({ body: bodyOf(req), headers: flatHeaders(req) })),
+    answerWith(engine, logger, async (req) => ({ body: bodyOf(req), headers: flatHeaders(req) })),
   );
   app.use(errorHandler(logger));
   return app;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ReceivedFile } from '../http/upload/upload-parser.js';
+import type { ReceivedFile } from '../http/upload/received-upload.js';
 
 const EXTENSIONS: Record<ReceivedFile['contentType'], string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png' };
 
@@ -8,7 +8,7 @@ const EXTENSIONS: Record<ReceivedFile['contentType'], string> = { 'application/p
  * `files[]` part per accepted file, ASCII names and a few bytes each. Prism validates this instead
  * of the client's bytes, so its parser never meets a body it cannot read (unusual filenames,
  * missing part headers) or one over its 10 MB limit.
- * @example const { body, contentType } = placeholderUpload(receivedFilesOf(res));
+ * @example const { body, contentType } = placeholderUpload(received.files);
  */
 export function placeholderUpload(files: ReceivedFile[]): { body: string; contentType: string } {
   const boundary = `docproc-mock-${randomUUID()}`;

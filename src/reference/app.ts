@@ -4,18 +4,20 @@ import { BUNDLED_OPERATIONS } from '../contract/bundled.js';
 import { referenceRoutes } from '../http/docs/docs-routes.js';
 import { errorHandler, notFound } from '../http/errors.js';
 import { createHttpFront } from '../http/http-front.js';
-import type { UploadLimits } from '../http/upload/upload-parser.js';
+import type { UploadLimits } from '../http/upload/received-upload.js';
 import { type Keyring, requireApiKey } from './auth.js';
 import { mockControlRoutes } from './controls/controls-routes.js';
 import { type FaultRegistry, injectFaults } from './controls/faults.js';
 import type { Processor } from './processing/processor.js';
 import type { SettingsRegistry } from './processing/settings.js';
 import { documentRoutes } from './routes/documents.js';
-import type { Store } from './store/store.js';
+import type { DocumentStore } from './store/document-store.js';
 
 /** Everything the app is wired from; built by createReferenceService, or by hand in tests. */
 export interface AppDeps {
-  store: Store;
+  store: DocumentStore;
+  /** Where uploads are received to before the store takes them. */
+  tmpDir: string;
   processor: Processor;
   settings: SettingsRegistry;
   /** Per-tenant injected latency and errors (mock controls). */
@@ -43,7 +45,7 @@ const noStore: RequestHandler = (_req, res, next) => {
  * @example const app = createApp(deps); app.listen(4010, '127.0.0.1');
  */
 export function createApp(deps: AppDeps): Express {
-  const { store, processor, settings, faults, keyring, logger, clock, limits } = deps;
+  const { store, processor, settings, faults, keyring, logger, clock, limits, tmpDir } = deps;
   const operationOf = (method: string, pathname: string) => BUNDLED_OPERATIONS.find(method, pathname)?.operationId;
   const app = createHttpFront({ logger, corsOrigins: deps.corsOrigins });
   // The API first: the hot path should not walk the reference routes on every request.
@@ -52,7 +54,7 @@ export function createApp(deps: AppDeps): Express {
     noStore,
     requireApiKey(keyring),
     injectFaults({ faults, operationOf }),
-    documentRoutes({ store, processor, clock, limits }),
+    documentRoutes({ store, processor, clock, limits, tmpDir }),
     notFound,
   );
   app.use('/api/v1', api);

@@ -11,6 +11,14 @@ export type Document = components['schemas']['Document'];
 /** A document on the wire, as lists carry it. */
 export type DocumentSummary = components['schemas']['DocumentSummary'];
 
+/** The validated query of `listDocuments`, defaults applied. */
+export interface ListQuery {
+  page: number;
+  limit: number;
+  status?: DocumentStatus;
+  search?: string;
+}
+
 /** The outcome a mock control forced on a document's next finished run. */
 export type ForcedOutcome = { outcome: 'completed'; content?: string } | { outcome: 'failed'; error?: DocumentError };
 

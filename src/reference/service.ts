@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { BUNDLED } from '../contract/bundled.js';
 import { createLogger } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE, type MinUploadRate } from '../http/upload/min-rate.js';
+import { prepareScratchDir } from '../http/upload/scratch-dir.js';
 import { createApp } from './app.js';
 import { createKeyring, DEV_API_KEY } from './auth.js';
 import { createFaults } from './controls/faults.js';
@@ -16,11 +18,19 @@ import {
   DEFAULT_PROCESSING_DELAY_MS,
   type SettingsRegistry,
 } from './processing/settings.js';
-import { openStore, type Store } from './store/store.js';
+import type { DocumentStore } from './store/document-store.js';
+import { openLowdbStore } from './store/lowdb/lowdb-store.js';
+import { createMemoryStore } from './store/memory/memory-store.js';
 
 /** Options of the reference service; only `dataDir` is required. */
 export interface ReferenceServiceOptions {
+  /**
+   * With the lowdb store (the default), where documents are kept (`db.json`, `records/`, `files/`,
+   * `texts/`); with any store, `tmp/` inside it receives uploads in flight.
+   */
   dataDir: string;
+  /** Where documents live: `lowdb`, on disk in `dataDir` (default), or `memory` (gone when the service stops). */
+  store?: 'lowdb' | 'memory';
   /** Accepted keys; empty or absent means the dev key `docproc-dev-key`. */
   apiKeys?: string[];
   /** Minimum time a run stays processing (default 1500 ms). */
@@ -47,7 +57,9 @@ export interface ReferenceServiceOptions {
 /** A running service: the app plus what it was built from, and a way to stop it. */
 export interface ReferenceService {
   app: Express;
-  store: Store;
+  store: DocumentStore;
+  /** Where the documents are: the data dir of the lowdb store, or `memory`. */
+  storeLocation: string;
   processor: Processor;
   settings: SettingsRegistry;
   extractor: Extractor;
@@ -60,6 +72,17 @@ export interface ReferenceService {
   seeded: number;
   /** Stops processing, waits for writes in flight, releases the data dir. */
   close(): Promise<void>;
+}
+
+// The store the options choose, and where its documents are, for people.
+async function openStore(
+  options: ReferenceServiceOptions,
+  logger: Logger,
+  clock: () => Date,
+): Promise<{ store: DocumentStore; location: string }> {
+  if (options.store === 'memory') return { store: createMemoryStore(), location: 'memory (gone when the server stops)' };
+  const store = await openLowdbStore(options.dataDir, { logger: logger.child({ component: 'store' }), clock });
+  return { store, location: store.layout.root };
 }
 
 // How long past the extraction time limit a run may still hold its slot.
@@ -82,7 +105,14 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     minRate: { ...DEFAULT_MIN_UPLOAD_RATE, ...options.minUploadRate },
   };
 
-  const store = await openStore(options.dataDir, { logger: logger.child({ component: 'store' }), clock });
+  const { store, location } = await openStore(options, logger, clock);
+  let tmpDir: string;
+  try {
+    tmpDir = await prepareScratchDir(join(options.dataDir, 'tmp'));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const settings = createSettings({
     processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
     failure_rate: options.failureRate ?? 0,
@@ -110,10 +140,11 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     logger,
     clock,
     limits,
+    tmpDir,
     corsOrigins: options.corsOrigins?.length ? options.corsOrigins : ['*'],
     prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
   });
-  const recovered = processor.recover();
+  const recovered = await processor.recover();
   const close = async () => {
     await processor.stop();
     await Promise.all([extractor.close(), store.close()]);
@@ -131,6 +162,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   return {
     app,
     store,
+    storeLocation: location,
     processor,
     settings,
     extractor,

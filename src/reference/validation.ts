@@ -1,17 +1,6 @@
 import { BUNDLED } from '../contract/bundled.js';
-import type { components } from '../generated/openapi.d.js';
 import { type FieldError, invalidRequest } from '../http/errors.js';
-
-/** processing | completed | failed. */
-export type DocumentStatus = components['schemas']['DocumentStatus'];
-
-/** The validated query of `listDocuments`, defaults applied. */
-export interface ListQuery {
-  page: number;
-  limit: number;
-  status?: DocumentStatus;
-  search?: string;
-}
+import type { DocumentStatus, ListQuery } from './model.js';
 
 /** The document statuses, as the contract lists them. */
 export const STATUSES = BUNDLED.list.statuses as readonly DocumentStatus[];

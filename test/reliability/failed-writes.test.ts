@@ -48,7 +48,7 @@ describe.skipIf(!canMountTmpfs)('writes that fail on a read-only data dir (needs
 
     const forced = await call(`/_mock/documents/${id}/next-outcome`, { method: 'POST', json: { outcome: 'failed' } });
     expect(forced.status).toBe(500);
-    expect(server!.service.store.byId(id)!.next_outcome).toBeNull();
+    expect((await server!.service.store.byId(id))!.next_outcome).toBeNull();
 
     const reset = await call('/_mock/reset', { method: 'POST' });
     expect(reset.status).toBe(500);

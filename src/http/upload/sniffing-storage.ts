@@ -2,26 +2,28 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import { fileTypeStream } from 'file-type';
 import type multer from 'multer';
-import type { ContentType } from '../../reference/model.js';
-import { fsyncFile } from '../../reference/store/durable-fs.js';
-import { RejectedPart } from './rejection.js';
+import type { DetectedType } from './received-upload.js';
+import type { UploadRefusal } from './upload-refusal.js';
+import { refuse } from './upload-refusal.js';
 
 /** What the storage engine adds to multer's file object. */
 export interface SniffedFile {
+  /** The temp file; '' when the bytes were not kept. */
   path: string;
   size: number;
   /** Detected from the leading bytes, never from the name or the part's Content-Type. */
-  detectedType: ContentType;
+  detectedType: DetectedType;
   /** SHA-256 of the bytes, hex. */
   sha256: string;
 }
 
-const ACCEPTED: Record<string, ContentType> = {
+/** The types the contract accepts, by the MIME type file-type detects. */
+export const ACCEPTED_TYPES: Record<string, DetectedType> = {
   'application/pdf': 'application/pdf',
   'image/jpeg': 'image/jpeg',
   'image/png': 'image/png',
@@ -29,13 +31,21 @@ const ACCEPTED: Record<string, ContentType> = {
   'image/apng': 'image/png',
 };
 
-/** Reports a file that is not a PDF, JPEG or PNG by its bytes; it stops the whole upload. */
-export function unsupported(filename: string): RejectedPart {
-  return new RejectedPart({ code: 'unsupported_media_type', detail: `${JSON.stringify(filename)} is not a PDF, JPEG or PNG file.` });
+/**
+ * Carries a refusal through multer's callbacks, which only pass errors along; the receiver takes it back
+ * out, so the refusal keeps its one shape.
+ */
+export class RefusedPart extends Error {
+  constructor(readonly refusal: UploadRefusal) {
+    super(refusal.detail);
+    this.name = 'RefusedPart';
+  }
 }
 
 /** A multer storage engine that can also tell when it is done with a request's files. */
 export interface SniffingStorage extends multer.StorageEngine {
+  /** Whether the bytes of this request's files are kept (default) or only hashed and dropped. */
+  keep(req: Request, keep: boolean): void;
   /**
    * Resolves once every file of this request has been stored or cleaned up. Multer can report an
    * error (a cut-off body, say) while a file is still being written; waiting here means nothing is
@@ -44,26 +54,39 @@ export interface SniffingStorage extends multer.StorageEngine {
   settled(req: Request): Promise<void>;
 }
 
+const discarding = () =>
+  new Writable({
+    write(_chunk, _encoding, done) {
+      done();
+    },
+  });
+
 /**
- * A multer storage engine that sniffs each part's magic bytes before storing it (so a text file
- * named .png is refused at its first bytes, and the whole upload with it), then streams it to a
- * server-made name in `dir`, hashing it on the way and fsyncing it before reporting success.
+ * A multer storage engine that sniffs each part's magic bytes before storing it (so a text file named
+ * .png is refused at its first bytes, and the whole upload with it), then streams it to a server-made
+ * name in `dir`, hashing it on the way; or, for a request whose bytes are not kept, only hashes them.
  * @example multer({ storage: createSniffingStorage('/data/tmp') });
  */
 export function createSniffingStorage(dir: string): SniffingStorage {
   const pending = new WeakMap<Request, Set<Promise<unknown>>>();
+  const dropped = new WeakSet<Request>();
   return {
+    keep(req, keep) {
+      if (keep) dropped.delete(req);
+      else dropped.add(req);
+    },
     async settled(req) {
       await Promise.allSettled([...(pending.get(req) ?? [])]);
     },
     _handleFile(req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void) {
-      const path = join(dir, `${randomUUID()}.part`);
+      const keep = !dropped.has(req);
+      const path = keep ? join(dir, `${randomUUID()}.part`) : '';
       const store = async (): Promise<SniffedFile> => {
         const typed = await fileTypeStream(file.stream);
-        const detectedType = typed.fileType && ACCEPTED[typed.fileType.mime];
+        const detectedType = typed.fileType && ACCEPTED_TYPES[typed.fileType.mime];
         if (!detectedType) {
           typed.resume();
-          throw unsupported(file.originalname);
+          throw new RefusedPart(refuse.unsupported(file.originalname));
         }
         const hash = createHash('sha256');
         let size = 0;
@@ -75,10 +98,9 @@ export function createSniffingStorage(dir: string): SniffingStorage {
           },
         });
         try {
-          await pipeline(typed, tap, createWriteStream(path, { flags: 'wx' }));
-          await fsyncFile(path);
+          await pipeline(typed, tap, keep ? createWriteStream(path, { flags: 'wx' }) : discarding());
         } catch (error) {
-          await rm(path, { force: true });
+          if (keep) await rm(path, { force: true });
           throw error;
         }
         return { path, size, detectedType, sha256: hash.digest('hex') };

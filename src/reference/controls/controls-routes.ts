@@ -5,14 +5,14 @@ import type { DocumentError, ForcedOutcome } from '../model.js';
 import { toDocument } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import { MAX_PROCESSING_DELAY_MS, type ProcessingSettings, type SettingsRegistry } from '../processing/settings.js';
-import type { Store } from '../store/store.js';
+import type { DocumentStore } from '../store/document-store.js';
 import { parseDocumentId } from '../validation.js';
 import { type FaultRegistry, parseFaultsChange } from './faults.js';
 import { parseSeeds, seedDocuments } from './seeding.js';
 
 /** What the mock controls need. */
 export interface MockControlDeps {
-  store: Store;
+  store: DocumentStore;
   processor: Processor;
   settings: SettingsRegistry;
   faults: FaultRegistry;

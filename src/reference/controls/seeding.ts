@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { BUNDLED } from '../../contract/bundled.js';
 import { type FieldError, invalidRequest } from '../../http/errors.js';
+import { stagedBytes } from '../../http/upload/staged-file.js';
 import type { DocumentError, DocumentRecord, DocumentStatus } from '../model.js';
 import type { Processor } from '../processing/processor.js';
-import { fsyncFile } from '../store/durable-fs.js';
-import type { Store } from '../store/store.js';
+import type { DocumentStore } from '../store/document-store.js';
 import { STATUSES } from '../validation.js';
 
 /** One document to create directly in a state (after expansion of `count`). */
@@ -51,8 +50,8 @@ export function parseSeeds(body: unknown): Seed[] {
     const { status, filename = 'seeded-{n}.pdf', content, error, age_s: age = 0, count = 1 } = entry;
     if (!STATUSES.includes(status as DocumentStatus))
       errors.push({ in: 'body', name: at('status'), message: `must be one of ${STATUSES.join(', ')}` });
-    if (typeof filename !== 'string' || filename.length === 0 || filename.length > 255)
-      errors.push({ in: 'body', name: at('filename'), message: 'must be a string of 1 to 255 characters' });
+    if (typeof filename !== 'string' || filename.length === 0 || [...filename].length > BUNDLED.maxFilenameLength)
+      errors.push({ in: 'body', name: at('filename'), message: `must be a string of 1 to ${BUNDLED.maxFilenameLength} characters` });
     if (content !== undefined && (status !== 'completed' || typeof content !== 'string'))
       errors.push({ in: 'body', name: at('content'), message: 'is a string, and only for a completed document' });
     const validError =
@@ -112,7 +111,7 @@ async function seedPdf(text: string): Promise<Uint8Array> {
 
 /** What {@link seedDocuments} needs. */
 export interface SeedDeps {
-  store: Store;
+  store: DocumentStore;
   processor: Processor;
   clock: () => Date;
 }
@@ -129,10 +128,13 @@ export async function seedDocuments({ store, processor, clock }: SeedDeps, tenan
   const files = await Promise.all(
     seeds.map(async (seed) => {
       const bytes = await seedPdf(seed.content ?? seed.filename);
-      const tempPath = join(store.layout.tmpDir, `${randomUUID()}.part`);
-      await writeFile(tempPath, bytes, { flag: 'wx' });
-      await fsyncFile(tempPath);
-      return { tenant, filename: seed.filename, content_type: 'application/pdf' as const, size_bytes: bytes.length, tempPath };
+      return {
+        tenant,
+        filename: seed.filename,
+        content_type: 'application/pdf' as const,
+        size_bytes: bytes.length,
+        file: stagedBytes(bytes),
+      };
     }),
   );
   const inserted = await store.insert(files, now.toISOString());
@@ -151,7 +153,7 @@ export async function seedDocuments({ store, processor, clock }: SeedDeps, tenan
         updated_at: done ? finished : created.toISOString(),
         processed_at: done ? finished : null,
       };
-      return (await store.replace(state, seed.content)) ?? state;
+      return (await store.update(record.id, () => ({ record: state, text: seed.content })))?.record ?? state;
     }),
   );
   processor.submit(records.filter((r) => r.status === 'processing'));

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentType } from '../model.js';
-import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type Extractor } from './extractor.js';
+import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type Extractor, type FileSource } from './extractor.js';
 
 // Real unpdf and real tesseract on the fixtures, and deliberately hostile files.
+// A stored file as the processor hands it over: on disk, its bytes read on demand.
+const onDisk = (path: string): FileSource => ({ path, bytes: () => readFile(path) });
 const fixture = (name: string) => fileURLToPath(new URL(`../../../fixtures/${name}`, import.meta.url));
 let dir: string;
 let extractor: Extractor;
@@ -76,7 +78,7 @@ describe('text extraction on the fixtures', () => {
   ] as const)(
     '%s yields its words',
     async (name, type, expected) => {
-      const result = await extractor.extract(fixture(name), type as ContentType);
+      const result = await extractor.extract(onDisk(fixture(name)), type as ContentType);
       expect(result.ok).toBe(true);
       for (const word of expected) expect(result.ok && result.text).toContain(word);
     },
@@ -84,7 +86,7 @@ describe('text extraction on the fixtures', () => {
   );
 
   it('multipage.pdf yields every page, in page order', async () => {
-    const result = await extractor.extract(fixture('multipage.pdf'), 'application/pdf');
+    const result = await extractor.extract(onDisk(fixture('multipage.pdf')), 'application/pdf');
     const text = result.ok ? result.text : '';
     expect(text.indexOf('ALPHA')).toBeGreaterThanOrEqual(0);
     expect(text.indexOf('ALPHA')).toBeLessThan(text.indexOf('BRAVO'));
@@ -92,14 +94,14 @@ describe('text extraction on the fixtures', () => {
   });
 
   it('a blank PDF page (no text layer, nothing drawn) completes with empty text', async () => {
-    expect(await extractor.extract(await temp('blank.pdf', handmadePdf([''])), 'application/pdf')).toEqual({ ok: true, text: '' });
+    expect(await extractor.extract(onDisk(await temp('blank.pdf', handmadePdf(['']))), 'application/pdf')).toEqual({ ok: true, text: '' });
   });
 
   it.each([
     ['corrupt.pdf', 'application/pdf', /could not be parsed/],
     ['truncated.png', 'image/png', /truncated/],
   ] as const)('%s is unreadable_document with a helpful message', async (name, type, message) => {
-    const result = await extractor.extract(fixture(name), type as ContentType);
+    const result = await extractor.extract(onDisk(fixture(name)), type as ContentType);
     expect(result).toEqual({ ok: false, error: { code: 'unreadable_document', message: expect.stringMatching(message) } });
   });
 });
@@ -107,7 +109,7 @@ describe('text extraction on the fixtures', () => {
 describe('guards against hostile files', () => {
   it('a PDF with more pages than the limit is refused without reading them', async () => {
     const path = await temp('pages.pdf', handmadePdf(Array.from({ length: 6 }, (_, i) => words(`page ${i}`))));
-    expect(await extractor.extract(path, 'application/pdf')).toEqual({
+    expect(await extractor.extract(onDisk(path), 'application/pdf')).toEqual({
       ok: false,
       error: { code: 'unreadable_document', message: 'The PDF has 6 pages; at most 5 pages are processed.' },
     });
@@ -117,13 +119,13 @@ describe('guards against hostile files', () => {
     // At 200 dpi this page would be 40,000 × 40,000 pixels (6.4 GB of canvas); the limit here is 4 million.
     const path = await temp('poster.pdf', handmadePdf(['0 0 0 rg 1000 1000 4000 4000 re f'], '0 0 14400 14400'));
     const started = performance.now();
-    expect(await extractor.extract(path, 'application/pdf')).toEqual({ ok: true, text: '' });
+    expect(await extractor.extract(onDisk(path), 'application/pdf')).toEqual({ ok: true, text: '' });
     expect(performance.now() - started).toBeLessThan(15_000);
   }, 30_000);
 
   it('an image declaring enormous dimensions is refused before it is decoded', async () => {
     const path = await temp('bomb.png', enormousPng(100_000, 100_000));
-    expect(await extractor.extract(path, 'image/png')).toEqual({
+    expect(await extractor.extract(onDisk(path), 'image/png')).toEqual({
       ok: false,
       error: { code: 'unreadable_document', message: 'The image is 100000×100000 pixels; at most 4000000 pixels are processed.' },
     });
@@ -139,13 +141,13 @@ describe('guards against hostile files', () => {
       ).join('\n');
       const path = await temp('slow.pdf', handmadePdf([heavy]));
       const started = performance.now();
-      const result = await slow.extract(path, 'application/pdf');
+      const result = await slow.extract(onDisk(path), 'application/pdf');
       expect(performance.now() - started).toBeLessThan(4_000);
       expect(result).toEqual({
         ok: false,
         error: { code: 'unreadable_document', message: expect.stringContaining('took longer than 1.5 s') },
       });
-      const next = await slow.extract(fixture('text.pdf'), 'application/pdf');
+      const next = await slow.extract(onDisk(fixture('text.pdf')), 'application/pdf');
       expect(next.ok && next.text).toContain('PELICAN');
     } finally {
       await slow.close();
@@ -157,9 +159,9 @@ describe('guards against hostile files', () => {
     try {
       // Warm: the PDF worker has loaded pdf.js and the canvas, so parsing the scan takes a fraction
       // of the limit and OCR of its full A4 page (several seconds) is what runs into it.
-      expect((await hasty.extract(fixture('text.pdf'), 'application/pdf')).ok).toBe(true);
+      expect((await hasty.extract(onDisk(fixture('text.pdf')), 'application/pdf')).ok).toBe(true);
       const started = performance.now();
-      const result = await hasty.extract(fixture('scan-a4-letter.pdf'), 'application/pdf');
+      const result = await hasty.extract(onDisk(fixture('scan-a4-letter.pdf')), 'application/pdf');
       expect(result).toEqual({
         ok: false,
         error: { code: 'unreadable_document', message: expect.stringContaining('took longer than 1.5 s') },
@@ -174,7 +176,7 @@ describe('guards against hostile files', () => {
     const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 5, workers: 1 });
     try {
       for (let i = 0; i < 2; i++) {
-        const result = await hasty.extract(fixture('scanned.png'), 'image/png');
+        const result = await hasty.extract(onDisk(fixture('scanned.png')), 'image/png');
         expect(result).toEqual({ ok: false, error: { code: 'unreadable_document', message: expect.stringContaining('took longer') } });
       }
     } finally {
@@ -185,18 +187,18 @@ describe('guards against hostile files', () => {
   it('a PNG whose chunks are intact but whose image data is garbage fails in the decoder, not the server', async () => {
     const bytes = new Uint8Array(await readFile(fixture('scanned.png')));
     for (let i = 2_000; i < 2_400; i++) bytes[i] = 0xff - bytes[i]!;
-    const result = await extractor.extract(await temp('damaged.png', bytes), 'image/png');
+    const result = await extractor.extract(onDisk(await temp('damaged.png', bytes)), 'image/png');
     expect(result).toEqual({
       ok: false,
       error: { code: 'unreadable_document', message: 'The image could not be decoded (the file is damaged or truncated).' },
     });
     // The worker survives the decoder's failure.
-    const next = await extractor.extract(fixture('scanned.png'), 'image/png');
+    const next = await extractor.extract(onDisk(fixture('scanned.png')), 'image/png');
     expect(next.ok && next.text).toContain('SOURDOUGH');
   }, 60_000);
 
   it('a stored file that has vanished is a transient processing_error', async () => {
-    expect(await extractor.extract(join(dir, 'missing.pdf'), 'application/pdf')).toEqual({
+    expect(await extractor.extract(onDisk(join(dir, 'missing.pdf')), 'application/pdf')).toEqual({
       ok: false,
       error: { code: 'processing_error', message: expect.any(String) },
     });

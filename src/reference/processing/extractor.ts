@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { ContentType } from '../model.js';
 import type { Extraction } from './lifecycle.js';
 import { createOcrExtractor, type OcrExtractor } from './ocr-extractor.js';
@@ -30,9 +29,15 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   maxPdfMemoryMb: 512,
 };
 
+/** A stored file to extract: its bytes, and where it is on disk when it is in a file. */
+export interface FileSource {
+  path?: string;
+  bytes(): Promise<Uint8Array>;
+}
+
 /** Extracts the text of a stored file by its detected type. */
 export interface Extractor {
-  extract(path: string, contentType: ContentType): Promise<Extraction>;
+  extract(source: FileSource, contentType: ContentType): Promise<Extraction>;
   close(): Promise<void>;
 }
 
@@ -76,10 +81,10 @@ export function createExtractor(options: ExtractionLimits & { workers: number })
   });
   const ocr = createOcrExtractor({ maxImagePixels: options.maxImagePixels, timeoutMs: options.timeoutMs, workers: options.workers });
   return {
-    async extract(path, contentType) {
+    async extract(source, contentType) {
       let bytes: Uint8Array;
       try {
-        bytes = await readFile(path);
+        bytes = await source.bytes();
       } catch {
         return { ok: false, error: { code: 'processing_error', message: 'The stored file could not be read; a retry may succeed.' } };
       }

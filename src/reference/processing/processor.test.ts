@@ -1,43 +1,42 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { until } from '../../../test/support/reference-server.js';
+import { stagedBytes } from '../../http/upload/staged-file.js';
 import type { DocumentRecord } from '../model.js';
-import { openStore, type Store } from '../store/store.js';
-import type { Extractor } from './extractor.js';
+import type { DocumentStore } from '../store/document-store.js';
+import { createMemoryStore } from '../store/memory/memory-store.js';
+import type { Extractor, FileSource } from './extractor.js';
 import type { Extraction } from './lifecycle.js';
 import { createProcessor, type Processor } from './processor.js';
 import { createSettings } from './settings.js';
 
-// The processor on a real store, with an extractor that stands in for slow or hung extraction (the
-// real ones would need minutes of CPU to show it): which document gets a slot, and when a run ends.
-let dir: string;
-let store: Store;
+// The processor on the in-memory store, with an extractor the test drives: each extraction waits until
+// the test finishes it (or forever), so which document gets a slot is decided by events, not by timing.
+let store: DocumentStore;
 let processor: Processor | undefined;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'docproc-processor-'));
-  store = await openStore(dir);
+beforeEach(() => {
+  store = createMemoryStore();
 });
 afterEach(async () => {
   await processor?.stop();
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
-/** An extractor whose runs take `ms` each (forever when undefined), recording which file started when. */
-function timedExtractor(msFor: (path: string) => number | undefined): Extractor & { started: string[] } {
+/** An extractor whose runs wait for `finish(name)`; `started` lists the files (by name) in the order their runs began. */
+function heldExtractor(): Extractor & { started: string[]; finish(name: string): void; whenStarted(count: number): Promise<void> } {
   const started: string[] = [];
+  const finishers = new Map<string, () => void>();
   return {
     started,
-    extract(path) {
-      started.push(path);
-      const ms = msFor(path);
-      return new Promise<Extraction>((resolve) => {
-        if (ms !== undefined) setTimeout(() => resolve({ ok: true, text: 'TEXT' }), ms);
-      });
+    async extract(source: FileSource) {
+      const name = new TextDecoder().decode(await source.bytes());
+      started.push(name);
+      return new Promise<Extraction>((resolve) => finishers.set(name, () => resolve({ ok: true, text: `TEXT of ${name}` })));
     },
+    finish(name) {
+      finishers.get(name)?.();
+    },
+    whenStarted: (count) => until(async () => started.length >= count, 10_000).then(() => {}),
     close: async () => {},
   };
 }
@@ -55,41 +54,49 @@ const start = (extractor: Extractor, { concurrency = 1, runBudgetMs = 60_000 } =
   }));
 
 async function upload(tenant: string, count: number): Promise<DocumentRecord[]> {
-  const files = await Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      const tempPath = join(store.layout.tmpDir, `${tenant}-${i}-${Math.random()}.part`);
-      await writeFile(tempPath, '%PDF-1.7');
-      return { tenant, filename: `${tenant}-${i}.pdf`, content_type: 'application/pdf' as const, size_bytes: 8, tempPath };
-    }),
-  );
+  const files = Array.from({ length: count }, (_, i) => {
+    const bytes = new TextEncoder().encode(`${tenant}-${i}`);
+    return {
+      tenant,
+      filename: `${tenant}-${i}.pdf`,
+      content_type: 'application/pdf' as const,
+      size_bytes: bytes.length,
+      file: stagedBytes(bytes),
+    };
+  });
   return store.insert(files, new Date().toISOString());
 }
 
+const statusOf = async (record: DocumentRecord) => (await store.byId(record.id))?.status;
+
 describe('the processor', () => {
   it("starts another tenant's document as soon as a slot frees, ahead of the rest of a long backlog", async () => {
-    const extractor = timedExtractor(() => 100);
+    const extractor = heldExtractor();
     start(extractor);
-    const backlog = await upload('tenant-a', 6);
-    processor!.submit(backlog);
+    processor!.submit(await upload('tenant-a', 6));
+    await extractor.whenStarted(1);
     const [other] = await upload('tenant-b', 1);
     processor!.submit([other!]);
-    expect(await until(() => store.byId(other!.id)!.status === 'completed', 10_000)).toBe(true);
+    extractor.finish('tenant-a-0');
+    await extractor.whenStarted(2);
     // One of tenant A's runs (the one already under way), then tenant B's.
-    expect(extractor.started.indexOf(store.blobPath(other!.id))).toBe(1);
-    await processor!.idle();
-  }, 20_000);
+    expect(extractor.started).toEqual(['tenant-a-0', 'tenant-b-0']);
+    extractor.finish('tenant-b-0');
+    expect(await until(async () => (await statusOf(other!)) === 'completed', 10_000)).toBe(true);
+  });
 
   it('ends a run that overruns its budget as unreadable_document and gives its slot to the next document', async () => {
+    const extractor = heldExtractor();
     const [hung, next] = await upload('tenant-a', 2);
-    start(
-      timedExtractor((path) => (path === store.blobPath(hung!.id) ? undefined : 10)),
-      { runBudgetMs: 300 },
-    );
+    start(extractor, { runBudgetMs: 300 });
     processor!.submit([hung!, next!]);
-    expect(await until(() => store.byId(next!.id)!.status === 'completed', 10_000)).toBe(true);
-    expect(store.byId(hung!.id)).toMatchObject({
+    // tenant-a-0 is never finished: its budget ends it, and the slot goes to tenant-a-1.
+    await extractor.whenStarted(2);
+    extractor.finish('tenant-a-1');
+    expect(await until(async () => (await statusOf(next!)) === 'completed', 10_000)).toBe(true);
+    expect(await store.byId(hung!.id)).toMatchObject({
       status: 'failed',
       error: { code: 'unreadable_document', message: expect.stringContaining('time limit') },
     });
-  }, 20_000);
+  });
 });

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { DocumentRecord, ForcedOutcome } from '../model.js';
-import type { Store } from '../store/store.js';
+import type { DocumentStore } from '../store/document-store.js';
 import type { Extractor } from './extractor.js';
 import { createFairQueue } from './fair-queue.js';
 import { decideOutcome, type Extraction, finishRun, type RunOutcome, startRetry } from './lifecycle.js';
@@ -15,7 +15,7 @@ const transient = (message: string): Extraction => ({ ok: false, error: { code: 
 
 /** What the processor needs; all of it is handed in, so tests pass a temp store and a clock. */
 export interface ProcessorOptions {
-  store: Store;
+  store: DocumentStore;
   extractor: Extractor;
   settings: SettingsRegistry;
   /** Uniform draws in [0, 1) for simulated failures. */
@@ -42,8 +42,8 @@ export interface Processor {
   retry(tenant: string, id: number): Promise<RetryResult>;
   /** Forces how the document's next finished run ends; undefined when it is not the tenant's. */
   forceOutcome(tenant: string, id: number, forced: ForcedOutcome): Promise<DocumentRecord | undefined>;
-  /** Restarts the runs of documents left `processing` by a previous process; returns how many. */
-  recover(): number;
+  /** Restarts the runs of documents left `processing` by a previous process; resolves to how many. */
+  recover(): Promise<number>;
   /** Resolves once no run is in progress. */
   idle(): Promise<void>;
   /** Stops starting and finishing runs and waits for result writes in flight. */
@@ -67,6 +67,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   // "memory leak" warning into the server's log from the eleventh on.
   setMaxListeners(0, stopping.signal);
   const now = () => clock().toISOString();
+  const fileOf = (id: number) => ({ path: store.filePath?.(id), bytes: () => store.readFile(id) });
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -106,7 +107,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
     let extraction: Extraction;
     try {
       extraction =
-        (await queue.add(record.tenant, () => withinBudget(extractor.extract(store.blobPath(record.id), record.content_type)))) ??
+        (await queue.add(record.tenant, () => withinBudget(extractor.extract(fileOf(record.id), record.content_type)))) ??
         transient('Processing was cancelled.');
     } catch (err) {
       // An extractor bug must end the run, not strand the document in `processing`.
@@ -166,7 +167,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   return {
     submit: (records) => records.forEach(submit),
     async retry(tenant, id) {
-      if (!store.get(tenant, id)) return { kind: 'not_found' };
+      if (!(await store.get(tenant, id))) return { kind: 'not_found' };
       // Decided on the record as the change before left it, so of concurrent retries one starts.
       const result = await store.update(id, (current) => {
         const decision = startRetry(current, now());
@@ -178,12 +179,12 @@ export function createProcessor(options: ProcessorOptions): Processor {
       return { kind: 'started', record: result.record };
     },
     async forceOutcome(tenant, id, forced) {
-      if (!store.get(tenant, id)) return undefined;
+      if (!(await store.get(tenant, id))) return undefined;
       // Not a visible change of the document, so updated_at stays.
       return (await store.update(id, (current) => ({ record: { ...current, next_outcome: forced } })))?.record;
     },
-    recover() {
-      const stranded = store.inStatus('processing');
+    async recover() {
+      const stranded = await store.inStatus('processing');
       stranded.forEach(submit);
       return stranded.length;
     },

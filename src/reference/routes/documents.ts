@@ -1,20 +1,24 @@
 import { type Response, Router } from 'express';
 import { ApiError, methodNotAllowed } from '../../http/errors.js';
-import { createUploadReceiver, rejectionError, type UploadLimits } from '../../http/upload/upload-parser.js';
+import { createUploadReceiver } from '../../http/upload/multipart-receiver.js';
+import type { UploadLimits } from '../../http/upload/received-upload.js';
+import { refusalError } from '../../http/upload/upload-refusal.js';
 import { tenantOf } from '../auth.js';
 import { type DocumentRecord, toDocument, toSummary } from '../model.js';
 import type { Processor } from '../processing/processor.js';
-import type { Store } from '../store/store.js';
+import type { DocumentStore } from '../store/document-store.js';
 import { IDEMPOTENCY_HEADER, idempotencyKeyOf } from '../upload/idempotency.js';
 import { createUploadService, type UploadOutcome } from '../upload/upload-service.js';
 import { parseDocumentId, parseListQuery } from '../validation.js';
 
 /** What the document routes need. */
 export interface DocumentRoutesDeps {
-  store: Store;
+  store: DocumentStore;
   processor: Processor;
   clock: () => Date;
   limits: UploadLimits;
+  /** Where uploads are received to before the store takes them. */
+  tmpDir: string;
 }
 
 const uploadResult = (records: DocumentRecord[]) => ({ documents: records.map((r) => toDocument(r, null)) });
@@ -38,27 +42,27 @@ function sendUpload(res: Response, outcome: UploadOutcome): void {
         'idempotency_key_in_use',
         `An upload with ${IDEMPOTENCY_HEADER} ${JSON.stringify(outcome.key)} is still in progress; retry shortly.`,
       );
-    case 'rejected':
-      throw rejectionError(outcome.rejection);
+    case 'refused':
+      throw refusalError(outcome.refusal);
   }
 }
 
 /**
  * The four operations of the contract, mounted under `/api/v1` behind the API-key check.
- * @example api.use(documentRoutes({ store, processor, clock, limits }));
+ * @example api.use(documentRoutes({ store, processor, clock, limits, tmpDir }));
  */
-export function documentRoutes({ store, processor, clock, limits }: DocumentRoutesDeps): Router {
+export function documentRoutes({ store, processor, clock, limits, tmpDir }: DocumentRoutesDeps): Router {
   const router = Router();
 
   const uploads = createUploadService({ store, processor, clock });
-  const receive = createUploadReceiver(store.layout.tmpDir, limits);
+  const receive = createUploadReceiver(tmpDir, limits);
   router
     .route('/documents/upload_files')
     .post(async (req, res) => {
       const outcome = await uploads.upload({
         tenant: tenantOf(res),
         idempotencyKey: idempotencyKeyOf(req),
-        receive: () => receive(req, res),
+        receive: (options) => receive(req, res, options),
       });
       sendUpload(res, outcome);
     })
@@ -80,7 +84,7 @@ export function documentRoutes({ store, processor, clock, limits }: DocumentRout
     .route('/documents/get_document/:document_id')
     .get(async (req, res) => {
       const id = parseDocumentId(req.params.document_id!);
-      const record = store.get(tenantOf(res), id);
+      const record = await store.get(tenantOf(res), id);
       if (!record) throw notFound(id);
       res.json(toDocument(record, await store.content(record)));
     })

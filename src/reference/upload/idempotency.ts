@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { BUNDLED, ruleTest } from '../../contract/bundled.js';
 import { invalidRequest } from '../../http/errors.js';
-import type { ReceivedFile } from '../../http/upload/upload-parser.js';
+import type { ReceivedFile } from '../../http/upload/received-upload.js';
 
 /** The request header that makes an upload safe to retry. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -16,10 +15,11 @@ const saneKey = ruleTest(BUNDLED.idempotencyKey);
  * What identifies "the same upload": each file's name and bytes, in part order.
  * @example fingerprint([{ filename: 'a.pdf', sha256: 'ab…' }]);
  */
-export function fingerprint(files: Array<Pick<ReceivedFile, 'filename' | 'sha256'>>): string {
-  return createHash('sha256')
-    .update(JSON.stringify(files.map((f) => [f.filename, f.sha256])))
-    .digest('hex');
+export async function fingerprint(files: Array<Pick<ReceivedFile, 'filename' | 'sha256'>>): Promise<string> {
+  // Web Crypto, so the same fingerprint is made in Node and in a browser.
+  const json = new TextEncoder().encode(JSON.stringify(files.map((f) => [f.filename, f.sha256])));
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', json));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**

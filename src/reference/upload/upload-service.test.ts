@@ -1,29 +1,26 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { until } from '../../../test/support/reference-server.js';
-import type { UploadRejection } from '../../http/upload/rejection.js';
-import type { ReceivedFile, ReceivedUpload } from '../../http/upload/upload-parser.js';
+import type { ReceivedFile, ReceivedUpload, ReceiveOptions } from '../../http/upload/received-upload.js';
+import { notKept, stagedBytes } from '../../http/upload/staged-file.js';
+import type { UploadRefusal } from '../../http/upload/upload-refusal.js';
 import type { Extractor } from '../processing/extractor.js';
 import { createProcessor, type Processor } from '../processing/processor.js';
 import { createSettings } from '../processing/settings.js';
-import { openStore, type Store } from '../store/store.js';
+import type { DocumentStore } from '../store/document-store.js';
+import { createMemoryStore } from '../store/memory/memory-store.js';
 import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
 import { createUploadService, type UploadService } from './upload-service.js';
 
-// The upload service on a real store in a temp dir and a real processor (its extractor answers at
-// once: extraction is not the point here). Bodies are handed in as already-received temp files.
-let dir: string;
-let store: Store;
+// The upload service on the in-memory store and a real processor (its extractor answers at once:
+// extraction is not the point here). Bodies are handed in as already received.
+let store: DocumentStore;
 let processor: Processor;
 let uploads: UploadService;
 let now: number;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'docproc-upload-service-'));
-  store = await openStore(dir);
+  store = createMemoryStore();
   now = Date.parse('2024-05-02T09:00:00.000Z');
   const extractor: Extractor = { extract: async () => ({ ok: true, text: 'TEXT' }), close: async () => {} };
   processor = createProcessor({
@@ -41,32 +38,37 @@ beforeEach(async () => {
 afterEach(async () => {
   await processor.stop();
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
-let made = 0;
-/** A body that, when read, has become one fsynced temp file per [filename, text], as the parser leaves them. */
+/** How the bodies of this test were read: kept for a store, or only fingerprinted. */
+const reads: ReceiveOptions[] = [];
+/** A body that, when read, gives one file per [filename, text], as a receiver hands them over. */
 const body =
   (...files: Array<[filename: string, text: string]>) =>
-  async (): Promise<ReceivedUpload> => ({
-    kind: 'received',
-    files: await Promise.all(
-      files.map(async ([filename, text]): Promise<ReceivedFile> => {
-        const bytes = `%PDF-1.7\n% ${text}\n`;
-        const tempPath = join(store.layout.tmpDir, `${++made}.part`);
-        await writeFile(tempPath, bytes);
+  async (options: ReceiveOptions): Promise<ReceivedUpload> => {
+    reads.push(options);
+    return {
+      kind: 'received',
+      files: files.map(([filename, text]): ReceivedFile => {
+        const bytes = new TextEncoder().encode(`%PDF-1.7\n% ${text}\n`);
         const sha256 = createHash('sha256').update(bytes).digest('hex');
-        return { filename, contentType: 'application/pdf', size: bytes.length, sha256, tempPath };
+        return {
+          filename,
+          contentType: 'application/pdf',
+          size: bytes.length,
+          sha256,
+          file: options.keep ? stagedBytes(bytes) : notKept(bytes.length),
+        };
       }),
-    ),
-  });
-const UNSUPPORTED: UploadRejection = { code: 'unsupported_media_type', detail: '"notes.png" is not a PDF, JPEG or PNG file.' };
-const rejectedBody = async (): Promise<ReceivedUpload> => ({ kind: 'rejected', rejection: UNSUPPORTED });
+    };
+  };
+const UNSUPPORTED: UploadRefusal = { code: 'unsupported_media_type', detail: '"notes.png" is not a PDF, JPEG or PNG file.' };
+const refusedBody = async (): Promise<ReceivedUpload> => ({ kind: 'refused', refusal: UNSUPPORTED });
 
 const ids = (outcome: Awaited<ReturnType<UploadService['upload']>>) => ('documents' in outcome ? outcome.documents.map((d) => d.id) : []);
 const total = async (tenant: string) => (await store.list(tenant, { page: 1, limit: 100 })).total;
 
-type Earlier = { tenant?: string; key?: string; receive: () => Promise<ReceivedUpload>; later?: number };
+type Earlier = { tenant?: string; key?: string; receive: (options: ReceiveOptions) => Promise<ReceivedUpload>; later?: number };
 
 describe('an upload', () => {
   it.each<{
@@ -74,7 +76,7 @@ describe('an upload', () => {
     before?: Earlier;
     tenant?: string;
     key?: string;
-    receive: () => Promise<ReceivedUpload>;
+    receive: (options: ReceiveOptions) => Promise<ReceivedUpload>;
     kind: string;
     stored: number;
   }>([
@@ -129,40 +131,44 @@ describe('an upload', () => {
       stored: 1,
     },
     {
-      what: 'under a key whose first upload was rejected',
-      before: { key: 'k', receive: rejectedBody },
+      what: 'under a key whose first upload was refused',
+      before: { key: 'k', receive: refusedBody },
       key: 'k',
       receive: body(['a.pdf', 'a']),
       kind: 'created',
       stored: 1,
     },
-    { what: 'whose body is rejected', key: 'k', receive: rejectedBody, kind: 'rejected', stored: 0 },
-  ])(
-    '$what is $kind, storing $stored documents and leaving no temp file',
-    async ({ before, tenant = 'tenant-a', key, receive, kind, stored }) => {
-      const earlier =
-        before && (await uploads.upload({ tenant: before.tenant ?? tenant, idempotencyKey: before.key, receive: before.receive }));
-      now += before?.later ?? 0;
-      const count = await total(tenant);
-      const outcome = await uploads.upload({ tenant, idempotencyKey: key, receive });
-      expect(outcome.kind).toBe(kind);
-      expect((await total(tenant)) - count).toBe(stored);
-      expect(await readdir(store.layout.tmpDir)).toEqual([]);
-      if (kind === 'replayed')
-        expect(outcome).toEqual({ kind, documents: earlier && 'documents' in earlier ? earlier.documents : 'missing' });
-      if (kind === 'key_reused') expect(outcome).toEqual({ kind, key });
-      if (kind === 'rejected') expect(outcome).toEqual({ kind, rejection: UNSUPPORTED });
-      if (kind === 'created') {
-        expect(ids(outcome)).toHaveLength(stored);
-        // Submitted to the processor: each document goes on to be processed.
-        expect(await until(() => ids(outcome).every((id) => store.get(tenant, id)?.status === 'completed'), 10_000)).toBe(true);
-      }
-    },
-  );
+    { what: 'whose body is refused', key: 'k', receive: refusedBody, kind: 'refused', stored: 0 },
+  ])('$what is $kind, storing $stored documents', async ({ before, tenant = 'tenant-a', key, receive, kind, stored }) => {
+    const earlier =
+      before && (await uploads.upload({ tenant: before.tenant ?? tenant, idempotencyKey: before.key, receive: before.receive }));
+    now += before?.later ?? 0;
+    const count = await total(tenant);
+    reads.length = 0;
+    const outcome = await uploads.upload({ tenant, idempotencyKey: key, receive });
+    expect(outcome.kind).toBe(kind);
+    expect((await total(tenant)) - count).toBe(stored);
+    // A repeat of a remembered upload is judged on its fingerprint alone: its bytes are never kept.
+    if (kind === 'replayed' || kind === 'key_reused') expect(reads).toEqual([{ keep: false }]);
+    if (kind === 'replayed')
+      expect(outcome).toEqual({ kind, documents: earlier && 'documents' in earlier ? earlier.documents : 'missing' });
+    if (kind === 'key_reused') expect(outcome).toEqual({ kind, key });
+    if (kind === 'refused') expect(outcome).toEqual({ kind, refusal: UNSUPPORTED });
+    if (kind === 'created') {
+      expect(ids(outcome)).toHaveLength(stored);
+      // Submitted to the processor: each document goes on to be processed.
+      expect(
+        await until(
+          async () => (await Promise.all(ids(outcome).map((id) => store.get(tenant, id)))).every((d) => d?.status === 'completed'),
+          10_000,
+        ),
+      ).toBe(true);
+    }
+  });
 
   it('replays its documents as the upload made them, even after they were processed', async () => {
     const first = await uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: body(['a.pdf', 'a']) });
-    expect(await until(() => store.get('tenant-a', ids(first)[0]!)?.status === 'completed', 10_000)).toBe(true);
+    expect(await until(async () => (await store.get('tenant-a', ids(first)[0]!))?.status === 'completed', 10_000)).toBe(true);
     const again = await uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: body(['a.pdf', 'a']) });
     expect(again).toEqual({ kind: 'replayed', documents: 'documents' in first ? first.documents : [] });
   });
@@ -170,14 +176,18 @@ describe('an upload', () => {
   it('under a key whose first upload is still being received is key_in_use, its body never read; afterwards it replays', async () => {
     let arrive!: () => void;
     const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    const slow = uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: () => arrived.then(body(['a.pdf', 'a'])) });
+    const slow = uploads.upload({
+      tenant: 'tenant-a',
+      idempotencyKey: 'k',
+      receive: (options) => arrived.then(() => body(['a.pdf', 'a'])(options)),
+    });
     let read = false;
     const clash = await uploads.upload({
       tenant: 'tenant-a',
       idempotencyKey: 'k',
-      receive: () => {
+      receive: (options) => {
         read = true;
-        return body(['a.pdf', 'a'])();
+        return body(['a.pdf', 'a'])(options);
       },
     });
     expect(clash).toEqual({ kind: 'key_in_use', key: 'k' });
@@ -197,7 +207,13 @@ describe('an upload', () => {
     const failing = async (): Promise<ReceivedUpload> => ({
       kind: 'received',
       files: [
-        { filename: 'gone.pdf', contentType: 'application/pdf', size: 1, sha256: 'x', tempPath: join(store.layout.tmpDir, 'missing.part') },
+        {
+          filename: 'gone.pdf',
+          contentType: 'application/pdf',
+          size: 1,
+          sha256: 'x',
+          file: { size: 1, bytes: () => Promise.reject(new Error('gone')), discard: async () => {} },
+        },
       ],
     });
     await expect(uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: failing })).rejects.toThrow();

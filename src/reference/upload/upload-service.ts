@@ -1,36 +1,36 @@
-import { rm } from 'node:fs/promises';
-import type { UploadRejection } from '../../http/upload/rejection.js';
-import type { ReceivedFile, ReceivedUpload } from '../../http/upload/upload-parser.js';
+import type { ReceivedUpload, ReceiveOptions } from '../../http/upload/received-upload.js';
+import type { UploadRefusal } from '../../http/upload/upload-refusal.js';
 import type { DocumentRecord } from '../model.js';
 import type { Processor } from '../processing/processor.js';
-import type { Remember, Store } from '../store/store.js';
+import type { DocumentStore } from '../store/document-store.js';
 import { fingerprint, IDEMPOTENCY_TTL_MS } from './idempotency.js';
 
 /**
- * Every way an upload can end, as a value; the route alone turns it into HTTP. Documents are as
- * the upload made them (a replay shows them as they were then, not as they are now).
+ * Every way an upload can end, as a value; the route alone turns it into HTTP. Documents are as the
+ * upload made them (a replay shows them as they were then, not as they are now).
  */
 export type UploadOutcome =
   | { kind: 'created'; documents: DocumentRecord[] }
   | { kind: 'replayed'; documents: DocumentRecord[] }
   | { kind: 'key_reused'; key: string }
   | { kind: 'key_in_use'; key: string }
-  | { kind: 'rejected'; rejection: UploadRejection };
+  | { kind: 'refused'; refusal: UploadRefusal };
 
 /** One upload to decide. */
 export interface UploadRequest {
   tenant: string;
   idempotencyKey?: string;
   /**
-   * Reads the body. Called only once the key is claimed: a repeat of an upload still being
-   * received is refused before a byte of its own body is stored.
+   * Reads the body, once the key is claimed (a repeat of an upload still being received is refused
+   * before a byte of its own body is read): kept for a new upload, only fingerprinted for a repeat of a
+   * remembered one, so a replay writes nothing.
    */
-  receive: () => Promise<ReceivedUpload>;
+  receive: (options: ReceiveOptions) => Promise<ReceivedUpload>;
 }
 
 /** What the upload service needs. */
 export interface UploadServiceDeps {
-  store: Store;
+  store: DocumentStore;
   processor: Pick<Processor, 'submit'>;
   clock: () => Date;
 }
@@ -38,43 +38,28 @@ export interface UploadServiceDeps {
 /** Decides uploads. */
 export interface UploadService {
   /**
-   * Receives the files and stores them as new documents, or replays the earlier upload under the
-   * same key and tenant; anything but `created` leaves no file and no record behind.
+   * Receives the files and stores them as new documents, or replays the earlier upload under the same
+   * key and tenant; anything but `created` leaves no file and no record behind.
    */
   upload(request: UploadRequest): Promise<UploadOutcome>;
 }
 
-const dropAll = (files: ReceivedFile[]) => Promise.all(files.map((f) => rm(f.tempPath, { force: true })));
-
 /**
- * The one place an upload's outcome is decided: the key in use, the body rejected, a replay, a
- * key reused for other files, or new documents (stored, remembered under the key, then processed).
+ * The one place an upload's outcome is decided: the key in use, the body refused, a replay, a key reused
+ * for other files, or new documents (stored, remembered under the key, then processed).
  * @example const outcome = await createUploadService({ store, processor, clock }).upload({ tenant, idempotencyKey, receive });
  */
 export function createUploadService({ store, processor, clock }: UploadServiceDeps): UploadService {
-  // Keys whose first upload is still being received or stored, by tenant and key. The store only
-  // knows a key once its documents are written; a repeat before that is refused, not stored twice.
-  const inFlight = new Set<string>();
-
-  async function decide(tenant: string, key: string | undefined, received: ReceivedUpload): Promise<UploadOutcome> {
-    if (received.kind === 'rejected') return received;
+  async function create(tenant: string, key: string | undefined, received: ReceivedUpload): Promise<UploadOutcome> {
+    if (received.kind === 'refused') return received;
     const { files } = received;
     const now = clock();
-    if (key !== undefined) {
-      const earlier = store.idempotent(tenant, key, now.toISOString());
-      if (earlier) {
-        await dropAll(files);
-        return earlier.fingerprint === fingerprint(files)
-          ? { kind: 'replayed', documents: earlier.documents }
-          : { kind: 'key_reused', key };
-      }
-    }
-    const remember: Remember | undefined =
+    const remember =
       key === undefined
         ? undefined
-        : { key, fingerprint: fingerprint(files), expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+        : { key, fingerprint: await fingerprint(files), expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
     const documents = await store.insert(
-      files.map((f) => ({ tenant, filename: f.filename, content_type: f.contentType, size_bytes: f.size, tempPath: f.tempPath })),
+      files.map((f) => ({ tenant, filename: f.filename, content_type: f.contentType, size_bytes: f.size, file: f.file })),
       now.toISOString(),
       remember,
     );
@@ -84,14 +69,22 @@ export function createUploadService({ store, processor, clock }: UploadServiceDe
 
   return {
     async upload({ tenant, idempotencyKey: key, receive }) {
-      if (key === undefined) return decide(tenant, undefined, await receive());
-      const slot = `${tenant}\n${key}`;
-      if (inFlight.has(slot)) return { kind: 'key_in_use', key };
-      inFlight.add(slot);
+      if (key === undefined) return create(tenant, undefined, await receive({ keep: true }));
+      const claim = await store.claimKey(tenant, key, clock().toISOString());
+      if (claim.kind === 'in_use') return { kind: 'key_in_use', key };
+      if (claim.kind === 'earlier') {
+        const received = await receive({ keep: false });
+        if (received.kind === 'refused') return received;
+        return (await fingerprint(received.files)) === claim.upload.fingerprint
+          ? { kind: 'replayed', documents: claim.upload.documents }
+          : { kind: 'key_reused', key };
+      }
       try {
-        return await decide(tenant, key, await receive());
+        return await create(tenant, key, await receive({ keep: true }));
       } finally {
-        inFlight.delete(slot);
+        // After an upload that remembered the key this frees nothing; after any other outcome the key is
+        // free again (a failed upload is not remembered).
+        await claim.release();
       }
     },
   };

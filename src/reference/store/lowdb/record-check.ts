@@ -1,5 +1,5 @@
-import { loadBundledContract } from '../../contract/contract.js';
-import { type DocumentRecord, toSummary } from '../model.js';
+import { loadBundledContract } from '../../../contract/contract.js';
+import { type DocumentRecord, toSummary } from '../../model.js';
 
 /** Why a stored record cannot be served, or undefined when it can. */
 export type RecordCheck = (record: unknown) => string | undefined;

@@ -1,5 +1,5 @@
-import type { DocumentRecord, DocumentStatus } from '../model.js';
-import type { ListQuery } from '../validation.js';
+import { foldForSearch } from '../../contract/search-folding.js';
+import type { DocumentRecord, DocumentStatus, ListQuery } from '../model.js';
 
 /** Orders records oldest first: `created_at`, then id (the list shows the reverse). */
 export const olderFirst = (a: DocumentRecord, b: DocumentRecord): number =>
@@ -92,15 +92,22 @@ export function createTenantIndex(): TenantIndex {
   };
 }
 
+/** A document's filename and extracted text as a search compares them (folded, see search-folding.ts). */
+export interface Searchable {
+  name(record: DocumentRecord): string;
+  /** Undefined when the document has no text to search (not completed). */
+  text(record: DocumentRecord): string | undefined;
+}
+
 /**
  * A page of a tenant's list: the status filter uses the counts, only a search has to look at every
- * record (a literal, case-insensitive substring of the filename or the extracted text).
- * @example listPage(index, { page: 1, limit: 20, search: 'pelican' }, (r) => lowerTextOf(r.id))
+ * record (a literal substring of the folded filename or extracted text).
+ * @example listPage(index, { page: 1, limit: 20, search: 'pelican' }, searchable)
  */
 export function listPage(
   index: TenantIndex | undefined,
   query: ListQuery,
-  lowerText: (record: DocumentRecord) => string | undefined,
+  searchable: Searchable,
 ): { documents: DocumentRecord[]; total: number } {
   if (!index) return { documents: [], total: 0 };
   const skip = (query.page - 1) * query.limit;
@@ -110,9 +117,9 @@ export function listPage(
     const total = index.count(status);
     return { documents: skip >= total ? [] : index.page(keep, skip, query.limit, false).records, total };
   }
-  const term = query.search.toLowerCase();
+  const term = foldForSearch(query.search);
   const keep = (r: DocumentRecord) =>
-    (!status || r.status === status) && (r.filename.toLowerCase().includes(term) || (lowerText(r)?.includes(term) ?? false));
+    (!status || r.status === status) && (searchable.name(r).includes(term) || (searchable.text(r)?.includes(term) ?? false));
   const { records, matched } = index.page(keep, skip, query.limit, true);
   return { documents: records, total: matched };
 }

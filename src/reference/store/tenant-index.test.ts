@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { foldForSearch } from '../../contract/search-folding.js';
 import type { DocumentRecord, DocumentStatus } from '../model.js';
-import { createTenantIndex, listPage } from './store-index.js';
+import { createTenantIndex, listPage, type Searchable } from './tenant-index.js';
 
 const record = (id: number, created_at: string, status: DocumentStatus = 'completed', filename = `${id}.pdf`): DocumentRecord => ({
   id,
@@ -17,7 +18,8 @@ const record = (id: number, created_at: string, status: DocumentStatus = 'comple
   next_outcome: null,
 });
 const ids = (page: { documents: DocumentRecord[] }) => page.documents.map((d) => d.id);
-const noText = () => undefined;
+const searchable = (text: (r: DocumentRecord) => string | undefined): Searchable => ({ name: (r) => foldForSearch(r.filename), text });
+const noText = searchable(() => undefined);
 
 describe('a tenant index', () => {
   it('lists newest first by created_at then id, even when records arrive out of order (a clock stepped back)', () => {
@@ -39,7 +41,11 @@ describe('a tenant index', () => {
     const index = createTenantIndex();
     const names = ['scan.png', 'a.pdf', 'invoice-1.pdf', 'b.pdf', 'Invoice-2.pdf'];
     for (const [i, name] of names.entries()) index.add(record(i + 1, `2024-01-0${i + 1}`, i % 2 ? 'failed' : 'completed', name));
-    const page = listPage(index, query, (r) => (r.id === 1 ? 'receipt pelican' : undefined));
+    const page = listPage(
+      index,
+      query,
+      searchable((r) => (r.id === 1 ? 'receipt pelican' : undefined)),
+    );
     expect({ ids: ids(page), total: page.total }).toEqual({ ids: expected, total });
   });
 

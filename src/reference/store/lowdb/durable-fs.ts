@@ -24,10 +24,11 @@ export const fsyncFile = (path: string): Promise<void> => sync(path, 'r+');
 
 /**
  * Replaces a file atomically and durably: write a temp file beside it, fsync it, rename it over the
- * target, fsync the directory. A crash leaves either the old or the new content, never a mix.
+ * target, fsync the directory (unless the caller syncs it once for many files). A crash leaves either
+ * the old or the new content, never a mix.
  * @example await writeFileDurably('/data/texts/7.txt', 'PELICAN');
  */
-export async function writeFileDurably(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileDurably(path: string, data: string | Uint8Array, { syncDir = true } = {}): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${++tempCounter}.tmp`);
   try {
     const handle = await open(temp, 'w');
@@ -42,7 +43,7 @@ export async function writeFileDurably(path: string, data: string | Uint8Array):
     await rm(temp, { force: true });
     throw error;
   }
-  await fsyncDir(dirname(path));
+  if (syncDir) await fsyncDir(dirname(path));
 }
 
 /** A lowdb adapter for one JSON file whose writes are durable and coalesced. */

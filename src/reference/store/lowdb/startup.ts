@@ -1,8 +1,9 @@
 import { access, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { UploadKey } from '../catalog.js';
 import type { DataDirLayout } from './data-dir.js';
 import { MissingFileError } from './durable-fs.js';
-import { type Segments, segmentOf, type UploadKey } from './store-segments.js';
+import { type Segments, segmentOf } from './segments.js';
 
 // The checks and mends of opening a store (store.ts): what a data dir must hold, what can be swept.
 

@@ -3,18 +3,23 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, startReferenceServer, until } from '../../../test/support/reference-server.js';
-import { loadContract } from '../../contract/contract.js';
-import { createKeyring, DEV_API_KEY } from '../auth.js';
+import { contractFetch, fixture, startReferenceServer, until } from '../../../../test/support/reference-server.js';
+import { loadContract } from '../../../contract/contract.js';
+import { stagedTempFile } from '../../../http/upload/staged-temp-file.js';
+import { createKeyring, DEV_API_KEY } from '../../auth.js';
+import type { DocumentRecord } from '../../model.js';
+import type { EarlierUpload, NewDocument } from '../document-store.js';
 import { DataDirLockedError } from './data-dir.js';
 import { CorruptFileError, MissingFileError } from './durable-fs.js';
-import { type NewDocument, openStore, type Store, type StoreOptions } from './store.js';
-import { SEGMENT_SIZE } from './store-segments.js';
+import { type LowdbStore, type LowdbStoreOptions, openLowdbStore } from './lowdb-store.js';
+import { SEGMENT_SIZE } from './segments.js';
 
-// The real store on a real temp dir: durability, coalescing, start-up checks and sweeps.
+// The real store on a real temp dir: durability, coalescing, start-up checks and sweeps (what every store
+// does is ../store-contract.test.ts).
 let dir: string;
-const opened: Store[] = [];
-const open = async (options: StoreOptions = {}) => {
+const opened: LowdbStore[] = [];
+const openStore = (at: string, options: LowdbStoreOptions = {}) => openLowdbStore(at, options);
+const open = async (options: LowdbStoreOptions = {}) => {
   const store = await openStore(dir, options);
   opened.push(store);
   return store;
@@ -28,11 +33,25 @@ afterEach(async () => {
 });
 
 const NOW = '2024-05-02T09:14:03.120Z';
-async function received(store: Store, name: string, tenant = 'tenant-a'): Promise<NewDocument> {
+// An upload as the multipart receiver hands it over: a temp file in the data dir's tmp/, moved in by the store.
+async function received(store: LowdbStore, name: string, tenant = 'tenant-a'): Promise<NewDocument> {
   const tempPath = join(store.layout.tmpDir, `${name}.part`);
   await writeFile(tempPath, `%PDF-1.7 ${name}`);
-  return { tenant, filename: name, content_type: 'application/pdf', size_bytes: 9 + name.length, tempPath };
+  return {
+    tenant,
+    filename: name,
+    content_type: 'application/pdf',
+    size_bytes: 9 + name.length,
+    file: stagedTempFile(tempPath, 9 + name.length),
+  };
 }
+/** The unexpired upload remembered under a key, or undefined (leaving the key unclaimed). */
+async function earlier(store: LowdbStore, tenant: string, key: string, now: string): Promise<EarlierUpload | undefined> {
+  const claim = await store.claimKey(tenant, key, now);
+  if (claim.kind === 'claimed') await claim.release();
+  return claim.kind === 'earlier' ? claim.upload : undefined;
+}
+const replace = (store: LowdbStore, record: DocumentRecord, text?: string) => store.update(record.id, () => ({ record, text }));
 /** Every record on disk, from all records files, as a restarted server would read them. */
 const onDisk = async () => {
   // Only the records files (`<block>.json`): a write in flight has a hidden temp file beside them, half written.
@@ -47,7 +66,7 @@ describe('writes', () => {
     const [record] = await store.insert([await received(store, 'a.pdf')], NOW);
     expect((await onDisk()).documents).toEqual([expect.objectContaining({ id: record!.id, filename: 'a.pdf', status: 'processing' })]);
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-    expect(await readFile(store.blobPath(record!.id), 'utf8')).toBe('%PDF-1.7 a.pdf');
+    expect(await readFile(store.filePath(record!.id), 'utf8')).toBe('%PDF-1.7 a.pdf');
   });
 
   it('made concurrently are coalesced into one follow-up write, and each caller sees its own change on disk', async () => {
@@ -56,7 +75,7 @@ describe('writes', () => {
     const before = store.writes;
     const seen = await Promise.all(
       records.map(async (record) => {
-        await store.replace({ ...record, status: 'failed', error: { code: 'processing_error', message: `run ${record.id}` } });
+        await replace(store, { ...record, status: 'failed', error: { code: 'processing_error', message: `run ${record.id}` } });
         const mine = (await onDisk()).documents.find((d: { id: number }) => d.id === record.id);
         return mine?.error?.message;
       }),
@@ -70,20 +89,20 @@ describe('writes', () => {
     const store = await open();
     const [record] = await store.insert([await received(store, 'big.pdf')], NOW);
     const text = 'PELICAN '.repeat(200_000);
-    await store.replace({ ...record!, status: 'completed', processed_at: NOW }, text);
+    await replace(store, { ...record!, status: 'completed', processed_at: NOW }, text);
     expect((await stat(join(dir, 'db.json'))).size).toBeLessThan(4_096);
     expect((await stat(join(dir, 'records', '0.json'))).size).toBeLessThan(4_096);
     expect(await readFile(join(dir, 'texts', `${record!.id}.txt`), 'utf8')).toBe(text);
-    expect(await store.content(store.byId(record!.id)!)).toBe(text);
+    expect(await store.content((await store.byId(record!.id))!)).toBe(text);
   });
 
   it('give ids from 1 that are never handed out again: not after a failed insert, a reset or a restart', async () => {
     let store = await open();
     const first = await store.insert([await received(store, 'a.pdf'), await received(store, 'b.pdf')], NOW);
     expect(first.map((r) => r.id)).toEqual([1, 2]);
-    const missing = { ...(await received(store, 'gone.pdf')), tempPath: join(dir, 'tmp', 'never-written') };
+    const missing = { ...(await received(store, 'gone.pdf')), file: stagedTempFile(join(dir, 'tmp', 'never-written'), 3) };
     await expect(store.insert([missing], NOW)).rejects.toThrow();
-    expect(store.byId(3)).toBeUndefined();
+    expect(await store.byId(3)).toBeUndefined();
     expect(await store.removeTenant('tenant-a')).toBe(2);
     await store.close();
     store = await open();
@@ -112,14 +131,6 @@ describe('writes', () => {
     store = await open();
     const [next] = await store.insert([await received(store, 'c.pdf')], NOW);
     expect(next!.id).toBe(3);
-  });
-
-  it('hide one tenant’s documents from another', async () => {
-    const store = await open();
-    const [mine] = await store.insert([await received(store, 'mine.pdf', 'tenant-a')], NOW);
-    expect(store.get('tenant-a', mine!.id)).toBeDefined();
-    expect(store.get('tenant-b', mine!.id)).toBeUndefined();
-    expect((await store.list('tenant-b', { page: 1, limit: 20 })).total).toBe(0);
   });
 });
 
@@ -187,7 +198,7 @@ describe('start-up', () => {
   it('stops when a records file the db lists is missing, deleting no upload, and starts once it is back', async () => {
     let store = await open();
     const kept = await store.insert([await received(store, 'a.pdf'), await received(store, 'b.pdf')], NOW);
-    await store.replace({ ...kept[0]!, status: 'completed', processed_at: NOW }, 'PELICAN');
+    await replace(store, { ...kept[0]!, status: 'completed', processed_at: NOW }, 'PELICAN');
     await store.close();
     await rename(join(dir, 'records', '0.json'), join(dir, 'records-0.json.bak'));
 
@@ -200,7 +211,7 @@ describe('start-up', () => {
     await rename(join(dir, 'records-0.json.bak'), join(dir, 'records', '0.json'));
     store = await open();
     expect((await store.list('tenant-a', { page: 1, limit: 20 })).total).toBe(2);
-    expect(await store.content(store.byId(1)!)).toBe('PELICAN');
+    expect(await store.content((await store.byId(1))!)).toBe('PELICAN');
   });
 
   it('stops when a records file is missing from a data dir made before the db listed them, if uploads of it remain', async () => {
@@ -277,14 +288,14 @@ describe('uploads remembered under an Idempotency-Key', () => {
   it('replay the upload as it was, rebuilt from its records, also after a restart', async () => {
     let store = await open();
     const uploaded = await store.insert([await received(store, 'a.pdf'), await received(store, 'b.pdf')], NOW, remember('k'));
-    await store.replace({ ...uploaded[0]!, status: 'completed', processed_at: NOW, updated_at: NOW }, 'TEXT');
+    await replace(store, { ...uploaded[0]!, status: 'completed', processed_at: NOW, updated_at: NOW }, 'TEXT');
     await store.close();
     store = await open({ clock: () => new Date(NOW) });
-    const earlier = store.idempotent('tenant-a', 'k', NOW);
-    expect(earlier?.fingerprint).toBe('fp-k');
-    expect(earlier?.documents).toEqual(uploaded);
-    expect(store.idempotent('tenant-b', 'k', NOW)).toBeUndefined();
-    expect(store.idempotent('tenant-a', 'k', '2024-05-04T00:00:00.000Z')).toBeUndefined();
+    const found = await earlier(store, 'tenant-a', 'k', NOW);
+    expect(found?.fingerprint).toBe('fp-k');
+    expect(found?.documents).toEqual(uploaded);
+    expect(await earlier(store, 'tenant-b', 'k', NOW)).toBeUndefined();
+    expect(await earlier(store, 'tenant-a', 'k', '2024-05-04T00:00:00.000Z')).toBeUndefined();
   });
 
   it('of a data dir from before they moved into the records files are moved there at start-up', async () => {
@@ -299,19 +310,12 @@ describe('uploads remembered under an Idempotency-Key', () => {
     ];
     await writeFile(join(dir, 'db.json'), JSON.stringify({ ...meta, idempotency: legacy }));
     store = await open({ clock: () => new Date(NOW) });
-    expect(store.idempotent('tenant-a', 'old', NOW)).toEqual({ fingerprint: 'fp-old', documents: uploaded });
-    expect(store.idempotent('tenant-a', 'expired', NOW)).toBeUndefined();
+    expect(await earlier(store, 'tenant-a', 'old', NOW)).toEqual({ fingerprint: 'fp-old', documents: uploaded });
+    expect(await earlier(store, 'tenant-a', 'expired', NOW)).toBeUndefined();
     expect(JSON.parse(await readFile(join(dir, 'db.json'), 'utf8'))).not.toHaveProperty('idempotency');
     await store.close();
     store = await open({ clock: () => new Date(NOW) });
-    expect(store.idempotent('tenant-a', 'old', NOW)?.fingerprint).toBe('fp-old');
-  });
-
-  it('are forgotten with their tenant on reset', async () => {
-    const store = await open();
-    await store.insert([await received(store, 'a.pdf')], NOW, remember('k'));
-    await store.removeTenant('tenant-a');
-    expect(store.idempotent('tenant-a', 'k', NOW)).toBeUndefined();
+    expect((await earlier(store, 'tenant-a', 'old', NOW))?.fingerprint).toBe('fp-old');
   });
 
   it('are pruned on a timer once expired, from memory and from the records file', async () => {
@@ -322,7 +326,7 @@ describe('uploads remembered under an Idempotency-Key', () => {
     expect(await readFile(join(dir, 'records', '0.json'), 'utf8')).toContain('fp-k');
     now = new Date('2024-05-02T11:00:00.000Z');
     expect(await until(async () => !(await readFile(join(dir, 'records', '0.json'), 'utf8')).includes('fp-k'), 5_000)).toBe(true);
-    expect(store.idempotent('tenant-a', 'k', '2024-05-02T09:30:00.000Z')).toBeUndefined();
+    expect(await earlier(store, 'tenant-a', 'k', '2024-05-02T09:30:00.000Z')).toBeUndefined();
   });
 });
 
@@ -331,8 +335,8 @@ describe('a text file that cannot be read', () => {
     const store = await open();
     const tenant = createKeyring([DEV_API_KEY], store.tenantSalt).tenantOf(DEV_API_KEY)!;
     const [broken, fine] = await store.insert([await received(store, 'a.pdf', tenant), await received(store, 'b.pdf', tenant)], NOW);
-    await store.replace({ ...broken!, status: 'completed', processed_at: NOW }, 'ALPHA');
-    await store.replace({ ...fine!, status: 'completed', processed_at: NOW }, 'BETA');
+    await replace(store, { ...broken!, status: 'completed', processed_at: NOW }, 'ALPHA');
+    await replace(store, { ...fine!, status: 'completed', processed_at: NOW }, 'BETA');
     await opened.pop()!.close();
     // A directory where the text file should be: reading it fails (EISDIR), even as root.
     await rm(join(dir, 'texts', `${broken!.id}.txt`));

@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import type { DocumentRecord } from '../model.js';
+import type { DocumentRecord } from '../../model.js';
+import type { UploadKey } from '../catalog.js';
 import { CorruptFileError, createDurableJsonFile, type DurableJsonFile } from './durable-fs.js';
 import type { RecordCheck } from './record-check.js';
 
@@ -13,21 +14,8 @@ const FORMAT = 'docproc-records/1';
  */
 export const SEGMENT_SIZE = 1000;
 
-/**
- * An upload remembered under its Idempotency-Key: only what a replay needs. Its documents are
- * `first_id` and the `count - 1` ids after it (an upload's ids are consecutive); the 202 is rebuilt
- * from their records. Kept in the records file of `first_id`, so remembering a key costs no
- * write of its own and no write grows with the number of live keys.
- */
-export interface UploadKey {
-  tenant: string;
-  key: string;
-  /** Identifies the files (names and bytes, in order); see upload/idempotency.ts. */
-  fingerprint: string;
-  expires_at: string;
-  first_id: number;
-  count: number;
-}
+// An upload remembered under its Idempotency-Key is kept in the records file of its first id, so
+// remembering a key costs no write of its own and no write grows with the number of live keys.
 
 /** What one records file holds: the records of one block of ids, and the keys of uploads that start in it. */
 interface SegmentData {

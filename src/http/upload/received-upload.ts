@@ -1,0 +1,41 @@
+import type { components } from '../../generated/openapi.js';
+import type { MinUploadRate } from './min-rate.js';
+import type { StagedFile } from './staged-file.js';
+import type { UploadRefusal } from './upload-refusal.js';
+
+/** A file's type as detected from its bytes. */
+export type DetectedType = components['schemas']['DocumentContentType'];
+
+/** Per-request upload limits: the contract's two (files, bytes), the filename length and the body rate. */
+export interface UploadLimits {
+  /** Bytes per file. */
+  maxFileBytes: number;
+  /** Files per request. */
+  maxFiles: number;
+  /** Characters (code points) per filename: the contract's `DocumentSummary.filename.maxLength`. */
+  maxFilenameLength: number;
+  /** How fast a body must keep arriving (the Node receiver; default {@link DEFAULT_MIN_UPLOAD_RATE}). */
+  minRate?: MinUploadRate;
+}
+
+/** One accepted file, in the order of its part. */
+export interface ReceivedFile {
+  filename: string;
+  contentType: DetectedType;
+  size: number;
+  /** SHA-256 of the bytes, hex. */
+  sha256: string;
+  file: StagedFile;
+}
+
+/** An upload's body, read: its files, or why it was refused (and then nothing of it is kept). */
+export type ReceivedUpload = { kind: 'received'; files: ReceivedFile[] } | { kind: 'refused'; refusal: UploadRefusal };
+
+/** How to read an upload's body. */
+export interface ReceiveOptions {
+  /**
+   * Keep the bytes for a store to take (true), or only read and fingerprint them (false: a repeat of a
+   * remembered upload, judged without writing a byte).
+   */
+  keep: boolean;
+}
