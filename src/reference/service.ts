@@ -11,6 +11,7 @@ import { createFaults } from './controls/faults.js';
 import { seedFromFile } from './controls/seeding.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import { createProcessor, type Processor } from './processing/processor.js';
+import { createLocalRunQueue } from './processing/queue/local-run-queue.js';
 import {
   createRandom,
   createSettings,
@@ -122,10 +123,10 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   const processor = createProcessor({
     store,
     extractor,
+    queue: createLocalRunQueue({ concurrency }),
     settings,
     random: createRandom(options.seed),
     clock,
-    concurrency,
     // The extractors stop at their own limit with a precise message; this catches any that do not.
     runBudgetMs: extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
     logger: logger.child({ component: 'processor' }),

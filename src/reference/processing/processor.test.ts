@@ -8,6 +8,7 @@ import { createMemoryStore } from '../store/memory/memory-store.js';
 import type { Extractor, FileSource } from './extractor.js';
 import type { Extraction } from './lifecycle.js';
 import { createProcessor, type Processor } from './processor.js';
+import { createLocalRunQueue } from './queue/local-run-queue.js';
 import { createSettings } from './settings.js';
 
 // The processor on the in-memory store, with an extractor the test drives: each extraction waits until
@@ -48,7 +49,7 @@ const start = (extractor: Extractor, { concurrency = 1, runBudgetMs = 60_000 } =
     settings: createSettings({ processing_delay_ms: 0, failure_rate: 0 }),
     random: () => 0.5,
     clock: () => new Date(),
-    concurrency,
+    queue: createLocalRunQueue({ concurrency }),
     runBudgetMs,
     logger: pino({ level: 'silent' }),
   }));

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { DocumentRecord, ForcedOutcome } from '../model.js';
 import type { DocumentStore } from '../store/document-store.js';
 import type { Extractor } from './extractor.js';
-import { createFairQueue } from './fair-queue.js';
 import { decideOutcome, type Extraction, finishRun, type RunOutcome, startRetry } from './lifecycle.js';
+import type { RunJob, RunQueue } from './queue/run-queue.js';
 import type { SettingsRegistry } from './settings.js';
 
 // How soon a result that could not be written is tried again, doubling up to the maximum.
@@ -13,16 +13,16 @@ const RESULT_RETRY_MAX_MS = 30_000;
 
 const transient = (message: string): Extraction => ({ ok: false, error: { code: 'processing_error', message } });
 
-/** What the processor needs; all of it is handed in, so tests pass a temp store and a clock. */
+/** What the processor needs; all of it is handed in, so tests pass a memory store and a queue they drive. */
 export interface ProcessorOptions {
   store: DocumentStore;
   extractor: Extractor;
+  /** Where runs wait for a slot (tenants in turn, bounded concurrency). */
+  queue: RunQueue;
   settings: SettingsRegistry;
   /** Uniform draws in [0, 1) for simulated failures. */
   random: () => number;
   clock: () => Date;
-  /** How many extractions may run at once. */
-  concurrency: number;
   /**
    * Longest an extraction may hold its slot; past it the run fails `unreadable_document` and the
    * slot goes to the next document, whatever the extractor does (its own limit should fire first).
@@ -36,38 +36,45 @@ export type RetryResult = { kind: 'started'; record: DocumentRecord } | { kind: 
 
 /** Runs processing in the background. */
 export interface Processor {
-  /** Starts a run for each `processing` record (after it was stored). */
+  /** Queues a run for each `processing` record (after it was stored). */
   submit(records: DocumentRecord[]): void;
   /** Starts a new run of a tenant's completed or failed document. */
   retry(tenant: string, id: number): Promise<RetryResult>;
   /** Forces how the document's next finished run ends; undefined when it is not the tenant's. */
   forceOutcome(tenant: string, id: number, forced: ForcedOutcome): Promise<DocumentRecord | undefined>;
-  /** Restarts the runs of documents left `processing` by a previous process; resolves to how many. */
+  /** Queues again the runs of documents left `processing` by a previous process; resolves to how many. */
   recover(): Promise<number>;
-  /** Resolves once no run is in progress. */
+  /** Resolves once no run this processor queued is waiting or in progress. */
   idle(): Promise<void>;
   /** Stops starting and finishing runs and waits for result writes in flight. */
   stop(): Promise<void>;
 }
 
+const jobOf = (record: DocumentRecord): RunJob => ({ documentId: record.id, tenant: record.tenant, attempt: record.attempts });
+
 /**
- * Creates the processor: extraction goes through a queue with bounded concurrency that serves
- * tenants in turn, each extraction within the run budget; the minimum processing delay is a timer
- * outside the queue, so slow-looking runs do not hold a slot.
- * @example const processor = createProcessor({ store, extractor, settings, random, clock, concurrency: 2, runBudgetMs: 62_000, logger });
+ * Creates the processor: a run waits out the tenant's processing delay (so every document stays
+ * `processing` at least that long), then a slot of the queue; its extraction runs within the run
+ * budget, and its result is written once, on the record as the run found it (a run that a retry or a
+ * reset superseded writes nothing).
+ * @example const processor = createProcessor({ store, extractor, queue, settings, random, clock, runBudgetMs: 62_000, logger });
  */
 export function createProcessor(options: ProcessorOptions): Processor {
-  const { store, extractor, settings, random, clock, logger } = options;
-  const queue = createFairQueue(options.concurrency);
-  const runs = new Set<Promise<void>>();
+  const { store, extractor, queue, settings, random, clock, logger } = options;
   const finishing = new Set<Promise<unknown>>();
   const stopping = new AbortController();
-  // Every document waiting out its delay listens for the stop (and stops listening when done), so
-  // twenty files uploaded at once are twenty listeners, not a leak: without this node prints a
-  // "memory leak" warning into the server's log from the eleventh on.
+  // Every run retrying a result write listens for the stop (and stops listening when done), so many
+  // at once are many listeners, not a leak: without this node prints a "memory leak" warning.
   setMaxListeners(0, stopping.signal);
   const now = () => clock().toISOString();
   const fileOf = (id: number) => ({ path: store.filePath?.(id), bytes: () => store.readFile(id) });
+  // Runs queued here and not yet ended, for idle().
+  let outstanding = 0;
+  const wakeIdle: Array<() => void> = [];
+  const ended = () => {
+    outstanding--;
+    if (outstanding === 0) for (const wake of wakeIdle.splice(0)) wake();
+  };
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -103,26 +110,26 @@ export function createProcessor(options: ProcessorOptions): Processor {
     }
   };
 
-  const run = async (record: DocumentRecord, startedAt: number) => {
-    let extraction: Extraction;
+  const extract = async (record: DocumentRecord): Promise<Extraction> => {
     try {
-      extraction =
-        (await queue.add(record.tenant, () => withinBudget(extractor.extract(fileOf(record.id), record.content_type)))) ??
-        transient('Processing was cancelled.');
+      return await withinBudget(extractor.extract(fileOf(record.id), record.content_type));
     } catch (err) {
       // An extractor bug must end the run, not strand the document in `processing`.
       logger.error({ err, documentId: record.id }, 'extraction failed unexpectedly');
-      extraction = transient('Processing failed unexpectedly; a retry may succeed.');
+      return transient('Processing failed unexpectedly; a retry may succeed.');
     }
-    await sleep(startedAt + settings.get(record.tenant).processing_delay_ms - performance.now());
+  };
+
+  // Writes a run's result on the record as the run found it. A result that cannot be written (disk full,
+  // read-only) is tried again until it lands, so the document is never left `processing` with no run;
+  // the draw and the forced outcome are decided once.
+  const finish = async (job: RunJob, extraction: Extraction): Promise<RunOutcome | undefined> => {
     let outcome: RunOutcome | undefined;
-    // A result that cannot be written (disk full, read-only) is tried again until it lands, so the
-    // document is never left `processing` with no run; the draw and the forced outcome are decided once.
     for (let wait = RESULT_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RESULT_RETRY_MAX_MS)) {
-      if (stopping.signal.aborted) return;
-      const write = store.update(record.id, (current) => {
-        // The record may have been reset away, or (after a restart) be in another run meanwhile.
-        if (current.status !== 'processing' || current.attempts !== record.attempts) return undefined;
+      if (stopping.signal.aborted) return undefined;
+      const write = store.update(job.documentId, (current) => {
+        // The record may have been reset away, or be in another run meanwhile.
+        if (current.status !== 'processing' || current.attempts !== job.attempt) return undefined;
         outcome ??= decideOutcome({
           extraction,
           forced: current.next_outcome,
@@ -133,39 +140,58 @@ export function createProcessor(options: ProcessorOptions): Processor {
       });
       finishing.add(write);
       try {
-        const written = await write;
-        if (!written?.changed) return;
-        break;
+        return (await write)?.changed ? outcome : undefined;
       } catch (err) {
-        logger.error({ err, documentId: record.id }, `could not store the result of a run; trying again in ${wait / 1000} s`);
+        logger.error({ err, documentId: job.documentId }, `could not store the result of a run; trying again in ${wait / 1000} s`);
         await sleep(wait);
       } finally {
         finishing.delete(write);
       }
     }
-    const ended = outcome as RunOutcome;
-    logger.info(
-      {
-        documentId: record.id,
-        tenant: record.tenant,
-        attempt: record.attempts,
-        status: ended.status,
-        error: ended.status === 'failed' ? ended.error.code : undefined,
-      },
-      'processing run finished',
-    );
   };
 
-  const submit = (record: DocumentRecord) => {
-    if (stopping.signal.aborted) return;
-    const started = run(record, performance.now())
-      .catch((err: unknown) => logger.error({ err, documentId: record.id }, 'processing run failed unexpectedly'))
-      .finally(() => runs.delete(started));
-    runs.add(started);
+  const run = async (job: RunJob) => {
+    try {
+      const record = await store.byId(job.documentId);
+      // Superseded by a retry, removed by a reset, or already finished (a run queued twice).
+      if (record?.status !== 'processing' || record.attempts !== job.attempt || stopping.signal.aborted) return;
+      const outcome = await finish(job, await extract(record));
+      if (!outcome) return;
+      logger.info(
+        {
+          documentId: job.documentId,
+          tenant: job.tenant,
+          attempt: job.attempt,
+          status: outcome.status,
+          error: outcome.status === 'failed' ? outcome.error.code : undefined,
+        },
+        'processing run finished',
+      );
+    } catch (err) {
+      logger.error({ err, documentId: job.documentId }, 'processing run failed unexpectedly');
+    } finally {
+      ended();
+    }
+  };
+  queue.start(run);
+
+  const submit = (records: DocumentRecord[]) => {
+    if (stopping.signal.aborted || records.length === 0) return;
+    // One delay per tenant's batch: every record of a submit belongs to one tenant (an upload, a retry).
+    const byTenant = new Map<string, DocumentRecord[]>();
+    for (const record of records) byTenant.set(record.tenant, [...(byTenant.get(record.tenant) ?? []), record]);
+    for (const [tenant, mine] of byTenant) {
+      outstanding += mine.length;
+      queue.enqueue(mine.map(jobOf), settings.get(tenant).processing_delay_ms).catch((err: unknown) => {
+        // Queued nowhere: the documents stay processing until a restart queues them again.
+        logger.error({ err, documents: mine.map((r) => r.id) }, 'could not queue processing runs');
+        for (const _ of mine) ended();
+      });
+    }
   };
 
   return {
-    submit: (records) => records.forEach(submit),
+    submit,
     async retry(tenant, id) {
       if (!(await store.get(tenant, id))) return { kind: 'not_found' };
       // Decided on the record as the change before left it, so of concurrent retries one starts.
@@ -175,7 +201,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
       });
       if (!result) return { kind: 'not_found' };
       if (!result.changed) return { kind: 'busy', record: result.record };
-      submit(result.record);
+      submit([result.record]);
       return { kind: 'started', record: result.record };
     },
     async forceOutcome(tenant, id, forced) {
@@ -185,18 +211,19 @@ export function createProcessor(options: ProcessorOptions): Processor {
     },
     async recover() {
       const stranded = await store.inStatus('processing');
-      stranded.forEach(submit);
+      submit(stranded);
       return stranded.length;
     },
-    async idle() {
-      while (runs.size > 0) await Promise.allSettled([...runs]);
+    idle() {
+      return outstanding === 0 ? Promise.resolve() : new Promise<void>((resolve) => wakeIdle.push(resolve));
     },
     async stop() {
       stopping.abort();
-      queue.clear();
+      await queue.stop();
       // Runs still extracting are abandoned (restart recovery redoes them); result writes that
       // already started must land.
       await Promise.allSettled([...finishing]);
+      for (const wake of wakeIdle.splice(0)) wake();
     },
   };
 }

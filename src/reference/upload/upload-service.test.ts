@@ -7,6 +7,7 @@ import { notKept, stagedBytes } from '../../http/upload/staged-file.js';
 import type { UploadRefusal } from '../../http/upload/upload-refusal.js';
 import type { Extractor } from '../processing/extractor.js';
 import { createProcessor, type Processor } from '../processing/processor.js';
+import { createLocalRunQueue } from '../processing/queue/local-run-queue.js';
 import { createSettings } from '../processing/settings.js';
 import type { DocumentStore } from '../store/document-store.js';
 import { createMemoryStore } from '../store/memory/memory-store.js';
@@ -29,7 +30,7 @@ beforeEach(async () => {
     settings: createSettings({ processing_delay_ms: 0, failure_rate: 0 }),
     random: () => 0.5,
     clock: () => new Date(now),
-    concurrency: 1,
+    queue: createLocalRunQueue({ concurrency: 1 }),
     runBudgetMs: 60_000,
     logger: pino({ level: 'silent' }),
   });
