@@ -1,5 +1,6 @@
 import { stagedBytes } from '../../src/http/upload/staged-file.js';
-import { createKeyring, DEV_API_KEY } from '../../src/reference/auth.js';
+import { DEV_API_KEY } from '../../src/reference/api/keys.js';
+import { createKeyring } from '../../src/reference/auth.js';
 import { openLowdbStore } from '../../src/reference/store/lowdb/lowdb-store.js';
 
 /** The word every seeded document's text contains once, at a position that varies. */

@@ -4,7 +4,7 @@ import { BUNDLED } from '../contract/bundled.js';
 import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../http/http-server.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
-import { DEV_API_KEY } from '../reference/auth.js';
+import { DEV_API_KEY } from '../reference/api/keys.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PROCESSING_DELAY_MS } from '../reference/processing/settings.js';
 import type { ReferenceService } from '../reference/service.js';
 import { integerOption, portOption } from './option-parsers.js';

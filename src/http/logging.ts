@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { requestState } from './request-state.js';
@@ -59,28 +59,25 @@ export function redactQuery(url: string): string {
  * Not pino-http: it builds child loggers for every request, and measured on a list request that
  * cost a third of the server's throughput (`npm run bench:profile`; BENCHMARKS.md). This writes
  * the same fields through the same pino logger with one call.
- * @example app.use(httpLogger(logger));
+ * @example logRequest(logger, req, res);
  */
-export function httpLogger(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const started = performance.now();
-    res.once('close', () => {
-      const durationMs = Math.round((performance.now() - started) * 10) / 10;
-      const { statusCode } = res;
-      const url = redactQuery(req.originalUrl);
-      const aborted = !res.writableFinished;
-      const line = {
-        requestId: req.id,
-        req: { method: req.method, url },
-        res: { statusCode },
-        durationMs,
-        tenant: requestState(res).tenant,
-        ...(aborted ? { aborted } : {}),
-      };
-      const message = `${req.method} ${url} ${statusCode} ${Math.round(durationMs)} ms${aborted ? ' (client went away)' : ''}`;
-      if (statusCode >= 500) logger.error(line, message);
-      else logger.info(line, message);
-    });
-    next();
-  };
+export function logRequest(logger: Logger, req: Request, res: Response): void {
+  const started = performance.now();
+  res.once('close', () => {
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    const { statusCode } = res;
+    const url = redactQuery(req.originalUrl);
+    const aborted = !res.writableFinished;
+    const line = {
+      requestId: req.id,
+      req: { method: req.method, url },
+      res: { statusCode },
+      durationMs,
+      tenant: requestState(res).tenant,
+      ...(aborted ? { aborted } : {}),
+    };
+    const message = `${req.method} ${url} ${statusCode} ${Math.round(durationMs)} ms${aborted ? ' (client went away)' : ''}`;
+    if (statusCode >= 500) logger.error(line, message);
+    else logger.info(line, message);
+  });
 }

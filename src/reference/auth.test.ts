@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceInProcess } from '../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../contract/contract.js';
 import { createKeyring } from './auth.js';
 
@@ -15,8 +15,9 @@ let contract: Contract;
 let call: ReturnType<typeof contractFetch>;
 let alicesDoc: number;
 
+// On the lowdb store: one test reads every file of its data dir for keys.
 beforeAll(async () => {
-  [server, contract] = await Promise.all([startReferenceServer({ apiKeys: [ALICE, BOB] }), loadContract()]);
+  [server, contract] = await Promise.all([startReferenceInProcess({ apiKeys: [ALICE, BOB], store: 'lowdb' }), loadContract()]);
   call = contractFetch(server, contract);
   const body = new FormData();
   body.append('files[]', await fixture('text.pdf'), 'alice-invoice.pdf');
@@ -46,7 +47,7 @@ describe('each key is its own tenant', () => {
   });
 
   it('a mock reset by one tenant leaves the other’s documents alone', async () => {
-    const reset = await fetch(`${server.baseUrl}/_mock/reset`, { method: 'POST', headers: { 'x-api-key': BOB } });
+    const reset = await server.fetch(`${server.baseUrl}/_mock/reset`, { method: 'POST', headers: { 'x-api-key': BOB } });
     expect(await reset.json()).toMatchObject({ deleted_documents: 0 });
     expect((await call('getDocument', `${API}/get_document/${alicesDoc}`, { apiKey: ALICE })).status).toBe(200);
   });
@@ -90,7 +91,7 @@ describe('keys', () => {
   });
 
   it('without configured keys, the dev key docproc-dev-key works', async () => {
-    const dev = await startReferenceServer();
+    const dev = await startReferenceInProcess();
     try {
       expect(dev.apiKeys).toEqual(['docproc-dev-key']);
       expect((await contractFetch(dev, contract)('listDocuments', `${API}/get_documents`)).status).toBe(200);

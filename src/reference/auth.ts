@@ -1,16 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
-import { ApiError } from '../http/errors.js';
-import { requestState } from '../http/request-state.js';
-
-/** The key the server accepts when no keys are configured. */
-export const DEV_API_KEY = 'docproc-dev-key';
-
-/** The configured API keys, each mapped to a tenant id that cannot be turned back into the key. */
-export interface Keyring {
-  /** The tenant of a presented key, or undefined when the key is missing or unknown. */
-  tenantOf(presented: string | undefined): string | undefined;
-}
+import type { Keyring } from './api/keys.js';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -37,31 +26,4 @@ export function createKeyring(keys: readonly string[], salt: string): Keyring {
       return tenant;
     },
   };
-}
-
-/**
- * Rejects a request without a configured `x-api-key` (401, before any validation) and records the
- * caller's tenant in the request state.
- * @example router.use(requireApiKey(keyring));
- */
-export function requireApiKey(keyring: Keyring): RequestHandler {
-  return (req, res, next) => {
-    const presented = req.get('x-api-key');
-    const tenant = keyring.tenantOf(presented);
-    if (!tenant) {
-      throw new ApiError(
-        'unauthorized',
-        presented ? 'The API key in the x-api-key header is not valid.' : 'Send your API key in the x-api-key header.',
-      );
-    }
-    requestState(res).tenant = tenant;
-    next();
-  };
-}
-
-/** The tenant `requireApiKey` recorded for this response. */
-export function tenantOf(res: Response): string {
-  const { tenant } = requestState(res);
-  if (tenant === undefined) throw new Error('requireApiKey must run before this handler');
-  return tenant;
 }

@@ -2,15 +2,19 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { BUNDLED } from '../contract/bundled.js';
+import { fetchApi } from '../http/fetch-api.js';
 import { createLogger } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE, type MinUploadRate } from '../http/upload/min-rate.js';
+import { createUploadReceiver } from '../http/upload/multipart-receiver.js';
 import { prepareScratchDir } from '../http/upload/scratch-dir.js';
+import { DEV_API_KEY } from './api/keys.js';
 import { createApp } from './app.js';
-import { createKeyring, DEV_API_KEY } from './auth.js';
+import { createKeyring } from './auth.js';
 import { createFaults } from './controls/faults.js';
 import { seedFromFile } from './controls/seeding.js';
+import { createReferenceCore } from './core.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
-import { createProcessor, type Processor } from './processing/processor.js';
+import type { Processor } from './processing/processor.js';
 import { createLocalRunQueue } from './processing/queue/local-run-queue.js';
 import {
   createRandom,
@@ -58,6 +62,8 @@ export interface ReferenceServiceOptions {
 /** A running service: the app plus what it was built from, and a way to stop it. */
 export interface ReferenceService {
   app: Express;
+  /** The same service as a `fetch` function: its API in this process, no port, no Express (tests). */
+  fetch: (request: Request) => Promise<Response>;
   store: DocumentStore;
   /** Where the documents are: the data dir of the lowdb store, or `memory`. */
   storeLocation: string;
@@ -120,28 +126,24 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   });
   const extraction = { ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction };
   const extractor = createExtractor({ ...extraction, workers: concurrency });
-  const processor = createProcessor({
+  const keyring = createKeyring(apiKeys, store.tenantSalt);
+  const { api, processor } = createReferenceCore({
     store,
     extractor,
     queue: createLocalRunQueue({ concurrency }),
+    keyring,
     settings,
-    random: createRandom(options.seed),
+    faults: createFaults(),
     clock,
+    random: createRandom(options.seed),
     // The extractors stop at their own limit with a precise message; this catches any that do not.
     runBudgetMs: extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
     logger: logger.child({ component: 'processor' }),
   });
-  const keyring = createKeyring(apiKeys, store.tenantSalt);
   const app = createApp({
-    store,
-    processor,
-    settings,
-    faults: createFaults(),
-    keyring,
+    api,
+    receive: createUploadReceiver(tmpDir, limits),
     logger,
-    clock,
-    limits,
-    tmpDir,
     corsOrigins: options.corsOrigins?.length ? options.corsOrigins : ['*'],
     prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
   });
@@ -162,6 +164,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
 
   return {
     app,
+    fetch: fetchApi(api, { limits }),
     store,
     storeLocation: location,
     processor,

@@ -1,5 +1,5 @@
 import { BUNDLED } from '../contract/bundled.js';
-import { type FieldError, invalidRequest } from '../http/errors.js';
+import { type FieldError, invalidRequest } from '../http/problem.js';
 import type { DocumentStatus, ListQuery } from './model.js';
 
 /** The document statuses, as the contract lists them. */

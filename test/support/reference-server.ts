@@ -16,10 +16,12 @@ export interface ReferenceServerOptions extends Partial<Omit<ReferenceServiceOpt
   maxConnections?: number;
 }
 
-/** A reference server running in this process on 127.0.0.1. */
+/** A reference server running in this process on 127.0.0.1 (or with no port at all, see {@link startReferenceInProcess}). */
 export interface RunningReferenceServer {
   /** e.g. `http://127.0.0.1:38125`; append `/api/v1/...` for the API. */
   baseUrl: string;
+  /** Sends a request to this server: over its port, or straight to its API in this process. */
+  fetch: (input: string, init?: RequestInit) => Promise<Response>;
   /** The data dir (a temp dir unless one was given); `tmp/` inside it holds upload temp files. */
   dataDir: string;
   /** The accepted API keys (`['docproc-dev-key']` unless `apiKeys` was given). */
@@ -65,12 +67,51 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   let closing: Promise<void> | undefined;
   return {
     baseUrl: http.url,
+    fetch: (input, init) => fetch(input, init),
     dataDir,
     apiKeys: service.apiKeys,
     service,
     close() {
       closing ??= (async () => {
         await http.close(2_000);
+        await service.close();
+        if (ownDir) await rm(dataDir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * The reference service in this process with no port and no Express: requests go straight to its API
+ * (the service's `fetch`), on the in-memory store unless a data dir is given. For tests of what the API
+ * answers, where the port is not the point; the HTTP front has its own tests on a real port.
+ * @example const server = await startReferenceInProcess(); await server.fetch(`${server.baseUrl}/api/v1/documents/get_documents`);
+ */
+export async function startReferenceInProcess(
+  options: Omit<ReferenceServerOptions, 'timeouts' | 'maxConnections'> = {},
+): Promise<RunningReferenceServer> {
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'docproc-in-process-')));
+  const service = await createReferenceService({
+    processingDelayMs: 50,
+    store: ownDir ? 'memory' : 'lowdb',
+    ...options,
+    dataDir,
+    logger: options.logger ?? pino({ level: 'silent' }),
+  }).catch(async (error: unknown) => {
+    if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: 'http://docproc.in-process',
+    fetch: (input, init) => service.fetch(new Request(input, init)),
+    dataDir,
+    apiKeys: service.apiKeys,
+    service,
+    close() {
+      closing ??= (async () => {
         await service.close();
         if (ownDir) await rm(dataDir, { recursive: true, force: true });
       })();
@@ -126,12 +167,12 @@ export function contractViolations(
  * the violations, when one does not conform. The key defaults to the server's first key.
  * @example const call = contractFetch(server, contract); const { body } = await call('listDocuments', '/api/v1/documents/get_documents');
  */
-export function contractFetch(server: { baseUrl: string; apiKeys: string[] }, contract: Contract) {
+export function contractFetch(server: Pick<RunningReferenceServer, 'baseUrl' | 'apiKeys' | 'fetch'>, contract: Contract) {
   return async (operationId: string, path: string, init: CheckedInit = {}): Promise<CheckedResponse> => {
     const { apiKey = server.apiKeys[0], ...rest } = init;
     const headers = new Headers(rest.headers);
     if (apiKey !== null && apiKey !== undefined && !headers.has('x-api-key')) headers.set('x-api-key', apiKey);
-    const res = await fetch(server.baseUrl + path, { ...rest, headers });
+    const res = await server.fetch(server.baseUrl + path, { ...rest, headers });
     const text = await res.text();
     const body = text === '' ? undefined : (JSON.parse(text) as unknown);
     const violations = contractViolations(contract, operationId, res.status, res.headers, body, rest.method ?? 'GET');

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import { fileTypeStream } from 'file-type';
 import type multer from 'multer';
-import type { DetectedType } from './received-upload.js';
+import { ACCEPTED_TYPES, type DetectedType } from './received-upload.js';
 import type { UploadRefusal } from './upload-refusal.js';
 import { refuse } from './upload-refusal.js';
 
@@ -21,15 +21,6 @@ export interface SniffedFile {
   /** SHA-256 of the bytes, hex. */
   sha256: string;
 }
-
-/** The types the contract accepts, by the MIME type file-type detects. */
-export const ACCEPTED_TYPES: Record<string, DetectedType> = {
-  'application/pdf': 'application/pdf',
-  'image/jpeg': 'image/jpeg',
-  'image/png': 'image/png',
-  // An animated PNG is a PNG whose first frame any PNG reader decodes.
-  'image/apng': 'image/png',
-};
 
 /**
  * Carries a refusal through multer's callbacks, which only pass errors along; the receiver takes it back

@@ -1,4 +1,4 @@
-import { ApiError, type FieldError } from '../errors.js';
+import { ApiError, type FieldError } from '../problem.js';
 
 /**
  * Why an upload's body was refused, as a value, from the receiver to the response: the contract's error

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceInProcess } from '../../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../../contract/contract.js';
 
 // HTTP fault injection through the mock controls, over HTTP against a real server: what a UI
@@ -12,7 +12,7 @@ let contract: Contract;
 let call: ReturnType<typeof contractFetch>;
 
 beforeAll(async () => {
-  [server, contract] = await Promise.all([startReferenceServer({ apiKeys: [KEY, OTHER] }), loadContract()]);
+  [server, contract] = await Promise.all([startReferenceInProcess({ apiKeys: [KEY, OTHER] }), loadContract()]);
   call = contractFetch(server, contract);
 });
 afterAll(() => server?.close());
@@ -21,7 +21,7 @@ beforeEach(async () => {
 });
 
 async function control(method: string, path: string, body?: unknown, apiKey = KEY) {
-  const res = await fetch(`${server.baseUrl}/_mock${path}`, {
+  const res = await server.fetch(`${server.baseUrl}/_mock${path}`, {
     method,
     headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,7 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { RequestHandler } from 'express';
-import { ApiError, type ErrorCode, type FieldError, invalidRequest } from '../../http/errors.js';
-import { tenantOf } from '../auth.js';
+import { ApiError, type ErrorCode, type FieldError, invalidRequest } from '../../http/problem.js';
 
 /** The statuses a fault can answer with. */
 export const FAULT_STATUSES = [429, 500, 503] as const;
@@ -34,13 +31,16 @@ export interface FaultsChange {
   errors?: Record<string, FaultRule | null>;
 }
 
-/** Faults per tenant, in memory: a restart or a reset clears them. */
+/**
+ * Faults per tenant. Reads are synchronous (every API request peeks); changes are asynchronous, so a
+ * registry shared by replicas can store them. The in-memory one: a restart or a reset clears them.
+ */
 export interface FaultRegistry {
   get(tenant: string): Faults;
   /** The tenant's faults as held (not a copy), or undefined when it has none set: the hot path. */
   peek(tenant: string): Readonly<Faults> | undefined;
-  update(tenant: string, change: FaultsChange): Faults;
-  reset(tenant: string): void;
+  update(tenant: string, change: FaultsChange): Promise<Faults>;
+  reset(tenant: string): Promise<void>;
 }
 
 /** The longest added latency or jitter the controls accept (60 s). */
@@ -60,7 +60,7 @@ export function createFaults(): FaultRegistry {
   return {
     get: (tenant) => copy(byTenant.get(tenant) ?? none()),
     peek: (tenant) => byTenant.get(tenant),
-    update(tenant, change) {
+    async update(tenant, change) {
       const next = copy(byTenant.get(tenant) ?? none());
       if (change.latency_ms !== undefined) next.latency_ms = change.latency_ms;
       if (change.jitter_ms !== undefined) next.jitter_ms = change.jitter_ms;
@@ -71,7 +71,7 @@ export function createFaults(): FaultRegistry {
       byTenant.set(tenant, next);
       return copy(next);
     },
-    reset: (tenant) => void byTenant.delete(tenant),
+    reset: async (tenant) => void byTenant.delete(tenant),
   };
 }
 
@@ -138,27 +138,23 @@ export function parseFaultsChange(body: unknown, operationIds: readonly string[]
   return change;
 }
 
-/** What {@link injectFaults} needs. */
-export interface InjectFaultsDeps {
-  faults: FaultRegistry;
-  /** The operation a request is for (by method and full path), or undefined. */
-  operationOf: (method: string, pathname: string) => string | undefined;
-  /** Uniform in [0, 1); seeded in tests. */
-  random?: () => number;
-}
-
 /**
- * Applies the caller's injected faults to an API request: waits the added latency, then answers a
- * share of the operation's requests with the chosen error (problem+json, `Retry-After` on 429 and
- * 503) before the request is looked at. Runs after the key check, so faults are per tenant.
- * @example api.use(requireApiKey(keyring), injectFaults({ faults, operationOf }), documentRoutes(deps));
+ * Applies a tenant's injected faults to one API request, before the request is looked at: waits the
+ * added latency, then answers a share of the operation's requests with the chosen error (problem+json,
+ * `Retry-After` on 429 and 503) by throwing it. A tenant without faults (every tenant, normally) costs
+ * one lookup: no copy, no promise.
+ * @example await applyFaults(faults.peek(tenant), 'listDocuments');
  */
-export function injectFaults({ faults, operationOf, random = Math.random }: InjectFaultsDeps): RequestHandler {
-  const apply = async (set: Readonly<Faults>, req: Parameters<RequestHandler>[0], next: Parameters<RequestHandler>[2]) => {
+export function applyFaults(
+  set: Readonly<Faults> | undefined,
+  operationId: string | undefined,
+  random: () => number = Math.random,
+): Promise<void> | undefined {
+  if (set === undefined) return undefined;
+  return (async () => {
     const { latency_ms: latency, jitter_ms: jitter, errors } = set;
     const delay = latency + (jitter > 0 ? Math.round(random() * jitter) : 0);
-    if (delay > 0) await sleep(delay);
-    const operationId = operationOf(req.method, req.originalUrl.split('?')[0]!);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const rule = operationId ? errors[operationId] : undefined;
     if (rule && random() < rule.rate) {
       const retry = rule.status === 500 ? {} : { headers: { 'Retry-After': String(rule.retry_after_s) } };
@@ -169,12 +165,5 @@ export function injectFaults({ faults, operationOf, random = Math.random }: Inje
         retry,
       );
     }
-    next();
-  };
-  // A tenant without faults (every tenant, normally) passes straight through: no copy, no promise.
-  return (req, res, next) => {
-    const set = faults.peek(tenantOf(res));
-    if (set === undefined) return next();
-    return apply(set, req, next);
-  };
+  })();
 }

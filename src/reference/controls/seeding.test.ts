@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCli } from '../../../test/support/processes.js';
-import { contractFetch, type RunningReferenceServer, startReferenceServer, until } from '../../../test/support/reference-server.js';
+import { contractFetch, type RunningReferenceServer, startReferenceInProcess, until } from '../../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../../contract/contract.js';
 
 // Seeding through the mock controls, over HTTP against a real server (real store in a temp dir):
@@ -16,16 +16,16 @@ let contract: Contract;
 let call: ReturnType<typeof contractFetch>;
 
 beforeAll(async () => {
-  [server, contract] = await Promise.all([startReferenceServer({ apiKeys: [KEY, OTHER], processingDelayMs: 50 }), loadContract()]);
+  [server, contract] = await Promise.all([startReferenceInProcess({ apiKeys: [KEY, OTHER], processingDelayMs: 50 }), loadContract()]);
   call = contractFetch(server, contract);
 });
 afterAll(() => server?.close());
 beforeEach(async () => {
-  await fetch(`${server.baseUrl}/_mock/reset`, { method: 'POST', headers: { 'x-api-key': KEY } });
+  await server.fetch(`${server.baseUrl}/_mock/reset`, { method: 'POST', headers: { 'x-api-key': KEY } });
 });
 
 async function seed(body: unknown, apiKey = KEY) {
-  const res = await fetch(`${server.baseUrl}/_mock/seed`, {
+  const res = await server.fetch(`${server.baseUrl}/_mock/seed`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
     body: JSON.stringify(body),

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { BUNDLED } from '../../contract/bundled.js';
-import { type FieldError, invalidRequest } from '../../http/errors.js';
+import { type FieldError, invalidRequest } from '../../http/problem.js';
 import { stagedBytes } from '../../http/upload/staged-file.js';
 import type { DocumentError, DocumentRecord, DocumentStatus } from '../model.js';
 import type { Processor } from '../processing/processor.js';

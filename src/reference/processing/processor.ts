@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { DocumentRecord, ForcedOutcome } from '../model.js';
 import type { DocumentStore } from '../store/document-store.js';
@@ -28,7 +27,7 @@ export interface ProcessorOptions {
    * slot goes to the next document, whatever the extractor does (its own limit should fire first).
    */
   runBudgetMs: number;
-  logger: Logger;
+  logger: Pick<Logger, 'info' | 'error'>;
 }
 
 /** The outcome of a retry request. */
@@ -62,10 +61,9 @@ const jobOf = (record: DocumentRecord): RunJob => ({ documentId: record.id, tena
 export function createProcessor(options: ProcessorOptions): Processor {
   const { store, extractor, queue, settings, random, clock, logger } = options;
   const finishing = new Set<Promise<unknown>>();
-  const stopping = new AbortController();
-  // Every run retrying a result write listens for the stop (and stops listening when done), so many
-  // at once are many listeners, not a leak: without this node prints a "memory leak" warning.
-  setMaxListeners(0, stopping.signal);
+  let stopped = false;
+  // Runs waiting to write a result again; a stop wakes them, so they end at once.
+  const sleepers = new Set<() => void>();
   const now = () => clock().toISOString();
   const fileOf = (id: number) => ({ path: store.filePath?.(id), bytes: () => store.readFile(id) });
   // Runs queued here and not yet ended, for idle().
@@ -78,18 +76,18 @@ export function createProcessor(options: ProcessorOptions): Processor {
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (ms <= 0 || stopping.signal.aborted) return resolve();
+      if (ms <= 0 || stopped) return resolve();
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
-        stopping.signal.removeEventListener('abort', done);
+        sleepers.delete(done);
         resolve();
       }
-      stopping.signal.addEventListener('abort', done);
+      sleepers.add(done);
     });
 
   const withinBudget = async (extraction: Promise<Extraction>): Promise<Extraction> => {
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const overrun = new Promise<Extraction>((resolve) => {
       timer = setTimeout(
         () =>
@@ -126,7 +124,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   const finish = async (job: RunJob, extraction: Extraction): Promise<RunOutcome | undefined> => {
     let outcome: RunOutcome | undefined;
     for (let wait = RESULT_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RESULT_RETRY_MAX_MS)) {
-      if (stopping.signal.aborted) return undefined;
+      if (stopped) return undefined;
       const write = store.update(job.documentId, (current) => {
         // The record may have been reset away, or be in another run meanwhile.
         if (current.status !== 'processing' || current.attempts !== job.attempt) return undefined;
@@ -154,7 +152,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
     try {
       const record = await store.byId(job.documentId);
       // Superseded by a retry, removed by a reset, or already finished (a run queued twice).
-      if (record?.status !== 'processing' || record.attempts !== job.attempt || stopping.signal.aborted) return;
+      if (record?.status !== 'processing' || record.attempts !== job.attempt || stopped) return;
       const outcome = await finish(job, await extract(record));
       if (!outcome) return;
       logger.info(
@@ -176,7 +174,7 @@ export function createProcessor(options: ProcessorOptions): Processor {
   queue.start(run);
 
   const submit = (records: DocumentRecord[]) => {
-    if (stopping.signal.aborted || records.length === 0) return;
+    if (stopped || records.length === 0) return;
     // One delay per tenant's batch: every record of a submit belongs to one tenant (an upload, a retry).
     const byTenant = new Map<string, DocumentRecord[]>();
     for (const record of records) byTenant.set(record.tenant, [...(byTenant.get(record.tenant) ?? []), record]);
@@ -218,7 +216,8 @@ export function createProcessor(options: ProcessorOptions): Processor {
       return outstanding === 0 ? Promise.resolve() : new Promise<void>((resolve) => wakeIdle.push(resolve));
     },
     async stop() {
-      stopping.abort();
+      stopped = true;
+      for (const wake of [...sleepers]) wake();
       await queue.stop();
       // Runs still extracting are abandoned (restart recovery redoes them); result writes that
       // already started must land.

@@ -6,12 +6,15 @@ export interface ProcessingSettings {
   failure_rate: number;
 }
 
-/** Settings per tenant, so one team's experiments do not slow down another's. */
+/**
+ * Settings per tenant, so one team's experiments do not slow down another's. Reads are synchronous (every
+ * run and request reads them); changes are asynchronous, so a registry shared by replicas can store them.
+ */
 export interface SettingsRegistry {
   readonly defaults: Readonly<ProcessingSettings>;
   get(tenant: string): ProcessingSettings;
-  update(tenant: string, change: Partial<ProcessingSettings>): ProcessingSettings;
-  reset(tenant: string): void;
+  update(tenant: string, change: Partial<ProcessingSettings>): Promise<ProcessingSettings>;
+  reset(tenant: string): Promise<void>;
 }
 
 /** Default minimum processing time, long enough for a UI to show its "processing" state. */
@@ -34,12 +37,12 @@ export function createSettings(defaults: ProcessingSettings): SettingsRegistry {
   return {
     defaults: frozen,
     get: (tenant) => ({ ...(byTenant.get(tenant) ?? frozen) }),
-    update(tenant, change) {
+    async update(tenant, change) {
       const next = { ...(byTenant.get(tenant) ?? frozen), ...change };
       byTenant.set(tenant, next);
       return { ...next };
     },
-    reset: (tenant) => void byTenant.delete(tenant),
+    reset: async (tenant) => void byTenant.delete(tenant),
   };
 }
 

@@ -4,7 +4,7 @@ import {
   contractFetch,
   fixture,
   type RunningReferenceServer,
-  startReferenceServer,
+  startReferenceInProcess,
   until,
 } from '../../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../../contract/contract.js';
@@ -36,7 +36,7 @@ function form(parts: Array<[field: string, blob: Blob | string, filename?: strin
 
 beforeAll(async () => {
   [server, contract] = await Promise.all([
-    startReferenceServer({ apiKeys: [KEY, BUSY_KEY, ...Object.values(FAULT_KEYS)], maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES }),
+    startReferenceInProcess({ apiKeys: [KEY, BUSY_KEY, ...Object.values(FAULT_KEYS)], maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES }),
     loadContract(),
   ]);
   call = contractFetch(server, contract);
@@ -49,7 +49,7 @@ beforeAll(async () => {
     body: form([['files[]', pdf, 'first.pdf']]),
   });
   // The busy tenant's runs last ten minutes, so its document is reliably `processing`.
-  await fetch(`${server.baseUrl}/_mock/settings`, {
+  await server.fetch(`${server.baseUrl}/_mock/settings`, {
     method: 'PATCH',
     headers: { 'x-api-key': BUSY_KEY, 'content-type': 'application/json' },
     body: JSON.stringify({ processing_delay_ms: 600_000 }),
@@ -63,7 +63,7 @@ beforeAll(async () => {
   for (const [status, apiKey] of Object.entries(FAULT_KEYS)) {
     const every = { rate: 1, status: Number(status), retry_after_s: 2 };
     const rules = Object.fromEntries(['uploadDocuments', 'listDocuments', 'getDocument', 'retryDocument'].map((op) => [op, every]));
-    await fetch(`${server.baseUrl}/_mock/faults`, {
+    await server.fetch(`${server.baseUrl}/_mock/faults`, {
       method: 'PATCH',
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ errors: rules }),
@@ -461,18 +461,18 @@ describe('paths and methods outside the four operations', () => {
   const problem = () => contract.document.components!.schemas!.Problem as object;
 
   it('an unknown /api/v1 path is a 404 problem, after the key check', async () => {
-    const withKey = await fetch(`${server.baseUrl}/api/v1/documents/nope`, { headers: { 'x-api-key': KEY } });
+    const withKey = await server.fetch(`${server.baseUrl}/api/v1/documents/nope`, { headers: { 'x-api-key': KEY } });
     expect(withKey.status).toBe(404);
     expect(withKey.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const body = await withKey.json();
     expect(contract.validate(problem(), body).errors).toEqual([]);
     expect(body.code).toBe('not_found');
-    const withoutKey = await fetch(`${server.baseUrl}/api/v1/documents/nope`);
+    const withoutKey = await server.fetch(`${server.baseUrl}/api/v1/documents/nope`);
     expect(withoutKey.status).toBe(401);
   });
 
   it('an unknown path outside /api/v1 is a 404 problem with a request id', async () => {
-    const res = await fetch(`${server.baseUrl}/favicon.ico`);
+    const res = await server.fetch(`${server.baseUrl}/favicon.ico`);
     expect(res.status).toBe(404);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(contract.validate(problem(), await res.json()).errors).toEqual([]);

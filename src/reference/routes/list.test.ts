@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceInProcess } from '../../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../../contract/contract.js';
 
 // listDocuments exactly as the contract says: order, pagination, filters, literal search,
@@ -28,7 +28,7 @@ const list = async (query = '') =>
   (await call('listDocuments', `${LIST}${query}`)).body as { documents: Summary[]; pagination: Record<string, number> };
 
 beforeAll(async () => {
-  [server, contract] = await Promise.all([startReferenceServer({ clock: () => new Date(now) }), loadContract()]);
+  [server, contract] = await Promise.all([startReferenceInProcess({ clock: () => new Date(now) }), loadContract()]);
   call = contractFetch(server, contract);
   // One batch (one created_at), then one upload per minute.
   await upload([
@@ -42,7 +42,7 @@ beforeAll(async () => {
   await upload([['multipage.pdf', 'ÉCOLE résumé.pdf']]);
   await server.service.processor.idle();
   // The last one stays processing: its tenant's runs now last ten minutes.
-  await fetch(`${server.baseUrl}/_mock/settings`, {
+  await server.fetch(`${server.baseUrl}/_mock/settings`, {
     method: 'PATCH',
     headers: { 'x-api-key': server.apiKeys[0]!, 'content-type': 'application/json' },
     body: JSON.stringify({ processing_delay_ms: 600_000 }),

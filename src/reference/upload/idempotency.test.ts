@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFetch, type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import { contractFetch, type RunningReferenceServer, startReferenceInProcess } from '../../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../../contract/contract.js';
 
 // Idempotency-Key on uploads, against a real server whose clock the test moves.
@@ -13,7 +13,7 @@ let contract: Contract;
 let call: ReturnType<typeof contractFetch>;
 
 beforeAll(async () => {
-  [server, contract] = await Promise.all([startReferenceServer({ apiKeys: KEYS, clock: () => new Date(now) }), loadContract()]);
+  [server, contract] = await Promise.all([startReferenceInProcess({ apiKeys: KEYS, clock: () => new Date(now) }), loadContract()]);
   call = contractFetch(server, contract);
 });
 afterAll(() => server?.close());
@@ -85,7 +85,7 @@ describe('an upload repeated under the same Idempotency-Key', () => {
         controller.close();
       },
     });
-    const slow = fetch(server.baseUrl + UPLOAD, {
+    const slow = server.fetch(server.baseUrl + UPLOAD, {
       method: 'POST',
       headers: { 'x-api-key': KEYS[0]!, 'idempotency-key': 'key-in-flight', 'content-type': 'multipart/form-data; boundary=b' },
       body,

@@ -1,6 +1,5 @@
-import type { Request } from 'express';
 import { BUNDLED, ruleTest } from '../../contract/bundled.js';
-import { invalidRequest } from '../../http/errors.js';
+import { invalidRequest } from '../../http/problem.js';
 import type { ReceivedFile } from '../../http/upload/received-upload.js';
 
 /** The request header that makes an upload safe to retry. */
@@ -23,12 +22,12 @@ export async function fingerprint(files: Array<Pick<ReceivedFile, 'filename' | '
 }
 
 /**
- * The request's `Idempotency-Key` (1-255 printable ASCII characters), or undefined when it has
- * none; any other value is an `invalid_request` naming the header, like every malformed parameter.
- * @example const key = idempotencyKeyOf(req);
+ * A request's `Idempotency-Key` header as the contract allows it (1-255 printable ASCII characters), or
+ * undefined when there is none; any other value is an `invalid_request` naming the header, like every
+ * malformed parameter.
+ * @example const key = parseIdempotencyKey(request.header('Idempotency-Key'));
  */
-export function idempotencyKeyOf(req: Request): string | undefined {
-  const key = req.get(IDEMPOTENCY_HEADER);
+export function parseIdempotencyKey(key: string | undefined): string | undefined {
   if (key !== undefined && !saneKey(key)) {
     throw invalidRequest([
       {

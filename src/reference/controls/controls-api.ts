@@ -1,17 +1,16 @@
-import express, { Router } from 'express';
-import { ApiError, type FieldError, invalidRequest, methodNotAllowed } from '../../http/errors.js';
-import { tenantOf } from '../auth.js';
+import { type ApiRequest, type ApiResponse, jsonResponse } from '../../http/exchange.js';
+import { ApiError, type FieldError, invalidRequest } from '../../http/problem.js';
 import type { DocumentError, ForcedOutcome } from '../model.js';
-import { toDocument } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import { MAX_PROCESSING_DELAY_MS, type ProcessingSettings, type SettingsRegistry } from '../processing/settings.js';
+import { documentJson } from '../serialize.js';
 import type { DocumentStore } from '../store/document-store.js';
 import { parseDocumentId } from '../validation.js';
 import { type FaultRegistry, parseFaultsChange } from './faults.js';
 import { parseSeeds, seedDocuments } from './seeding.js';
 
 /** What the mock controls need. */
-export interface MockControlDeps {
+export interface ControlsDeps {
   store: DocumentStore;
   processor: Processor;
   settings: SettingsRegistry;
@@ -87,58 +86,72 @@ function parseOutcome(body: unknown): ForcedOutcome {
   throw invalidRequest([{ in: 'body', name: 'outcome', message: 'must be "completed" or "failed"' }]);
 }
 
+/** One control: its methods, answering a request of the caller's tenant. */
+type Control = Partial<Record<'GET' | 'POST' | 'PATCH', (request: ApiRequest, tenant: string) => Promise<ApiResponse>>>;
+
+const json = (status: number, value: unknown) => jsonResponse(status, JSON.stringify(value));
+
 /**
- * Controls for frontend teams, outside the contract and keyed like the API: reset the tenant,
- * change its processing settings, inject HTTP faults, seed documents in chosen states, force a document's next outcome.
- * @example app.use('/_mock', requireApiKey(keyring), mockControlRoutes({ store, processor, settings, faults, clock, operationIds }));
+ * Controls for frontend teams, outside the contract and keyed like the API: reset the tenant, change its
+ * processing settings, inject HTTP faults, seed documents in chosen states, force a document's next
+ * outcome. Paths are relative to `/_mock`; an unknown one is undefined (a 404 for the caller), a known one
+ * with another method a 405.
+ * @example const controls = createControlsApi(deps); await controls('/reset', request, tenant);
  */
-export function mockControlRoutes({ store, processor, settings, faults, clock, operationIds }: MockControlDeps): Router {
-  const router = Router();
-  // Large enough for a seed of a thousand documents with some text each.
-  router.use(express.json({ limit: '2mb', strict: true }));
-
-  router
-    .route('/reset')
-    .post(async (_req, res) => {
-      const tenant = tenantOf(res);
-      const deleted = await store.removeTenant(tenant);
-      settings.reset(tenant);
-      faults.reset(tenant);
-      res.json({ deleted_documents: deleted, settings: settings.get(tenant), faults: faults.get(tenant) });
-    })
-    .all(methodNotAllowed(['POST']));
-
-  router
-    .route('/settings')
-    .get((_req, res) => void res.json(settings.get(tenantOf(res))))
-    .patch((req, res) => void res.json(settings.update(tenantOf(res), parseSettings(req.body))))
-    .all(methodNotAllowed(['GET', 'HEAD', 'PATCH']));
-
-  router
-    .route('/seed')
-    .post(async (req, res) => {
-      const records = await seedDocuments({ store, processor, clock }, tenantOf(res), parseSeeds(req.body));
-      const documents = await Promise.all(records.map(async (r) => toDocument(r, await store.content(r))));
-      res.status(201).json({ documents });
-    })
-    .all(methodNotAllowed(['POST']));
-
-  router
-    .route('/faults')
-    .get((_req, res) => void res.json(faults.get(tenantOf(res))))
-    .patch((req, res) => void res.json(faults.update(tenantOf(res), parseFaultsChange(req.body, operationIds))))
-    .all(methodNotAllowed(['GET', 'HEAD', 'PATCH']));
-
-  router
-    .route('/documents/:document_id/next-outcome')
-    .post(async (req, res) => {
-      const id = parseDocumentId(req.params.document_id!);
-      const forced = parseOutcome(req.body);
-      const record = await processor.forceOutcome(tenantOf(res), id, forced);
+export function createControlsApi({ store, processor, settings, faults, clock, operationIds }: ControlsDeps) {
+  const controls: Record<string, Control> = {
+    '/reset': {
+      async POST(_request, tenant) {
+        const deleted = await store.removeTenant(tenant);
+        await Promise.all([settings.reset(tenant), faults.reset(tenant)]);
+        return json(200, { deleted_documents: deleted, settings: settings.get(tenant), faults: faults.get(tenant) });
+      },
+    },
+    '/settings': {
+      GET: async (_request, tenant) => json(200, settings.get(tenant)),
+      PATCH: async (request, tenant) => json(200, await settings.update(tenant, parseSettings(await request.json()))),
+    },
+    '/seed': {
+      async POST(request, tenant) {
+        const records = await seedDocuments({ store, processor, clock }, tenant, parseSeeds(await request.json()));
+        const documents = await Promise.all(records.map(async (r) => documentJson(r, await store.content(r))));
+        return jsonResponse(201, `{"documents":[${documents.join(',')}]}`);
+      },
+    },
+    '/faults': {
+      GET: async (_request, tenant) => json(200, faults.get(tenant)),
+      PATCH: async (request, tenant) => json(200, await faults.update(tenant, parseFaultsChange(await request.json(), operationIds))),
+    },
+  };
+  const NEXT_OUTCOME = /^\/documents\/([^/]+)\/next-outcome$/;
+  const nextOutcome: Control = {
+    async POST(request, tenant) {
+      const raw = NEXT_OUTCOME.exec(request.path.slice('/_mock'.length))![1]!;
+      let decoded = raw;
+      try {
+        decoded = decodeURIComponent(raw);
+      } catch {
+        // judged as it is: not digits, so a 400
+      }
+      const id = parseDocumentId(decoded);
+      const forced = parseOutcome(await request.json());
+      const record = await processor.forceOutcome(tenant, id, forced);
       if (!record) throw new ApiError('not_found', `Document ${id} does not exist.`);
-      res.json({ document_id: id, status: record.status, next_outcome: forced });
-    })
-    .all(methodNotAllowed(['POST']));
+      return json(200, { document_id: id, status: record.status, next_outcome: forced });
+    },
+  };
 
-  return router;
+  return async (path: string, request: ApiRequest, tenant: string): Promise<ApiResponse | undefined> => {
+    const control = controls[path] ?? (NEXT_OUTCOME.test(path) ? nextOutcome : undefined);
+    if (!control) return undefined;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const handler = control[method as keyof Control];
+    if (!handler) {
+      const allowed = Object.keys(control).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+      throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${allowed[0]}.`, {
+        headers: { Allow: allowed.join(', ') },
+      });
+    }
+    return handler(request, tenant);
+  };
 }

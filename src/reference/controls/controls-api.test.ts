@@ -5,7 +5,7 @@ import {
   contractFetch,
   fixture,
   type RunningReferenceServer,
-  startReferenceServer,
+  startReferenceInProcess,
   until,
 } from '../../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../../contract/contract.js';
@@ -19,7 +19,11 @@ let contract: Contract;
 let call: ReturnType<typeof contractFetch>;
 
 beforeAll(async () => {
-  [server, contract] = await Promise.all([startReferenceServer({ apiKeys: [KEY, OTHER], processingDelayMs: 50 }), loadContract()]);
+  // On the lowdb store: the reset test looks for the files it must delete.
+  [server, contract] = await Promise.all([
+    startReferenceInProcess({ apiKeys: [KEY, OTHER], processingDelayMs: 50, store: 'lowdb' }),
+    loadContract(),
+  ]);
   call = contractFetch(server, contract);
 });
 afterAll(() => server?.close());
@@ -29,7 +33,7 @@ async function control(method: string, path: string, body?: unknown, apiKey: str
   const headers: Record<string, string> = {};
   if (apiKey) headers['x-api-key'] = apiKey;
   if (body !== undefined || rawBody !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.baseUrl}/_mock${path}`, {
+  const res = await server.fetch(`${server.baseUrl}/_mock${path}`, {
     method,
     headers,
     body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),

@@ -1,0 +1,52 @@
+import { type ApiError, problemOf } from './problem.js';
+import type { ReceivedUpload, ReceiveOptions } from './upload/received-upload.js';
+
+/**
+ * A request as the reference service's API sees it, whatever carried it: an Express request on a port, a
+ * `fetch` call in a test, an intercepted request in a browser. Adapters (express-api.ts, fetch-api.ts)
+ * build it; nothing in it is tied to a framework or to Node.
+ */
+export interface ApiRequest {
+  /** Upper case. */
+  method: string;
+  /** The path as sent (still percent-encoded), without the query. */
+  path: string;
+  /** Query parameters; a repeated one is an array. */
+  query: Record<string, string | string[]>;
+  /** A header's value (names are case-insensitive); repeated headers joined with ", ". */
+  header(name: string): string | undefined;
+  /** This request's id, as sent back in `X-Request-Id`. */
+  requestId: string;
+  /** Reads an upload's multipart body (see ReceiveOptions); only the upload operation calls it. */
+  receive(options: ReceiveOptions): Promise<ReceivedUpload>;
+  /** Reads a JSON body: undefined when there is none or it is not `application/json`; an ApiError (400) when malformed. */
+  json(): Promise<unknown>;
+}
+
+/** An answer of the API, written by the adapter as it is (status, headers, a JSON body). */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body, already serialised; none for a HEAD request's answer or an empty one. */
+  body?: string;
+  /** The media type of `body`. */
+  contentType?: 'application/json' | 'application/problem+json';
+  /** The caller's tenant, when the key was accepted (for the request log; never sent). */
+  tenant?: string;
+}
+
+/** A JSON answer. */
+export function jsonResponse(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers, body, contentType: 'application/json' };
+}
+
+/** The problem+json answer of an error to this request. */
+export function problemResponse(error: ApiError, request: Pick<ApiRequest, 'path' | 'requestId'>): ApiResponse {
+  const problem = problemOf(error, { instance: request.path, requestId: request.requestId });
+  return {
+    status: error.status,
+    headers: { ...error.extra.headers },
+    body: JSON.stringify(problem),
+    contentType: 'application/problem+json',
+  };
+}
