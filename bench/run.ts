@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of BENCHMARKS.md in one run, ours beside Prism (and a bare
 // Express app), printed as markdown and saved under bench/results/.
 //   npm run bench                       # everything (about 10 minutes on 2 cores)
-//   npm run bench -- --only throughput  # one section: throughput, uploads, scale, processing, extraction, cold-start
+//   npm run bench -- --only hot-path    # one section: hot-path, throughput, uploads, scale, processing, extraction, cold-start
 //   npm run bench -- --quick            # shorter runs and smaller scale, to try the harness
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { type Table, toMarkdown } from './lib/report.js';
 import { seedStore } from './lib/seed.js';
 import { coldStart } from './sections/cold-start.js';
 import { extraction } from './sections/extraction.js';
+import { hotPath } from './sections/hot-path.js';
 import { processing } from './sections/processing.js';
 import { scale } from './sections/scale.js';
 import { throughput } from './sections/throughput.js';
@@ -31,6 +32,7 @@ execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' 
 const workDir = await mkdtemp(join(tmpdir(), 'docproc-bench-'));
 const tables: Table[] = [];
 try {
+  if (wanted('hot-path')) tables.push(...(await hotPath({ workDir, rounds: 3, seconds: args.quick ? 3 : 10 })));
   if (wanted('throughput')) {
     const dataDir = join(workDir, 'throughput');
     await seedStore(dataDir, 10_000);

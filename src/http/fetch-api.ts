@@ -1,5 +1,5 @@
 import { type ApiRequest, problemResponse } from './exchange.js';
-import type { HandlesApi } from './express-api.js';
+import type { HandlesApi } from './node-api.js';
 import { ApiError, invalidRequest } from './problem.js';
 import { isSaneRequestId } from './request-id.js';
 import { receiveFormData } from './upload/form-data-receiver.js';

@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Express, type RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { createCors } from './cors.js';
 import { logRequest } from './logging.js';
 import { isSaneRequestId } from './request-id.js';
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** This request's id, as sent back in `X-Request-Id` (set by the front, before anything else). */
+    id: string;
+  }
+}
 
 /** What differs between the fronts: which browser origins, and which extra headers they may send and read. */
 export interface HttpFrontOptions {
@@ -14,19 +22,17 @@ export interface HttpFrontOptions {
   extraExposedHeaders?: string[];
 }
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** This request's id, as sent back in `X-Request-Id` (set by the front). */
-    id: string;
-  }
-}
+/** The front of one request: true when it answered the request itself (a CORS preflight). */
+export type Front = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
- * What every request meets first, in one layer: an id (the client's when sane, else a UUID) set as
- * `X-Request-Id` before anything can answer, the request's log line (written when it closes), and CORS
- * (`x-api-key` allowed, `X-Request-Id` exposed; a preflight is answered 204 here, without a key).
+ * What every request meets first, in one step, with no framework: an id (the client's when sane, else a
+ * UUID) set as `X-Request-Id` before anything can answer, the request's log line (written when it
+ * closes), and CORS (`x-api-key` allowed, `X-Request-Id` exposed; a preflight is answered 204 here,
+ * without a key).
+ * @example const front = createFront({ logger, corsOrigins: ['*'] }); if (!front(req, res)) route(req, res);
  */
-function front({ logger, corsOrigins, extraAllowedHeaders = [], extraExposedHeaders = [] }: HttpFrontOptions): RequestHandler {
+export function createFront({ logger, corsOrigins, extraAllowedHeaders = [], extraExposedHeaders = [] }: HttpFrontOptions): Front {
   const cors = createCors({
     origins: corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
@@ -34,39 +40,32 @@ function front({ logger, corsOrigins, extraAllowedHeaders = [], extraExposedHead
     exposedHeaders: ['X-Request-Id', 'Allow', 'Idempotent-Replayed', ...extraExposedHeaders],
     maxAgeS: 600,
   });
-  return (req, res, next) => {
+  return (req, res) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && isSaneRequestId(given) ? given : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
     logRequest(logger, req, res);
-    const {
-      headers: { origin },
-      method,
-    } = req;
-    const answer = cors(method, origin, req.headers['access-control-request-method']);
+    const answer = cors(req.method ?? 'GET', req.headers.origin, req.headers['access-control-request-method']);
     for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
-    if (answer.preflight) {
-      res.statusCode = 204;
-      res.setHeader('Content-Length', '0');
-      res.end();
-      return;
-    }
-    next();
+    if (!answer.preflight) return false;
+    res.writeHead(204, { 'Content-Length': '0' });
+    res.end();
+    return true;
   };
 }
 
 /**
- * The Express app every docproc server starts from (the reference server and the mock): no framework
- * banner or ETags (polling must see fresh state), the simple query parser (a repeated parameter is an
- * array the validators refuse), then the front (request id, log line, CORS). It does not listen.
- * @example const app = createHttpFront({ logger, corsOrigins: ['*'] }); app.use(routes);
+ * An Express app for what is not on the hot path (the API reference, 404s, the mock's routes): no framework
+ * banner or ETags (polling must see fresh state), the simple query parser (a repeated parameter is an array
+ * the validators refuse). With `front`, every request meets it first; without, the caller ran it already.
+ * @example const app = createHttpApp(createFront({ logger, corsOrigins: ['*'] })); app.use(routes);
  */
-export function createHttpFront(options: HttpFrontOptions): Express {
+export function createHttpApp(front?: Front): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(front(options));
+  if (front) app.use((req, res, next) => void (front(req, res) || next()));
   return app;
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Express } from 'express';
 import { isSaneRequestId } from './request-id.js';
 
 /** How long a client may take; slow clients are cut so they cannot hold connections forever. */
@@ -93,7 +92,7 @@ export interface ListeningServer {
  * @example const { url, close } = await listen(app, { port: 4010, host: '127.0.0.1' });
  */
 export function listen(
-  app: Express,
+  app: RequestListener,
   {
     port,
     host,

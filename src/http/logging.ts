@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { requestState } from './request-state.js';
@@ -61,12 +61,12 @@ export function redactQuery(url: string): string {
  * the same fields through the same pino logger with one call.
  * @example logRequest(logger, req, res);
  */
-export function logRequest(logger: Logger, req: Request, res: Response): void {
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now();
   res.once('close', () => {
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
     const { statusCode } = res;
-    const url = redactQuery(req.originalUrl);
+    const url = redactQuery(req.url ?? '');
     const aborted = !res.writableFinished;
     const line = {
       requestId: req.id,

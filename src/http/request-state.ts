@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse as Response } from 'node:http';
 
 /**
  * What middleware learned about one request, for the handlers after it. Kept here, typed, instead

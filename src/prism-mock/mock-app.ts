@@ -4,7 +4,7 @@ import { pathTemplateRe } from '../contract/operation-index.js';
 import { UPLOAD_PATH } from '../contract/upload-limits.js';
 import { referenceRoutes } from '../http/docs/docs-routes.js';
 import { errorHandler } from '../http/errors.js';
-import { createHttpFront } from '../http/http-front.js';
+import { createFront, createHttpApp } from '../http/http-front.js';
 import { ApiError, invalidRequest } from '../http/problem.js';
 import { createUploadReceiver } from '../http/upload/multipart-receiver.js';
 import { refusalError } from '../http/upload/upload-refusal.js';
@@ -141,7 +141,9 @@ function answerWith(
  */
 export function createMockApp({ engine, tmpDir, logger, specPath }: MockAppDeps): Express {
   // Prism's per-request choices (Prefer) and its violations header are part of the mock's interface.
-  const app = createHttpFront({ logger, corsOrigins: ['*'], extraAllowedHeaders: ['prefer'], extraExposedHeaders: ['sl-violations'] });
+  const app = createHttpApp(
+    createFront({ logger, corsOrigins: ['*'], extraAllowedHeaders: ['prefer'], extraExposedHeaders: ['sl-violations'] }),
+  );
   const receive = createUploadReceiver(tmpDir, engine.uploadLimits);
   app.post(
     UPLOAD_PATH,

@@ -1,5 +1,5 @@
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { BUNDLED } from '../contract/bundled.js';
 import { fetchApi } from '../http/fetch-api.js';
@@ -61,7 +61,8 @@ export interface ReferenceServiceOptions {
 
 /** A running service: the app plus what it was built from, and a way to stop it. */
 export interface ReferenceService {
-  app: Express;
+  /** The server's request handler (Node's HTTP server calls it; see app.ts). */
+  app: RequestListener;
   /** The same service as a `fetch` function: its API in this process, no port, no Express (tests). */
   fetch: (request: Request) => Promise<Response>;
   store: DocumentStore;

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How fast an upload body must keep arriving. */
 export interface MinUploadRate {
@@ -18,7 +18,7 @@ export const DEFAULT_MIN_UPLOAD_RATE: MinUploadRate = { bytesPerSecond: 1024, wi
  * is read).
  * @example const stop = watchUploadRate(req, res, DEFAULT_MIN_UPLOAD_RATE); parse(req, res, () => { stop(); ... });
  */
-export function watchUploadRate(req: Request, res: Response, { bytesPerSecond, windowMs }: MinUploadRate): () => void {
+export function watchUploadRate(req: IncomingMessage, res: ServerResponse, { bytesPerSecond, windowMs }: MinUploadRate): () => void {
   // Counted on the socket, so the body stream itself is left alone for the parser.
   const socket = req.socket;
   let before = socket.bytesRead;
@@ -36,10 +36,16 @@ export function watchUploadRate(req: Request, res: Response, { bytesPerSecond, w
         status: 408,
         detail,
         code: 'invalid_request',
-        instance: req.originalUrl.split('?')[0],
+        instance: (req.url ?? '').split('?')[0],
         request_id: req.id,
       };
-      res.status(408).set('Connection', 'close').type('application/problem+json').send(JSON.stringify(body));
+      const text = JSON.stringify(body);
+      res.writeHead(408, {
+        Connection: 'close',
+        'Content-Type': 'application/problem+json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(text),
+      });
+      res.end(text);
     }
     // Once the answer is out; the request's error then tears down the upload and its temp files.
     const cut = () => req.destroy(new Error(detail));

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate } from './min-rate.js';
@@ -7,6 +8,8 @@ import { createSniffingStorage, RefusedPart, type SniffedFile } from './sniffing
 import { notKept } from './staged-file.js';
 import { stagedTempFile } from './staged-temp-file.js';
 import { FILES_FIELD, refuse, type UploadRefusal } from './upload-refusal.js';
+
+const MULTIPART = /^multipart\/form-data\b/i;
 
 // Why multer refused the body; undefined when the trouble is ours (the file system: a 500).
 function translate(err: unknown, limits: UploadLimits): UploadRefusal | undefined {
@@ -30,7 +33,7 @@ function translate(err: unknown, limits: UploadLimits): UploadRefusal | undefine
 }
 
 /** Reads one upload's body; see {@link createUploadReceiver}. */
-export type UploadReceiver = (req: Request, res: Response, options: ReceiveOptions) => Promise<ReceivedUpload>;
+export type UploadReceiver = (req: IncomingMessage, res: ServerResponse, options: ReceiveOptions) => Promise<ReceivedUpload>;
 
 /**
  * Reads an upload's multipart body with multer, every limit explicit, into its files (temp files in
@@ -39,7 +42,7 @@ export type UploadReceiver = (req: Request, res: Response, options: ReceiveOptio
  * @example const received = await createUploadReceiver('/data/tmp', limits)(req, res, { keep: true });
  */
 export function createUploadReceiver(tmpDir: string, limits: UploadLimits): UploadReceiver {
-  const fieldNames = new WeakMap<Request, string[]>();
+  const fieldNames = new WeakMap<IncomingMessage, string[]>();
   const storage = createSniffingStorage(tmpDir);
   const parse = multer({
     storage,
@@ -69,7 +72,7 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
       fieldArrayIndexLimit: 100,
     },
     // Busboy reports text fields by their raw name; multer rewrites "files[]" into body.files.
-    streamHandler: (req: Request, busboy: NodeJS.EventEmitter & NodeJS.WritableStream) => {
+    streamHandler: (req: IncomingMessage, busboy: NodeJS.EventEmitter & NodeJS.WritableStream) => {
       busboy.on('field', (name: string) => fieldNames.get(req)?.push(name));
       req.pipe(busboy);
     },
@@ -77,13 +80,14 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
 
   return (req, res, { keep }) =>
     new Promise<ReceivedUpload>((resolve, reject) => {
-      if (!req.is('multipart/form-data')) return resolve({ kind: 'refused', refusal: refuse.noFiles() });
+      if (!MULTIPART.test(req.headers['content-type'] ?? '')) return resolve({ kind: 'refused', refusal: refuse.noFiles() });
       fieldNames.set(req, []);
       storage.keep(req, keep);
       const stopWatching = watchUploadRate(req, res, limits.minRate ?? DEFAULT_MIN_UPLOAD_RATE);
-      parse(req, res, (err?: unknown) => {
+      parse(req as Request, res as Response, (err?: unknown) => {
         stopWatching();
-        const files = (Array.isArray(req.files) ? req.files : []) as Array<Express.Multer.File & SniffedFile>;
+        const parsed = (req as Request).files;
+        const files = (Array.isArray(parsed) ? parsed : []) as Array<Express.Multer.File & SniffedFile>;
         const fields = fieldNames.get(req) ?? [];
         const refusal = err
           ? translate(err, limits)

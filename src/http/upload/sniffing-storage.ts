@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import type { IncomingMessage as Request } from 'node:http';
 import { join } from 'node:path';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Request } from 'express';
 import { fileTypeStream } from 'file-type';
 import type multer from 'multer';
 import { ACCEPTED_TYPES, type DetectedType } from './received-upload.js';
