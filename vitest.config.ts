@@ -46,7 +46,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'conformance',
-          include: ['conformance/*.test.ts', 'conformance/kit/**/*.test.ts', 'conformance/report/**/*.test.ts'],
+          include: ['conformance/*.test.ts', 'conformance/{checks,kit,report,rules}/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...PROOFS],
           testTimeout: 120_000,
         },

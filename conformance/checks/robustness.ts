@@ -7,12 +7,14 @@ export const robustnessChecks = {
     profile: 'full',
     area: 'robustness',
     description: 'An unknown path under /api/v1 is a 404 not_found problem.',
+    rules: [],
   }),
   wrongMethod: defineCheck({
     id: 'robustness.wrong-method',
     profile: 'full',
     area: 'robustness',
     description: 'A known path with another method is a 405 method_not_allowed whose Allow header names the documented method.',
+    rules: [],
   }),
   hostileRejected: defineCheck({
     id: 'robustness.hostile-rejected',
@@ -20,6 +22,7 @@ export const robustnessChecks = {
     area: 'robustness',
     description:
       'Malformed requests (truncated multipart, wrong content type, path tricks, odd query values) are 4xx problems and create nothing.',
+    rules: [],
   }),
   requestIdGenerated: defineCheck({
     id: 'robustness.request-id-generated',
@@ -27,5 +30,6 @@ export const robustnessChecks = {
     area: 'robustness',
     description:
       'A request without a usable X-Request-Id (none, over 200 characters, with spaces) gets one the server made for it: two such requests never share an id.',
+    rules: [],
   }),
 } as const;

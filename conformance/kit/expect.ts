@@ -1,9 +1,8 @@
 import type { Check } from '../checks/index.js';
 import { checks } from '../checks/index.js';
+import { describeResponse, show } from './describe.js';
 import type { Exchange } from './exchange.js';
-import { show } from './failure.js';
 import type { Judge } from './judge.js';
-import { describeResponse } from './response-checks.js';
 
 /** Where a validation error may name what was wrong: `{in, name}` as the contract's `errors` entries say. */
 export interface Named {
@@ -30,7 +29,7 @@ export function createExpectations(judge: Judge): Expectations {
     expectStatus(check, exchange, status, why) {
       judge.verify(check, exchange.status === status, () => ({
         received: describeResponse(exchange),
-        documented: `${status} (${why})`,
+        expected: `${status} (${why})`,
         exchange,
       }));
     },
@@ -38,7 +37,7 @@ export function createExpectations(judge: Judge): Expectations {
       const got = (exchange.json as { code?: unknown } | undefined)?.code;
       judge.verify(check, exchange.status === status && got === code, () => ({
         received: describeResponse(exchange),
-        documented: `${status} with code ${JSON.stringify(code)} (${why})`,
+        expected: `${status} with code ${JSON.stringify(code)} (${why})`,
         exchange,
       }));
     },
@@ -52,7 +51,7 @@ export function createExpectations(judge: Judge): Expectations {
       const holds = Array.isArray(errors) && errors.some((e) => accepted.some((a) => same(e, a)));
       judge.verify(checks.validation.namesParameter, holds, () => ({
         received: `errors ${show(errors)}`,
-        documented: `errors naming ${accepted.map((a) => `{"in": "${a.in}", "name": "${a.name}"}`).join(' or ')}`,
+        expected: `errors naming ${accepted.map((a) => `{"in": "${a.in}", "name": "${a.name}"}`).join(' or ')}`,
         exchange,
       }));
     },

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Contract } from '../../src/contract/contract.js';
-import { checks } from '../checks/index.js';
-import { checkResponse } from './check-response.js';
+import { profileIncludes } from '../checks/define.js';
+import { responseCheckOrder, responseChecks } from '../checks/response.js';
 import { curlCommand } from './curl.js';
 import type { Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
-import { ConformanceFailure } from './failure.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
+import { ConformanceFailure } from './verdict.js';
 
 /** Query parameters; pairs allow a repeated name. */
 export type QueryInput = Record<string, string | number> | Array<[string, string]>;
@@ -136,12 +136,8 @@ export function createHttp(options: HttpOptions): Http {
           reproduce,
           ...(requestId !== undefined ? { requestId } : {}),
         };
-        throw new ConformanceFailure(checks.response.responds, {
-          received: `no HTTP response after ${Math.round(exchange.durationMs)} ms: ${reason}`,
-          documented: `an HTTP response within ${options.requestTimeoutMs} ms`,
-          exchange,
-          noResponse: reason,
-        });
+        const finding = responseChecks.responds.judge!({ reason, durationMs: exchange.durationMs, timeoutMs: options.requestTimeoutMs });
+        throw new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: reason });
       }
       const text = new TextDecoder().decode(bytes);
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -168,10 +164,31 @@ export function createHttp(options: HttpOptions): Http {
         ...(jsonError !== undefined ? { jsonError } : {}),
         ...(requestId !== undefined ? { requestId } : {}),
       };
-      judge.verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
+      judge.pass(responseChecks.responds);
       judge.coverage(target.coverageKey, response.status);
-      checkResponse(exchange, { contract: options.contract, strict: options.strict, judge });
+      judgeResponse(exchange, options);
       return exchange;
     },
   };
+}
+
+/**
+ * Runs every response check on `exchange`, in catalog order: a check that does not apply is neither passed
+ * nor failed, a finding is a failure (thrown) or, for checks that only warn, a warning unless --strict.
+ * @example judgeResponse(exchange, { contract, strict: false, judge });
+ */
+export function judgeResponse(exchange: Exchange, { contract, strict, judge }: Pick<HttpOptions, 'contract' | 'strict' | 'judge'>): void {
+  const observation = { exchange, contract, profile: judge.profile };
+  for (const check of responseCheckOrder) {
+    if (!profileIncludes(judge.profile, check.profile) || !check.appliesTo(observation)) continue;
+    const finding = check.judge(observation);
+    if (!finding) judge.pass(check);
+    else if (check.warnUnlessStrict && !strict)
+      judge.warn(check, {
+        operation: exchange.target.label,
+        message: `${exchange.target.label}: ${finding.received} (a failure with --strict)`,
+        ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
+      });
+    else throw new ConformanceFailure(check, { ...finding, exchange });
+  }
 }

@@ -7,10 +7,10 @@ import { type Api, createApi } from './api.js';
 import { type ContractFacts, contractFacts } from './contract-facts.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
 import { createExpectations, type Expectations } from './expect.js';
-import { ConformanceFailure, cap } from './failure.js';
 import { createHttp, type Http } from './http.js';
 import { createJudge, type Judge } from './judge.js';
 import { createLimits, type Limits, OverLimit } from './limits.js';
+import { ConformanceFailure } from './verdict.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -54,6 +54,8 @@ export interface SuiteKit extends Expectations {
   verify: Judge['verify'];
   /** A precondition judged as `check` that never counts as its pass (see {@link Judge.require}). */
   require: Judge['require'];
+  /** Hands an observation to the check's own judge (see {@link Judge.check}). */
+  check: Judge['check'];
   /** Declares one test; see {@link ScenarioSpec}. */
   scenario(name: string, spec: ScenarioSpec, fn: (tools: ScenarioTools) => Promise<void>): void;
 }
@@ -84,6 +86,10 @@ function readConfig(): ConformanceSuiteConfig {
   if (!config?.baseUrl)
     throw new Error('the conformance suite runs through `docproc conformance --base-url URL --api-key KEY`, not bare vitest');
   return config;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** vitest's skip signal (`ctx.skip()` throws it); it must pass through the scenario wrapper untouched. */
@@ -143,6 +149,7 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
     judge,
     verify: judge.verify,
     require: judge.require,
+    check: judge.check,
     ...createExpectations(judge),
     scenario(name, spec, fn) {
       const stray = spec.checks.filter((c) => !profileIncludes(spec.profile, c.profile));
@@ -180,14 +187,14 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
           }
           const { message = String(error), stack = '' } = (error ?? {}) as Error;
           record.crash = {
-            message: cap(message, 2000),
+            message: truncate(message, 2000),
             stack: stack
               .split('\n')
               .filter((l) => /^\s+at /.test(l))
               .slice(0, 8)
               .join('\n'),
           };
-          throw quietError(`crashed: ${cap(message.split('\n')[0] ?? '', 200)}`);
+          throw quietError(`crashed: ${truncate(message.split('\n')[0] ?? '', 200)}`);
         } finally {
           judge.use(undefined);
         }

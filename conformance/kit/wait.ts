@@ -1,7 +1,7 @@
 import { checks } from '../checks/index.js';
 import { type Api, documentOf, type WireFullDocument } from './api.js';
+import { describeResponse } from './describe.js';
 import type { Exchange } from './exchange.js';
-import { describeResponse } from './response-checks.js';
 
 /** Growing polling delays: 50 ms, then half again each time, at most 1 s. */
 export function* backoff(initialMs = 50, maxMs = 1000, factor = 1.5): Generator<number> {
@@ -31,7 +31,7 @@ export async function settle(api: Api, id: number, timeoutMs: number): Promise<S
     const last = await api.get(id);
     api.judge.verify(checks.get.returnsDocument, last.status === 200, () => ({
       received: describeResponse(last),
-      documented: `200 (document ${id} was uploaded by this run)`,
+      expected: `200 (document ${id} was uploaded by this run)`,
       exchange: last,
     }));
     const doc = documentOf(last);
@@ -48,7 +48,7 @@ export async function waitForTerminal(api: Api, id: number, timeoutMs: number): 
   const { doc, settled, polls, last } = await settle(api, id, timeoutMs);
   api.judge.verify(checks.lifecycle.reachesTerminal, settled, () => ({
     received: `document ${id} still processing after ${timeoutMs} ms (${polls} polls, attempts ${doc.attempts})`,
-    documented: `completed or failed within --timeout-ms ${timeoutMs}`,
+    expected: `completed or failed within --timeout-ms ${timeoutMs}`,
     exchange: last,
   }));
   return doc;

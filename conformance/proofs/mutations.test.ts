@@ -9,7 +9,7 @@ import { createRunnerPool } from './runner-pool.js';
 // One real reference server behind a proxy per mutant; each run uses its own run id, so runs side by side
 // never see each other's documents.
 const KEYS = { primary: 'mutant-primary-key', secondary: 'mutant-second-key' };
-// Response checks whose failures lib/check-response.test.ts proves on hand-made responses.
+// Response checks whose failures checks/response.test.ts proves on hand-made responses.
 const PROVEN_BY_UNIT_TESTS = ['response.content-type-documented', 'response.error-code-documented', 'response.request-id-echoed'];
 // Checks that compare one status with the documented one (expectStatus/expectProblem) and have no mutant
 // of their own; the same helpers fail for the mutants of their neighbours.
@@ -70,7 +70,7 @@ describe('the suite fails every broken server, naming the broken property', { co
         expect(run.report!.unattributed, run.output).toEqual([]);
         // Every failure carries a reproducer, and no key is ever printed or stored.
         const failures = run.report!.checks.flatMap((c) => c.failures);
-        expect(failures.every((f) => f.curl?.startsWith('curl ') && f.received && f.documented)).toBe(true);
+        expect(failures.every((f) => f.curl?.startsWith('curl ') && f.received && f.expected)).toBe(true);
         expect(run.output + JSON.stringify(run.report)).not.toContain(KEYS.primary);
         // A check its scenario never got to judge is not exercised, however far the scenario got.
         const passed = new Set(run.report!.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));
@@ -79,7 +79,7 @@ describe('the suite fails every broken server, naming the broken property', { co
           run.output,
         ).toEqual([]);
         if (mutant.mentions) {
-          const messages = run.report!.checks.flatMap((c) => c.failures.map((f) => `${f.received}\n${f.documented}`)).join('\n');
+          const messages = run.report!.checks.flatMap((c) => c.failures.map((f) => `${f.received}\n${f.expected}`)).join('\n');
           expect(messages).toContain(mutant.mentions);
         }
       } finally {

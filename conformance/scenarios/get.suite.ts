@@ -2,8 +2,8 @@ import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { documentOf, uploaded, type WireFullDocument } from '../kit/api.js';
 import { INVALID_DOCUMENT_IDS } from '../kit/contract-facts.js';
+import { show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
-import { show } from '../kit/failure.js';
 import { part, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
 import { waitForTerminal } from '../kit/wait.js';
@@ -25,7 +25,7 @@ function expectSameFields(exchange: Exchange, read: WireFullDocument, sent: Wire
   const pick = (d: WireFullDocument) => Object.fromEntries(FIXED.map((k) => [k, d[k]]));
   verify(get.matchesUpload, JSON.stringify(pick(read)) === JSON.stringify(pick(sent)), () => ({
     received: `${when}: ${show(pick(read))}`,
-    documented: `as the upload returned: ${show(pick(sent))}`,
+    expected: `as the upload returned: ${show(pick(sent))}`,
     exchange,
   }));
 }

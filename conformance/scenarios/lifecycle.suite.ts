@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { uploaded, type WireFullDocument } from '../kit/api.js';
-import { show } from '../kit/failure.js';
+import { show } from '../kit/describe.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
 import { waitForTerminal } from '../kit/wait.js';
@@ -33,7 +33,7 @@ describe('processing', () => {
       const read = await kit.api.get(readable.document_id);
       verify(lifecycle.completedHasContent, doc.status === 'completed' && (doc.content ?? '').toLowerCase().includes(word), () => ({
         received: show({ status: doc.status, content: doc.content, error: doc.error }),
-        documented: `completed, content containing ${JSON.stringify(word)}`,
+        expected: `completed, content containing ${JSON.stringify(word)}`,
         exchange: read,
       }));
     },
@@ -48,7 +48,7 @@ describe('processing', () => {
       const read = await kit.api.get(damaged.document_id);
       verify(lifecycle.failedHasError, doc.status === 'failed' && doc.error?.code === 'unreadable_document' && !!doc.error.message, () => ({
         received: show({ status: doc.status, error: doc.error }),
-        documented: 'failed, error {"code": "unreadable_document", "message": "..."}',
+        expected: 'failed, error {"code": "unreadable_document", "message": "..."}',
         exchange: read,
       }));
     },

@@ -1,12 +1,11 @@
 import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
+import type { WireDocument } from '../kit/api.js';
 import { idsOf, listed, uploaded, type WireFullDocument } from '../kit/api.js';
-import type { WireDocument } from '../kit/document-state.js';
+import { describeResponse, show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { sameSet, setText } from '../kit/expect.js';
-import { show } from '../kit/failure.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { once, openSuite } from '../kit/suite.js';
 import { waitForAll } from '../kit/wait.js';
 
@@ -44,7 +43,7 @@ async function matching(check: Check, query: Record<string, string>): Promise<{ 
   const exchange = await kit.api.list({ ...query, limit: kit.facts.maxLimit });
   kit.require(check, exchange.status === 200, () => ({
     received: describeResponse(exchange),
-    documented: '200 (a valid list request)',
+    expected: '200 (a valid list request)',
     exchange,
   }));
   return { exchange, documents: listed(exchange).documents };
@@ -61,7 +60,7 @@ function expectExactly(
       found.documents.map((d) => `${d.document_id} ${d.status} ${d.filename}`),
       500,
     )}`,
-    documented: `exactly ${setText(idsOf(want))}: ${what}`,
+    expected: `exactly ${setText(idsOf(want))}: ${what}`,
     exchange: found.exchange,
   }));
 }
@@ -84,7 +83,7 @@ describe('listDocuments filters', () => {
           found.documents.every((d) => d.status === status),
           () => ({
             received: show(found.documents.map((d) => d.status)),
-            documented: `only ${status}`,
+            expected: `only ${status}`,
             exchange: found.exchange,
           }),
         );

@@ -1,11 +1,10 @@
 import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
+import type { WireDocument } from '../kit/api.js';
 import { idsOf, listed, uploaded, type WireFullDocument, type WireList } from '../kit/api.js';
-import type { WireDocument } from '../kit/document-state.js';
+import { describeResponse, show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
-import { show } from '../kit/failure.js';
 import { fixture, part, textPdf } from '../kit/files.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { once, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('list');
@@ -40,7 +39,7 @@ async function page(
   const exchange = await kit.api.list(query);
   kit.require(check, exchange.status === 200, () => ({
     received: describeResponse(exchange),
-    documented: '200 (a valid list request)',
+    expected: '200 (a valid list request)',
     exchange,
   }));
   return { exchange, ...listed(exchange) };
@@ -54,7 +53,7 @@ describe('listDocuments pages', () => {
       const { exchange, documents, pagination } = await page(list.defaults, {});
       verify(list.defaults, pagination.page === 1 && pagination.limit === defaultLimit && documents.length <= defaultLimit, () => ({
         received: `page ${pagination.page}, limit ${pagination.limit}, ${documents.length} documents`,
-        documented: `page 1, limit ${defaultLimit}, at most ${defaultLimit} documents`,
+        expected: `page 1, limit ${defaultLimit}, at most ${defaultLimit} documents`,
         exchange,
       }));
     },
@@ -76,7 +75,7 @@ describe('listDocuments pages', () => {
       ({ pagination } = again);
       verify(list.defaultLimitApplied, again.documents.length === defaultLimit && pagination.limit === defaultLimit, () => ({
         received: `${again.documents.length} documents, pagination.limit ${pagination.limit} (total ${pagination.total})`,
-        documented: `${defaultLimit} documents and pagination.limit ${defaultLimit}`,
+        expected: `${defaultLimit} documents and pagination.limit ${defaultLimit}`,
         exchange: again.exchange,
       }));
     },
@@ -90,7 +89,7 @@ describe('listDocuments pages', () => {
       const want = Math.min(limit, created);
       verify(list.limitRespected, documents.length === want && pagination.limit === limit, () => ({
         received: `${documents.length} documents, pagination.limit ${pagination.limit}`,
-        documented: `${want} documents (limit ${limit}; the run created ${created} that match), pagination.limit ${limit}`,
+        expected: `${want} documents (limit ${limit}; the run created ${created} that match), pagination.limit ${limit}`,
         exchange,
       }));
     }
@@ -110,7 +109,7 @@ describe('listDocuments pages', () => {
         last = next.exchange;
         verify(list.pagesAgreeWithTotal, next.pagination.page === p && next.pagination.total === total, () => ({
           received: `page ${next.pagination.page}, total ${next.pagination.total}`,
-          documented: `page ${p}, total ${total} (as on page 1)`,
+          expected: `page ${p}, total ${total} (as on page 1)`,
           exchange: next.exchange,
         }));
         seen.push(...next.documents);
@@ -122,14 +121,14 @@ describe('listDocuments pages', () => {
         unique && ids.length === total && totalPages === Math.ceil(total / limit) && first.pagination.page === 1,
         () => ({
           received: `${ids.length} documents over ${totalPages} pages${unique ? '' : ' with duplicates'}: ${show(ids)}; total ${total}, total_pages ${totalPages}`,
-          documented: `${total} distinct documents over ceil(${total}/${limit}) = ${Math.ceil(total / limit)} pages`,
+          expected: `${total} distinct documents over ceil(${total}/${limit}) = ${Math.ceil(total / limit)} pages`,
           exchange: last,
         }),
       );
       const outOfOrder = seen.findIndex((d, i) => i > 0 && !newerFirst(seen[i - 1]!, d));
       verify(list.newestFirst, outOfOrder === -1, () => ({
         received: `${show(seen.map((d) => [d.document_id, d.created_at]))} (position ${outOfOrder} is out of order)`,
-        documented: 'created_at descending, then document_id descending',
+        expected: 'created_at descending, then document_id descending',
         exchange: last,
       }));
     },
@@ -148,7 +147,7 @@ describe('listDocuments pages', () => {
         p.page === pagination.total_pages + 1,
       () => ({
         received: `${past.documents.length} documents, ${show(p)}`,
-        documented: `no documents, ${show({ ...pagination, page: pagination.total_pages + 1 })}`,
+        expected: `no documents, ${show({ ...pagination, page: pagination.total_pages + 1 })}`,
         exchange: past.exchange,
       }),
     );

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { documentOf, idsOf, uploaded, type WireFullDocument } from '../kit/api.js';
 import { INVALID_DOCUMENT_IDS } from '../kit/contract-facts.js';
-import { show } from '../kit/failure.js';
+import { show } from '../kit/describe.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
 import { settle, waitForAll, waitForTerminal } from '../kit/wait.js';
@@ -62,7 +62,7 @@ describe('retryDocument', () => {
         const after = documentOf(exchange);
         verify(retry.restartsProcessing, restarted(before, after), () => ({
           received: show(after, 600),
-          documented: `${show({ ...before, status: 'processing', attempts: before.attempts + 1, content: null, error: null, processed_at: null, updated_at: '(any)' }, 600)}`,
+          expected: `${show({ ...before, status: 'processing', attempts: before.attempts + 1, content: null, error: null, processed_at: null, updated_at: '(any)' }, 600)}`,
           exchange,
         }));
         await waitForTerminal(kit.api, before.document_id, kit.config.timeoutMs);
@@ -74,7 +74,7 @@ describe('retryDocument', () => {
           (outcome === 'completed' ? (again.content ?? '').toLowerCase().includes(word) : again.error?.code === before.error?.code);
         verify(retry.finishesAgain, holds, () => ({
           received: show({ status: again.status, attempts: again.attempts, error: again.error, content: again.content }),
-          documented: `${outcome} again, attempts ${before.attempts + 1}, ${outcome === 'completed' ? `content with ${JSON.stringify(word)}` : `error ${show(before.error)}`}`,
+          expected: `${outcome} again, attempts ${before.attempts + 1}, ${outcome === 'completed' ? `content with ${JSON.stringify(word)}` : `error ${show(before.error)}`}`,
           exchange: read,
         }));
       },
@@ -94,7 +94,7 @@ describe('retryDocument', () => {
       const busy = answers.filter((a) => a.status === 409 && (a.json as { code?: string }).code === 'document_busy');
       verify(retry.conflictWhileProcessing, accepted.length <= 1 && busy.length === SIMULTANEOUS - accepted.length, () => ({
         received: answers.map((a) => `${a.status} ${(a.json as { code?: string } | undefined)?.code ?? ''}`).join(', '),
-        documented: `at most one 202, every other one 409 document_busy`,
+        expected: `at most one 202, every other one 409 document_busy`,
         exchange: accepted[1] ?? answers.find((a) => a.status !== 409) ?? answers[0]!,
       }));
     },

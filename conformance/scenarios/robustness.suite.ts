@@ -1,11 +1,10 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../kit/absence.js';
+import { describeResponse, show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
-import { show } from '../kit/failure.js';
 import { textPdf } from '../kit/files.js';
 import { buildMultipart } from '../kit/multipart.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('robustness');
@@ -50,7 +49,7 @@ describe('unknown paths and methods', () => {
           const allow = (exchange.headers.get('allow') ?? '').split(',').map((m) => m.trim().toUpperCase());
           verify(robustness.wrongMethod, documented.every((m) => allow.includes(m)) && !allow.includes(method), () => ({
             received: `Allow: ${show(exchange.headers.get('allow'))}`,
-            documented: `Allow listing ${documented.join(', ')} (and not ${method})`,
+            expected: `Allow listing ${documented.join(', ')} (and not ${method})`,
             exchange,
           }));
         }
@@ -105,7 +104,7 @@ describe('malformed requests', () => {
       const exchange = await send();
       verify(robustness.hostileRejected, exchange.status >= 400 && exchange.status < 500, () => ({
         received: describeResponse(exchange),
-        documented: 'a documented 4xx problem (the request is malformed)',
+        expected: 'a documented 4xx problem (the request is malformed)',
         exchange,
       }));
     });
@@ -134,7 +133,7 @@ describe('malformed requests', () => {
         const ids = [a.headers.get('x-request-id'), b.headers.get('x-request-id')];
         verify(robustness.requestIdGenerated, ids.every((x) => x !== null && x !== id) && ids[0] !== ids[1], () => ({
           received: `X-Request-Ids ${show(ids)}`,
-          documented: `two different server-made ids (the request sent ${id === null ? 'none' : show(id)})`,
+          expected: `two different server-made ids (the request sent ${id === null ? 'none' : show(id)})`,
           exchange: b,
         }));
       },

@@ -1,9 +1,8 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { idsOf, listed, uploaded } from '../kit/api.js';
-import { show } from '../kit/failure.js';
+import { describeResponse, show } from '../kit/describe.js';
 import { part, randomWord, textPdf } from '../kit/files.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { once, openSuite, type ScenarioTools } from '../kit/suite.js';
 import { waitForTerminal } from '../kit/wait.js';
 
@@ -65,13 +64,13 @@ describe('tenants are isolated', () => {
         const exchange = await kit.as('secondary').list(query);
         kit.require(tenancy.listHidden, exchange.status === 200, () => ({
           received: describeResponse(exchange),
-          documented: '200 (a valid list request)',
+          expected: '200 (a valid list request)',
           exchange,
         }));
         const leaked = listed(exchange).documents.filter((d) => d.document_id === doc.document_id || d.filename.includes(kit.token()));
         verify(tenancy.listHidden, leaked.length === 0, () => ({
           received: `the other key sees ${leaked.map((d) => `${d.document_id} ${JSON.stringify(d.filename)}`).join(', ')}`,
-          documented: `no trace of document ${doc.document_id}`,
+          expected: `no trace of document ${doc.document_id}`,
           exchange,
         }));
       }
@@ -86,13 +85,13 @@ describe('tenants are isolated', () => {
     const search = await other.list({ search: kit.token() });
     kit.require(tenancy.totalsScoped, search.status === 200, () => ({
       received: describeResponse(search),
-      documented: '200 (a valid list request)',
+      expected: '200 (a valid list request)',
       exchange: search,
     }));
     const { pagination } = listed(search);
     verify(tenancy.totalsScoped, pagination.total === 0 && pagination.total_pages === 0, () => ({
       received: `total ${pagination.total}, total_pages ${pagination.total_pages}, ${listed(search).documents.length} documents`,
-      documented: `total 0 and total_pages 0: only the first key has a document named ${kit.token()} (document ${doc.document_id})`,
+      expected: `total 0 and total_pages 0: only the first key has a document named ${kit.token()} (document ${doc.document_id})`,
       exchange: search,
     }));
     // Another upload by the first key must not move the other key's unfiltered total.
@@ -103,12 +102,12 @@ describe('tenants are isolated', () => {
     const after = await other.list({ limit: 1 });
     kit.require(tenancy.totalsScoped, before.status === 200 && after.status === 200, () => ({
       received: describeResponse(after.status === 200 ? before : after),
-      documented: '200 (a valid list request)',
+      expected: '200 (a valid list request)',
       exchange: after,
     }));
     verify(tenancy.totalsScoped, listed(after).pagination.total === listed(before).pagination.total, () => ({
       received: `the other key's total went from ${listed(before).pagination.total} to ${listed(after).pagination.total} when the first key uploaded a document`,
-      documented: "unchanged: the first key's uploads are not the other key's documents",
+      expected: "unchanged: the first key's uploads are not the other key's documents",
       exchange: after,
     }));
   });
@@ -129,7 +128,7 @@ describe('tenants are isolated', () => {
         second.status === 202 && theirs.length === parts.length && theirs.every((id) => !mine.includes(id)),
         () => ({
           received: `${second.status} with ids ${show(theirs)} (the first key got ${show(mine)})`,
-          documented: "202 with new documents of the other key's own: an Idempotency-Key is scoped to its API key",
+          expected: "202 with new documents of the other key's own: an Idempotency-Key is scoped to its API key",
           exchange: second,
         }),
       );

@@ -2,8 +2,8 @@ import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../kit/absence.js';
 import { idsOf, listed, uploaded } from '../kit/api.js';
+import { show } from '../kit/describe.js';
 import { sameSet, setText } from '../kit/expect.js';
-import { show } from '../kit/failure.js';
 import { part, pdfOfSize, textPdf } from '../kit/files.js';
 import { openSuite } from '../kit/suite.js';
 
@@ -42,13 +42,13 @@ describe('uploadDocuments with an Idempotency-Key', () => {
       const again = await kit.api.upload(parts, { headers });
       verify(idempotency.replay, again.status === 202 && JSON.stringify(idsOf(uploaded(again))) === JSON.stringify(firstIds), () => ({
         received: `${again.status} with ids ${show(idsOf(uploaded(again)))}`,
-        documented: `202 replaying the first response: ids ${show(firstIds)}`,
+        expected: `202 replaying the first response: ids ${show(firstIds)}`,
         exchange: again,
       }));
       const { search, ids } = await documentsNamed(t);
       verify(idempotency.replay, sameSet(ids, firstIds), () => ({
         received: `documents named ${t}: ${setText(ids)}`,
-        documented: `only the first upload's ${setText(firstIds)}`,
+        expected: `only the first upload's ${setText(firstIds)}`,
         exchange: search,
       }));
     },
@@ -74,7 +74,7 @@ describe('uploadDocuments with an Idempotency-Key', () => {
         const got = exchange.headers.get(header);
         verify(idempotency.replayHeader, got === want, () => ({
           received: `${exchange === first ? 'first upload' : 'replay'}: ${header} ${show(got)}`,
-          documented: want === null ? `no ${header} on the first upload under a key` : `${header}: true on a replay`,
+          expected: want === null ? `no ${header} on the first upload under a key` : `${header}: true on a replay`,
           exchange,
         }));
       }
@@ -111,7 +111,7 @@ describe('uploadDocuments with an Idempotency-Key', () => {
         // The first finished before the repeat arrived: a replay is correct, two sets are not.
         verify(idempotency.inUse, JSON.stringify(idsOf(uploaded(a))) === JSON.stringify(idsOf(uploaded(b))), () => ({
           received: `two 202s with different ids ${show(idsOf(uploaded(a)))} and ${show(idsOf(uploaded(b)))}`,
-          documented: 'one set of documents: a 409 idempotency_key_in_use, or a replay of the first',
+          expected: 'one set of documents: a 409 idempotency_key_in_use, or a replay of the first',
           exchange: b,
         }));
         return tools.notExercised('the first upload finished before the repeat arrived, so the in-flight case did not occur');
@@ -122,7 +122,7 @@ describe('uploadDocuments with an Idempotency-Key', () => {
       const expected = idsOf(uploaded(accepted[0]!));
       verify(idempotency.inUse, sameSet(ids, expected), () => ({
         received: `documents named ${t}: ${setText(ids)}`,
-        documented: `only ${setText(expected)}`,
+        expected: `only ${setText(expected)}`,
         exchange: search,
       }));
     },

@@ -2,11 +2,10 @@ import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../kit/absence.js';
 import { uploaded } from '../kit/api.js';
+import { describeResponse, show } from '../kit/describe.js';
 import type { FilePart } from '../kit/exchange.js';
-import { show } from '../kit/failure.js';
 import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../kit/files.js';
 import { buildMultipart } from '../kit/multipart.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload');
@@ -46,7 +45,7 @@ describe('uploadDocuments accepts files', () => {
         docs.length === parts.length && docs.every((d, i) => d.filename === parts[i]!.filename && d.status === 'processing'),
         () => ({
           received: `${exchange.status}: ${show(docs.map((d) => [d.filename, d.status]))}`,
-          documented: `202 with ${show(parts.map((p) => [p.filename, 'processing']))}`,
+          expected: `202 with ${show(parts.map((p) => [p.filename, 'processing']))}`,
           exchange,
         }),
       );
@@ -82,7 +81,7 @@ describe('uploadDocuments accepts files', () => {
         const got = doc && Object.fromEntries(Object.keys(want).map((k) => [k, (doc as Record<string, unknown>)[k]]));
         verify(upload.echoesFields, JSON.stringify(got) === JSON.stringify(want), () => ({
           received: `part ${i + 1}: ${show(got ?? null)}`,
-          documented: `part ${i + 1}: ${show(want)}`,
+          expected: `part ${i + 1}: ${show(want)}`,
           exchange,
         }));
       });
@@ -101,7 +100,7 @@ describe('uploadDocuments accepts files', () => {
       const got = uploaded(exchange)[0]?.filename;
       verify(upload.extendedFilename, got === name, () => ({
         received: `${exchange.status}: filename ${show(got ?? null)}`,
-        documented: `202: filename ${show(name)}`,
+        expected: `202: filename ${show(name)}`,
         exchange,
       }));
     },
@@ -129,7 +128,7 @@ describe('uploadDocuments keeps filenames as data', () => {
         const got = uploaded(exchange)[0]?.filename;
         verify(upload.filenameVerbatim, got === c.name, () => ({
           received: `${exchange.status}: filename ${show(got ?? null)}`,
-          documented: `202: filename ${show(c.name)}`,
+          expected: `202: filename ${show(c.name)}`,
           exchange,
         }));
       }
@@ -240,7 +239,7 @@ describe('uploadDocuments rejects what it cannot store', () => {
     const exchange = await kit.api.upload(Array.from({ length: max }, (_, i) => part(`${t}-${i + 1}.pdf`, pdf)));
     verify(upload.filesAtLimit, exchange.status === 202 && uploaded(exchange).length === max, () => ({
       received: describeResponse(exchange),
-      documented: `202 with ${max} documents (${max} files with --max-files ${max})`,
+      expected: `202 with ${max} documents (${max} files with --max-files ${max})`,
       exchange,
     }));
   });

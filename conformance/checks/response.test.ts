@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/contract.js';
+import type { Exchange } from '../kit/exchange.js';
+import { judgeResponse } from '../kit/http.js';
+import { createJudge } from '../kit/judge.js';
+import { resolveTarget } from '../kit/target.js';
+import { ConformanceFailure } from '../kit/verdict.js';
 import { createTestRecord } from '../report/recorder.js';
-import { checkResponse } from './check-response.js';
-import type { Exchange } from './exchange.js';
-import { ConformanceFailure } from './failure.js';
-import { createJudge } from './judge.js';
-import { resolveTarget } from './target.js';
 
 // The response checks on hand-made exchanges: each broken response must fail the one check that names it.
 const contract = await loadContract();
@@ -75,7 +75,7 @@ function failingCheck(
   const judge = createJudge(profile);
   judge.use(createTestRecord());
   try {
-    checkResponse(e, { contract, strict, judge });
+    judgeResponse(e, { contract, strict, judge });
     return undefined;
   } catch (error) {
     if (error instanceof ConformanceFailure) return error.record.check;
