@@ -101,7 +101,7 @@ export const responseChecks = {
     id: 'response.status-documented',
     profile: 'contract',
     description: 'The status is one the contract documents for the operation (404/405 for unknown paths and methods).',
-    rules: [],
+    rules: ['errors.validation-400'],
     appliesTo: always,
     judge: ({ exchange }) =>
       documentedResponse(exchange) !== undefined
@@ -111,25 +111,29 @@ export const responseChecks = {
   errorIsProblem: defineResponseCheck({
     id: 'response.error-is-problem',
     profile: 'contract',
-    description: 'Every 4xx/5xx is application/problem+json with a JSON object body whose `status` equals the HTTP status.',
-    rules: [],
+    description:
+      'Every 4xx/5xx is application/problem+json with a JSON object body whose `status` equals the HTTP status and whose `type` is `about:blank`.',
+    rules: ['errors.problem-json', 'problem.status-repeated', 'problem.type-about-blank'],
     appliesTo: isError,
     judge: ({ exchange }) => {
-      const body = exchange.json as { status?: unknown } | undefined;
+      const body = exchange.json as { status?: unknown; type?: unknown } | undefined;
       const holds =
         exchange.mediaType === 'application/problem+json' &&
         typeof body === 'object' &&
         body !== null &&
         !Array.isArray(body) &&
-        body.status === exchange.status;
-      return holds ? undefined : fail(describeResponse(exchange), `application/problem+json with "status": ${exchange.status}`);
+        body.status === exchange.status &&
+        body.type === 'about:blank';
+      return holds
+        ? undefined
+        : fail(describeResponse(exchange), `application/problem+json with "status": ${exchange.status} and "type": "about:blank"`);
     },
   }),
   contentTypeDocumented: defineResponseCheck({
     id: 'response.content-type-documented',
     profile: 'contract',
     description: 'The Content-Type is a media type the contract documents for that status.',
-    rules: [],
+    rules: ['errors.problem-json'],
     appliesTo: always,
     judge: ({ exchange }) => {
       const types = Object.keys(documentedResponse(exchange)?.content ?? {});
@@ -143,7 +147,7 @@ export const responseChecks = {
     id: 'response.headers-present',
     profile: 'contract',
     description: 'Every required documented header (X-Request-Id, Allow, ...) is present, and every documented header matches its schema.',
-    rules: [],
+    rules: ['@response-header', 'request-id.every-response', 'transient.retry-after', 'errors.allow-header'],
     appliesTo: always,
     judge: ({ exchange, contract }) => {
       const headers = (documentedResponse(exchange)?.headers ?? {}) as Record<string, OpenAPIV3_1.HeaderObject>;
@@ -168,7 +172,7 @@ export const responseChecks = {
     id: 'response.body-matches-schema',
     profile: 'contract',
     description: 'The body is valid JSON that validates against the documented schema (ajv, JSON Schema 2020-12, formats on).',
-    rules: [],
+    rules: ['@response-body'],
     appliesTo: ({ exchange }) => documentedSchema(exchange) !== undefined && isJsonType(exchange.mediaType),
     judge: ({ exchange, contract }) => {
       if (exchange.jsonError !== undefined)
@@ -190,7 +194,7 @@ export const responseChecks = {
     id: 'response.error-code-documented',
     profile: 'contract',
     description: "A problem's `code` is one the contract's examples give for that status, so clients can switch on it.",
-    rules: [],
+    rules: ['errors.problem-json'],
     appliesTo: (o) => isError(o) && documentedErrorCodes(documentedResponse(o.exchange)).length > 0,
     judge: ({ exchange }) => {
       const codes = documentedErrorCodes(documentedResponse(exchange));
@@ -204,7 +208,7 @@ export const responseChecks = {
     id: 'response.request-id-echoed',
     profile: 'full',
     description: 'The X-Request-Id the suite sends (a sane one) comes back unchanged, so logs can be joined.',
-    rules: [],
+    rules: ['request-id.echoed'],
     appliesTo: ({ exchange }) => !!exchange.requestId && SANE_REQUEST_ID.test(exchange.requestId),
     judge: ({ exchange }) => {
       const got = exchange.headers.get('x-request-id');
@@ -218,7 +222,7 @@ export const responseChecks = {
     profile: 'contract',
     description:
       'Every document agrees with its status: `error` only when failed, `content` only when completed, `processed_at` null exactly while processing, timestamps not before `created_at`.',
-    rules: [],
+    rules: ['document.error-only-failed', 'document.processed-at', 'lifecycle.run-ends', 'get.with-content'],
     appliesTo: ({ exchange }) => exchange.status < 300 && documentsIn(exchange.json).length > 0,
     judge: ({ exchange }) => {
       for (const doc of documentsIn(exchange.json)) {

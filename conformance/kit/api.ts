@@ -75,3 +75,9 @@ export function documentsIn(body: unknown): WireDocument[] {
   if (Array.isArray(docs)) return docs.filter((d): d is WireDocument => typeof d === 'object' && d !== null);
   return 'document_id' in body && 'status' in body ? [body as WireDocument] : [];
 }
+
+/** The `code` of a problem body, or undefined when the body has none (not JSON, not an object). */
+export function problemCode(exchange: Exchange): unknown {
+  const body = exchange.json;
+  return typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+}
