@@ -22,6 +22,8 @@ const doc = {
   updated_at: '2024-05-02T09:14:04.000Z',
   processed_at: '2024-05-02T09:14:04.000Z',
 };
+const { content: _, ...summary } = doc;
+const page = { page: 1, limit: 20, total: 1, total_pages: 1 };
 const notFound = { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no', code: 'not_found' };
 
 function exchange({
@@ -86,6 +88,9 @@ function failingCheck(
 describe('response checks', () => {
   it('pass a response exactly as documented', () => {
     expect(failingCheck(exchange())).toBeUndefined();
+    expect(
+      failingCheck(exchange({ path: '/api/v1/documents/get_documents', body: { documents: [summary], pagination: page } })),
+    ).toBeUndefined();
     expect(failingCheck(exchange({ status: 404, body: notFound, contentType: 'application/problem+json' }))).toBeUndefined();
   });
 
@@ -161,8 +166,25 @@ describe('response checks', () => {
       check: 'response.headers-present',
     },
     { broken: 'an unknown path answered 200', e: () => exchange({ path: '/api/v1/nope' }), check: 'response.status-documented' },
+    {
+      broken: 'a problem whose type is not about:blank',
+      e: () =>
+        exchange({ status: 404, body: { ...notFound, type: 'https://errors.example/not-found' }, contentType: 'application/problem+json' }),
+      check: 'response.error-is-problem',
+    },
+    {
+      broken: 'a list item with content, which the contract forbids',
+      e: () => exchange({ path: '/api/v1/documents/get_documents', body: { documents: [doc], pagination: page } }),
+      check: 'response.no-forbidden-properties',
+    },
   ])('fail $check for $broken', ({ e, check }) => {
     expect(failingCheck(e())).toBe(check);
+  });
+
+  it('fail a forbidden property even without --strict, and only as forbidden (not as a schema or undocumented failure)', () => {
+    const list = () => exchange({ path: '/api/v1/documents/get_documents', body: { documents: [doc], pagination: page } });
+    expect(failingCheck(list())).toBe('response.no-forbidden-properties');
+    expect(failingCheck(list(), { strict: true })).toBe('response.no-forbidden-properties');
   });
 
   it('only warn about undocumented properties, unless strict', () => {

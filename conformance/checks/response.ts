@@ -3,7 +3,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { documentsIn, type WireDocument } from '../kit/api.js';
 import { describeResponse, RECORDED_BODY_LIMIT, show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
-import { undocumentedProperties } from '../kit/schema-walk.js';
+import { forbiddenProperties, undocumentedProperties } from '../kit/schema-walk.js';
 import { documentedResponse } from '../kit/target.js';
 import { type Check, defineCheck, type Finding, fail, type Profile } from './define.js';
 
@@ -68,6 +68,9 @@ export function stateProblems(doc: WireDocument): string[] {
   if (doc.processed_at !== null && Date.parse(doc.processed_at) < created) problems.push('processed_at is before created_at');
   return problems;
 }
+
+/** How ajv reports a value where the schema is `false`. */
+const FALSE_SCHEMA = 'boolean schema is false';
 
 const SANE_REQUEST_ID = /^[\x21-\x7E]{1,200}$/;
 
@@ -181,13 +184,29 @@ export const responseChecks = {
           `${exchange.mediaType} matching the schema`,
         );
       const result = contract.validate(documentedSchema(exchange)!, exchange.json);
-      return result.valid
+      // A property the schema forbids by name (`false`) is response.no-forbidden-properties' to name.
+      const errors = result.errors.filter((e) => !e.endsWith(FALSE_SCHEMA));
+      return errors.length === 0
         ? undefined
         : fail(
-            result.errors.join('\n'),
+            errors.join('\n'),
             `valid against the contract's schema for a ${exchange.status} ${exchange.mediaType}`,
             `body: ${show(exchange.json, RECORDED_BODY_LIMIT)}`,
           );
+    },
+  }),
+  noForbiddenProperties: defineResponseCheck({
+    id: 'response.no-forbidden-properties',
+    profile: 'contract',
+    description:
+      'Bodies carry no property the contract forbids (a list item with `content`: the schema says `content: false`, the text "no `content`").',
+    rules: ['list.no-content', 'schema:DocumentSummary.content.forbidden'],
+    appliesTo: ({ exchange }) => documentedSchema(exchange) !== undefined && exchange.json !== undefined,
+    judge: ({ exchange }) => {
+      const found = forbiddenProperties(documentedSchema(exchange), exchange.json);
+      return found.length === 0
+        ? undefined
+        : fail(`forbidden ${found.join(', ')}`, 'none of the properties the schema forbids (`false`): a list item never carries `content`');
     },
   }),
   errorCodeDocumented: defineResponseCheck({

@@ -4,7 +4,7 @@ import type { Http, QueryInput, SendOptions } from './http.js';
 import type { Judge } from './judge.js';
 
 /** A document as read from the wire: a list summary, or a full document with `content`. */
-export type WireDocument = components['schemas']['DocumentSummary'] & { content?: string | null };
+export type WireDocument = components['schemas']['DocumentFields'] & { content?: string | null };
 /** A full document (with `content`) as read from the wire. */
 export type WireFullDocument = components['schemas']['Document'];
 /** A list page as read from the wire. */

@@ -34,6 +34,11 @@ export interface Mutant {
   /** Checks the defect keeps from being judged: they must never be reported as passed. */
   notPassed?: string[];
   mutation: (keys: { primary: string; secondary: string }) => Mutation;
+  /**
+   * Mutants of one group run behind one proxy in one suite run (their mutations composed), to keep the
+   * proofs fast: their defects must touch different requests, so each still fails exactly its own checks.
+   */
+  group?: string;
 }
 
 /** The mutants; each `fails` list is exactly the checks whose descriptions name that defect. */

@@ -232,22 +232,22 @@ export const proseRules: readonly ProseRule[] = [
   // Schemas
   {
     id: 'document.ids-never-reused',
-    where: 'schema:DocumentSummary.document_id',
+    where: 'schema:DocumentFields.document_id',
     quote: 'ids start at 1 and are never reused',
     unobservable: 'the API deletes nothing, so no id is ever free to be reused; distinct ids are checked where documents are created',
   },
-  { id: 'document.size-bytes', where: 'schema:DocumentSummary.size_bytes', quote: 'The size of the stored file in bytes.' },
+  { id: 'document.size-bytes', where: 'schema:DocumentFields.size_bytes', quote: 'The size of the stored file in bytes.' },
   {
     id: 'document.attempts',
-    where: 'schema:DocumentSummary.attempts',
+    where: 'schema:DocumentFields.attempts',
     quote: 'How many processing runs have been started (1 after upload, +1 per retry).',
   },
-  { id: 'document.error-only-failed', where: 'schema:DocumentSummary.error', quote: 'null unless `status` is `failed`' },
-  { id: 'document.created-at', where: 'schema:DocumentSummary.created_at', quote: 'When the document was uploaded.' },
-  { id: 'document.updated-at', where: 'schema:DocumentSummary.updated_at', quote: 'When anything about the document last changed.' },
+  { id: 'document.error-only-failed', where: 'schema:DocumentFields.error', quote: 'null unless `status` is `failed`' },
+  { id: 'document.created-at', where: 'schema:DocumentFields.created_at', quote: 'When the document was uploaded.' },
+  { id: 'document.updated-at', where: 'schema:DocumentFields.updated_at', quote: 'When anything about the document last changed.' },
   {
     id: 'document.processed-at',
-    where: 'schema:DocumentSummary.processed_at',
+    where: 'schema:DocumentFields.processed_at',
     quote: 'When the last run finished; null while `processing`.',
   },
   {
