@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalog } from './checks/index.js';
+import { loadContract } from '../src/contract/contract.js';
+import { catalogFor } from './checks/index.js';
 import { renderChecksMarkdown } from './report/checks-md.js';
+
+const catalog = catalogFor(await loadContract());
 
 describe('CHECKS.md', () => {
   it('is what the catalog renders (regenerate: npx tsx conformance/scripts/write-checks-md.ts)', () => {

@@ -1,5 +1,6 @@
 import type { WireDocument, WireList } from '../kit/api.js';
-import { show } from '../kit/describe.js';
+import { describeResponse, show } from '../kit/describe.js';
+import type { Exchange } from '../kit/exchange.js';
 import { defineCheck, fail } from './define.js';
 
 /** API-key authentication and tenant isolation. */
@@ -31,6 +32,18 @@ export const authChecks = {
     area: 'auth',
     description: 'A key that differs from a valid one only in letter case, or padded with characters a trim() removes (U+00A0), is a 401.',
     rules: ['auth.checked-first'],
+  }),
+  keyOnlyInHeader: defineCheck<{ label: string; exchange: Exchange; documented: string }>({
+    id: 'auth.key-only-in-header',
+    profile: 'contract',
+    area: 'auth',
+    description:
+      "The key counts only where the security scheme puts it (`x-api-key` header): the run's valid key in the query string, `Authorization` (Bearer, ApiKey, Basic), another header, a cookie or an upload's form field, without the header, is a 401.",
+    rules: ['auth.header', 'security:ApiKeyAuth'],
+    judge: ({ label, exchange, documented }) =>
+      exchange.status === 401
+        ? undefined
+        : fail(describeResponse(exchange), `401: the key was sent only in ${label}, and it counts only in ${documented}`),
   }),
 } as const;
 

@@ -3,7 +3,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { profileIncludes } from '../checks/define.js';
 import { responseCheckOrder, responseChecks } from '../checks/response.js';
 import { curlCommand } from './curl.js';
-import type { Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
+import type { CredentialPlace, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
 import { ConformanceFailure } from './verdict.js';
@@ -61,7 +61,30 @@ function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined
     return keys.secondary;
   }
   if ('variant' in key) return keyVariant(keys.primary, key.variant);
+  if ('misplaced' in key) return undefined;
   return key.literal;
+}
+
+/** The shell word reproducers use for the run's key. */
+export const KEY_WORD = '$DOCPROC_API_KEY';
+
+/**
+ * Puts the run's key where `place` says, into the URL, headers and body actually sent; the recorded URL
+ * names the key by its environment variable instead, so no key is ever kept or printed.
+ */
+function misplaceKey(
+  place: CredentialPlace,
+  key: string,
+  sent: { url: string; recordedUrl: string; headers: Record<string, string>; body: BodyInit | undefined },
+): void {
+  if (place.kind === 'query') {
+    const join = sent.url.includes('?') ? '&' : '?';
+    sent.url += `${join}${encodeURIComponent(place.name)}=${encodeURIComponent(key)}`;
+    sent.recordedUrl += `${join}${encodeURIComponent(place.name)}=${KEY_WORD}`;
+  } else if (place.kind === 'header') sent.headers[place.name] = place.value(key);
+  else if (place.kind === 'cookie') sent.headers.cookie = `${place.name}=${encodeURIComponent(key)}`;
+  else if (sent.body instanceof FormData) sent.body.append(place.name, key);
+  else throw new Error('conformance suite bug: a key in a form field needs an upload of file parts');
 }
 
 /** The run's key made into a near-miss: letter case swapped, or wrapped in U+00A0 (sent as the byte 0xA0). */
@@ -103,19 +126,26 @@ export function createHttp(options: HttpOptions): Http {
       const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
       if (o.body?.kind === 'raw' && o.body.contentType !== undefined) headers['content-type'] = o.body.contentType;
       const key = o.key ?? 'primary';
-      const request: SentRequest = { method, url, key, headers, ...(o.body ? { body: o.body } : {}) };
+      const apiKey = keyValue(key, options.keys);
+      const sent = {
+        url,
+        recordedUrl: url,
+        headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+        body: encodeBody(o.body),
+      };
+      if (typeof key === 'object' && 'misplaced' in key) misplaceKey(key.misplaced, options.keys.primary, sent);
+      const request: SentRequest = { method, url: sent.recordedUrl, key, headers, ...(o.body ? { body: o.body } : {}) };
       const target = resolveTarget(options.contract, method, pathname);
       let reproduced: string | undefined;
       const reproduce = () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number));
-      const apiKey = keyValue(key, options.keys);
       const started = performance.now();
       let response: Response;
       let bytes: ArrayBuffer;
       try {
-        response = await fetch(url, {
+        response = await fetch(sent.url, {
           method,
-          headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
-          body: encodeBody(o.body),
+          headers: sent.headers,
+          body: sent.body,
           redirect: 'manual',
           signal: AbortSignal.timeout(options.requestTimeoutMs),
         });

@@ -1,6 +1,6 @@
 import { inject, it } from 'vitest';
 import { type Contract, contractFromDocument } from '../../src/contract/contract.js';
-import { type Check, checkById, type Profile, profileIncludes } from '../checks/index.js';
+import { type AnyCheck, type Check, catalogFor, type Profile, profileIncludes } from '../checks/index.js';
 import { createTestRecord } from '../report/recorder.js';
 import type { ConformanceSuiteConfig } from '../run/config.js';
 import { type Api, createApi } from './api.js';
@@ -56,6 +56,8 @@ export interface SuiteKit extends Expectations {
   require: Judge['require'];
   /** Hands an observation to the check's own judge (see {@link Judge.check}). */
   check: Judge['check'];
+  /** The run's check with this id (boundary checks are generated from the contract): throws when there is none. */
+  checkNamed(id: string): AnyCheck;
   /** Declares one test; see {@link ScenarioSpec}. */
   scenario(name: string, spec: ScenarioSpec, fn: (tools: ScenarioTools) => Promise<void>): void;
 }
@@ -147,6 +149,11 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
       return exchanges;
     },
     judge,
+    checkNamed(id) {
+      const found = catalogFor(contract).find((c) => c.id === id);
+      if (!found) throw new Error(`conformance suite bug: no check ${id} in this run's catalog`);
+      return found;
+    },
     verify: judge.verify,
     require: judge.require,
     check: judge.check,
@@ -182,7 +189,7 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
         } catch (error) {
           if (isSkip(error)) throw error;
           if (error instanceof ConformanceFailure) {
-            judge.fail(checkById(error.record.check)!, error.record);
+            judge.fail(catalogFor(contract).find((c) => c.id === error.record.check)!, error.record);
             throw quietError(`${error.record.check} failed`);
           }
           const { message = String(error), stack = '' } = (error ?? {}) as Error;

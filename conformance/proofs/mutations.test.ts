@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/contract.js';
 import { type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
-import { catalog } from '../checks/index.js';
+import { catalogFor } from '../checks/index.js';
 import { allMutants, mutantRuns } from './mutant-catalog.js';
 import { startMutationProxy } from './mutation-proxy.js';
 import { failedChecks } from './run-suite.js';
 import { createRunnerPool } from './runner-pool.js';
 
+const catalog = catalogFor(await loadContract());
 // One real reference server behind a proxy per mutant; each run uses its own run id, so runs side by side
 // never see each other's documents.
 const KEYS = { primary: 'mutant-primary-key', secondary: 'mutant-second-key' };
