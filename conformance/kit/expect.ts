@@ -48,7 +48,7 @@ export function createExpectations(judge: Judge): Expectations {
         e.in === a.in &&
         typeof e.name === 'string' &&
         (a.in === 'header' ? e.name.toLowerCase() === a.name.toLowerCase() : e.name === a.name);
-      const holds = Array.isArray(errors) && errors.some((e) => accepted.some((a) => same(e, a)));
+      const holds = Array.isArray(errors) && errors.some((e) => typeof e === 'object' && e !== null && accepted.some((a) => same(e, a)));
       judge.verify(checks.validation.namesParameter, holds, () => ({
         received: `errors ${show(errors)}`,
         expected: `errors naming ${accepted.map((a) => `{"in": "${a.in}", "name": "${a.name}"}`).join(' or ')}`,

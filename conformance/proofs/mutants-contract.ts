@@ -176,8 +176,87 @@ const boundaryMutants: Mutant[] = [
   ),
 ];
 
+const isRead = (r: ProxyRequest) => r.method === 'GET' && r.url.startsWith('/api/v1/documents/get_document/');
+const asJson = (res: ProxyResponse, body: string): ProxyResponse => ({
+  ...res,
+  headers: { ...res.headers, 'content-type': 'application/json' },
+  body: Buffer.from(body),
+});
+
+/** Targets that answer what a suite must survive: each failure is a named check, never a crash. */
+const oddAnswerMutants: Mutant[] = [
+  {
+    name: 'odd-bodies',
+    defect:
+      'successful bodies are odd: a list is null, a read is an array, a retry is not JSON, an upload carries a number beyond any double (1e400)',
+    only: ['upload', 'list', 'get', 'retry'],
+    fails: ['response.body-matches-schema'],
+    mutation: () => ({
+      response: (res, req) => {
+        if (res.status === 200 && isList(req)) return asJson(res, 'null');
+        if (res.status === 200 && isRead(req)) return asJson(res, `[${res.body.toString()}]`);
+        if (res.status === 202 && req.url.includes('/retry_documents/')) return asJson(res, 'retried, thanks');
+        if (res.status === 202 && isUpload(req))
+          return asJson(res, res.body.toString().replace(/"document_id":\d+/, '"document_id":1e400'));
+        return res;
+      },
+    }),
+  },
+  {
+    name: 'list-drops-a-document',
+    defect: 'a list page leaves out its last document (the totals still count it)',
+    only: ['list'],
+    fails: [
+      'list.default-limit-applied',
+      'list.limit-respected',
+      'list.pages-agree-with-total',
+      'list.search-by-content',
+      'list.search-by-filename',
+      'list.search-is-literal',
+      'list.status-filter',
+    ],
+    mutation: () => ({
+      response: (res, req) =>
+        isList(req) && res.status === 200
+          ? editJson(res, (b) => {
+              b.documents.pop();
+            })
+          : res,
+    }),
+  },
+  {
+    name: 'list-repeats-a-document',
+    defect: 'a list page shows its first document twice, in place of its second',
+    only: ['list'],
+    fails: ['list.pages-agree-with-total', 'list.search-by-filename', 'list.status-filter'],
+    mutation: () => ({
+      response: (res, req) =>
+        isList(req) && res.status === 200
+          ? editJson(res, (b) => {
+              if (b.documents.length > 1) b.documents[1] = b.documents[0];
+            })
+          : res,
+    }),
+  },
+  {
+    name: 'read-answers-another-document',
+    defect: 'reading a document answers the one uploaded just before it (as when two uploads got one id)',
+    only: ['get', 'lifecycle'],
+    fails: ['get.matches-upload'],
+    mutation: () => ({
+      respond: async (req, upstream) => {
+        const m = isRead(req) ? /\/get_document\/(\d+)$/.exec(req.url) : null;
+        if (!m || Number(m[1]) < 2) return upstream(req);
+        const other = await upstream({ ...req, url: req.url.replace(/\d+$/, String(Number(m[1]) - 1)) });
+        return other.status === 200 ? other : upstream(req);
+      },
+    }),
+  },
+];
+
 export const contractMutants: Mutant[] = [
   ...boundaryMutants,
+  ...oddAnswerMutants,
   {
     name: 'key-from-query-string',
     defect: 'a request without x-api-key is authenticated by ?api_key=, ?x-api-key= or ?apiKey= (as many frameworks allow)',
