@@ -316,13 +316,13 @@ function filenameRule(max: number, prefix: string): BoundaryRule {
   const cases: BoundaryCase[] = [
     {
       label: `a filename of ${max} ASCII characters (the maxLength)`,
-      value: ofLength(max - 4, 'k', prefix) + '.pdf',
+      value: `${ofLength(max - 4, 'k', prefix)}.pdf`,
       expect: 'accept',
       profile: 'full',
     },
     {
       label: `a filename of ${max + 1} ASCII characters`,
-      value: ofLength(max - 3, 'k', prefix) + '.pdf',
+      value: `${ofLength(max - 3, 'k', prefix)}.pdf`,
       expect: 'refuse',
       profile: 'full',
     },
@@ -331,13 +331,13 @@ function filenameRule(max: number, prefix: string): BoundaryRule {
     cases.push(
       {
         label: `a filename of ${max} ${what} characters (the maxLength in code points)`,
-        value: ofLength(max - 4, char, prefix) + '.pdf',
+        value: `${ofLength(max - 4, char, prefix)}.pdf`,
         expect: 'accept',
         profile: 'full',
       },
       {
         label: `a filename of ${max + 1} ${what} characters`,
-        value: ofLength(max - 3, char, prefix) + '.pdf',
+        value: `${ofLength(max - 3, char, prefix)}.pdf`,
         expect: 'refuse',
         profile: 'full',
       },

@@ -179,6 +179,17 @@ export const lifecycleChecks = {
             `completed, content containing ${JSON.stringify(word)}`,
           ),
   }),
+  noTextCompletesEmpty: defineCheck<{ doc: WireFullDocument }>({
+    id: 'lifecycle.no-text-completes-empty',
+    profile: 'full',
+    area: 'lifecycle',
+    description: 'A PDF whose only page is blank is read and holds no text: it ends `completed` with `content` `""`, not `failed`.',
+    rules: ['processing.no-text', 'lifecycle.run-ends'],
+    judge: ({ doc }) =>
+      doc.status === 'completed' && doc.content === '' && doc.error === null
+        ? undefined
+        : fail(show({ status: doc.status, content: doc.content, error: doc.error }), 'completed, content "" (read, and no text found)'),
+  }),
   failedHasError: defineCheck<{ doc: WireFullDocument }>({
     id: 'lifecycle.failed-has-error',
     profile: 'full',

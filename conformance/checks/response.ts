@@ -116,7 +116,7 @@ export const responseChecks = {
     profile: 'contract',
     description:
       'Every 4xx/5xx is application/problem+json with a JSON object body whose `status` equals the HTTP status and whose `type` is `about:blank`.',
-    rules: ['errors.problem-json', 'problem.status-repeated', 'problem.type-about-blank'],
+    rules: ['errors.problem-json', 'problem.status-repeated', 'problem.type-about-blank', 'schema:Problem.type.default'],
     appliesTo: isError,
     judge: ({ exchange }) => {
       const body = exchange.json as { status?: unknown; type?: unknown } | undefined;

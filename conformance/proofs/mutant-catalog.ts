@@ -58,3 +58,20 @@ export function mutantRuns(list: readonly Mutant[] = allMutants): MutantRun[] {
     };
   });
 }
+
+/** Checks whose failures a unit test proves on hand-made responses (no mutant needed), and where. */
+export const provenByUnitTests: ReadonlyMap<string, string> = new Map([
+  ['response.content-type-documented', 'conformance/checks/response.test.ts'],
+  ['response.error-code-documented', 'conformance/checks/response.test.ts'],
+  ['response.request-id-echoed', 'conformance/checks/response.test.ts'],
+]);
+
+/**
+ * What proves each check: the mutants that fail it and the unit tests (the rule matrix's last column).
+ * @example proofsOf().mutants.get('list.status-filter') // ['status-filter-ignored', ...]
+ */
+export function proofsOf(list: readonly Mutant[] = allMutants): { mutants: Map<string, string[]>; unitTests: ReadonlyMap<string, string> } {
+  const mutants = new Map<string, string[]>();
+  for (const m of list) for (const id of m.fails) mutants.set(id, [...(mutants.get(id) ?? []), m.name]);
+  return { mutants, unitTests: provenByUnitTests };
+}

@@ -254,9 +254,107 @@ const oddAnswerMutants: Mutant[] = [
   },
 ];
 
+/** Mutants of checks that compare one status with the documented one, so the rules they cover are proven too. */
+const statusMutants: Mutant[] = [
+  {
+    name: 'upload-parts-reversed',
+    defect: 'a multi-file upload returns its documents in reverse part order',
+    only: ['upload'],
+    fails: ['upload.echoes-fields', 'upload.one-document-per-part'],
+    group: 'upload-status',
+    mutation: () => ({
+      response: (res, req) =>
+        isUpload(req) && res.status === 202
+          ? editJson(res, (b) => {
+              b.documents.reverse();
+            })
+          : res,
+    }),
+  },
+  {
+    name: 'no-files-is-413',
+    defect: 'an upload without a files[] part is a 413 too_many_files instead of a 400',
+    only: ['upload'],
+    fails: ['upload.no-files'],
+    group: 'upload-status',
+    mutation: () => ({
+      respond: (req, upstream) =>
+        isUpload(req) && !req.body.includes('name="files[]"') && !req.body.includes('name="file"')
+          ? Promise.resolve(problem(req, 413, 'too_many_files'))
+          : upstream(req),
+    }),
+  },
+  {
+    name: 'pdf-refused-by-mock',
+    defect: 'a valid PDF upload is a 415 (run in the contract profile, as against a mock)',
+    only: ['upload'],
+    fails: ['upload.accepted'],
+    options: () => ({ profile: 'contract' }),
+    mutation: () => ({
+      respond: (req, upstream) =>
+        isUpload(req) && req.body.includes('%PDF') && !req.body.includes('name="file"')
+          ? Promise.resolve(problem(req, 415, 'unsupported_media_type'))
+          : upstream(req),
+    }),
+  },
+  {
+    name: 'no-query-serves-page-2',
+    defect: 'a list without any parameter serves page 2 (the default page is not 1)',
+    only: ['list'],
+    fails: ['list.default-limit-applied', 'list.defaults'],
+    group: 'list-status',
+    mutation: () => ({
+      request: (r) => (isList(r) && !r.url.includes('?') ? { ...r, url: `${r.url}?page=2` } : r),
+    }),
+  },
+  {
+    name: 'unknown-params-refused',
+    defect: 'an unknown query parameter is a 400 instead of being ignored',
+    only: ['list'],
+    fails: ['list.unknown-params-ignored'],
+    group: 'list-status',
+    mutation: () => ({
+      respond: (req, upstream) =>
+        isList(req) && new URL(req.url, 'http://x').searchParams.has('cachebuster')
+          ? Promise.resolve(invalidRequest(req, 'query', 'cachebuster'))
+          : upstream(req),
+    }),
+  },
+  {
+    name: 'unknown-path-is-401',
+    defect: 'an unknown path under /api/v1 is a 401 instead of a 404',
+    only: ['robustness', 'lifecycle'],
+    fails: ['robustness.unknown-path'],
+    group: 'misc-status',
+    mutation: () => ({
+      respond: (req, upstream) =>
+        req.url.startsWith('/api/v1/') && /no-such|get_documents\/extra/.test(req.url)
+          ? Promise.resolve(problem(req, 401, 'unauthorized'))
+          : upstream(req),
+    }),
+  },
+  {
+    name: 'blank-fails',
+    defect: 'a PDF read whole that holds no text ends failed instead of completed with content ""',
+    only: ['robustness', 'lifecycle'],
+    fails: ['lifecycle.no-text-completes-empty'],
+    group: 'misc-status',
+    mutation: () => ({
+      response: (res, req) =>
+        isRead(req) && res.status === 200
+          ? editJson(res, (d) => {
+              if (d.status === 'completed' && d.content === '')
+                Object.assign(d, { status: 'failed', content: null, error: { code: 'unreadable_document', message: 'no text' } });
+            })
+          : res,
+    }),
+  },
+];
+
 export const contractMutants: Mutant[] = [
   ...boundaryMutants,
   ...oddAnswerMutants,
+  ...statusMutants,
   {
     name: 'key-from-query-string',
     defect: 'a request without x-api-key is authenticated by ?api_key=, ?x-api-key= or ?apiKey= (as many frameworks allow)',

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { uploaded, type WireFullDocument } from '../kit/api.js';
 import { show } from '../kit/describe.js';
-import { fixture, part, randomWord, textPdf } from '../kit/files.js';
+import { blankPdf, fixture, part, randomWord, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
 import { waitForTerminal } from '../kit/wait.js';
 
@@ -49,6 +49,19 @@ describe('processing', () => {
       const doc = await waitForTerminal(kit.api, damaged.document_id, kit.config.timeoutMs, damaged);
       const read = await kit.api.get(damaged.document_id);
       kit.check(lifecycle.failedHasError, { doc }, read);
+    },
+  );
+
+  kit.scenario(
+    'a blank PDF completes with empty content',
+    { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.noTextCompletesEmpty] },
+    async () => {
+      const exchange = await kit.api.upload([part(`${kit.token()}-blank.pdf`, await blankPdf())]);
+      expectStatus(upload.accepted, exchange, 202, 'a valid PDF');
+      // A 202 body holds at least one document (the schema says so, and the response checks hold it to that).
+      const sent = uploaded(exchange)[0]!;
+      const doc = await waitForTerminal(kit.api, sent.document_id, kit.config.timeoutMs, sent);
+      kit.check(lifecycle.noTextCompletesEmpty, { doc }, exchange);
     },
   );
 });
