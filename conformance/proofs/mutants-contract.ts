@@ -298,13 +298,18 @@ const statusMutants: Mutant[] = [
     }),
   },
   {
-    name: 'no-query-serves-page-2',
-    defect: 'a list without any parameter serves page 2 (the default page is not 1)',
+    name: 'default-page-not-1',
+    defect: 'a list without `page` says it is page 2 (the default page is not 1)',
     only: ['list'],
-    fails: ['list.default-limit-applied', 'list.defaults'],
+    fails: ['list.defaults', 'list.pages-agree-with-total'],
     group: 'list-status',
     mutation: () => ({
-      request: (r) => (isList(r) && !r.url.includes('?') ? { ...r, url: `${r.url}?page=2` } : r),
+      response: (res, req) =>
+        isList(req) && res.status === 200 && !new URL(req.url, 'http://x').searchParams.has('page')
+          ? editJson(res, (b) => {
+              b.pagination.page = 2;
+            })
+          : res,
     }),
   },
   {

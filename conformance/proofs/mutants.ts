@@ -47,7 +47,7 @@ export const mutants: Mutant[] = [
     name: 'auth-ignored',
     defect: 'requests without a key are served',
     only: ['auth'],
-    fails: ['auth.missing-key', 'auth.checked-first'],
+    fails: ['auth.missing-key', 'auth.checked-first', 'auth.key-only-in-header'],
     mutation: ({ primary }) => ({
       request: (r) => (r.headers['x-api-key'] === undefined ? { ...r, headers: { ...r.headers, 'x-api-key': primary } } : r),
     }),
@@ -251,7 +251,7 @@ export const mutants: Mutant[] = [
     name: 'upload-not-atomic',
     defect: 'a multi-file upload stores the good parts before rejecting a bad one',
     only: ['upload'],
-    fails: ['upload.all-or-nothing', 'upload.wrong-field'],
+    fails: ['upload.all-or-nothing', 'upload.file-too-large', 'upload.too-many-files', 'upload.wrong-field'],
     mutation: () => ({ respond: uploadPartByPart }),
   },
   {

@@ -14,8 +14,6 @@ const KEYS = { primary: 'mutant-primary-key', secondary: 'mutant-second-key' };
 // Checks that compare one status with the documented one (expectStatus/expectProblem) and have no mutant
 // of their own; the same helpers fail for the mutants of their neighbours.
 const NOT_MUTATED = [
-  'upload.too-many-files',
-  'upload.file-too-large',
   'get.returns-document',
   'get.unknown-id',
   'retry.accepted',
