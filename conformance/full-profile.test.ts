@@ -40,8 +40,9 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('the full profile against the reference server', () => {
-  it('exits 0, printing neither key', () => {
+  it('exits 0, printing neither key, and no scenario crashes (a crash is a suite bug)', () => {
     expect(run.code, run.output).toBe(0);
+    expect(run.report!.unattributed, run.output).toEqual([]);
     for (const key of KEYS) expect(run.output + JSON.stringify(run.report)).not.toContain(key);
   });
 
@@ -50,7 +51,7 @@ describe('the full profile against the reference server', () => {
       .report!.checks.filter((c) => c.outcome !== 'passed')
       .map((c) => `${c.id}: ${c.outcome} ${c.notExercised.join('; ')}`);
     expect(notPassed, run.output).toEqual([]);
-    expect(run.report!.summary.tests.skipped).toBe(0);
+    expect(run.report!.summary.tests.skipped, run.output).toBe(0);
   });
 
   it('observes every status a client can provoke that the contract documents for the four operations (all but 5xx and 429)', () => {

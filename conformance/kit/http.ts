@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Contract } from '../../src/contract/contract.js';
-import { checks } from '../checks/index.js';
-import { checkResponse } from './check-response.js';
+import { profileIncludes } from '../checks/define.js';
+import { responseCheckOrder, responseChecks } from '../checks/response.js';
 import { curlCommand } from './curl.js';
-import type { Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
-import { ConformanceFailure } from './failure.js';
+import type { CredentialPlace, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
+import { ConformanceFailure } from './verdict.js';
 
 /** Query parameters; pairs allow a repeated name. */
 export type QueryInput = Record<string, string | number> | Array<[string, string]>;
@@ -61,7 +61,30 @@ function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined
     return keys.secondary;
   }
   if ('variant' in key) return keyVariant(keys.primary, key.variant);
+  if ('misplaced' in key) return undefined;
   return key.literal;
+}
+
+/** The shell word reproducers use for the run's key. */
+export const KEY_WORD = '$DOCPROC_API_KEY';
+
+/**
+ * Puts the run's key where `place` says, into the URL, headers and body actually sent; the recorded URL
+ * names the key by its environment variable instead, so no key is ever kept or printed.
+ */
+function misplaceKey(
+  place: CredentialPlace,
+  key: string,
+  sent: { url: string; recordedUrl: string; headers: Record<string, string>; body: BodyInit | undefined },
+): void {
+  if (place.kind === 'query') {
+    const join = sent.url.includes('?') ? '&' : '?';
+    sent.url += `${join}${encodeURIComponent(place.name)}=${encodeURIComponent(key)}`;
+    sent.recordedUrl += `${join}${encodeURIComponent(place.name)}=${KEY_WORD}`;
+  } else if (place.kind === 'header') sent.headers[place.name] = place.value(key);
+  else if (place.kind === 'cookie') sent.headers.cookie = `${place.name}=${encodeURIComponent(key)}`;
+  else if (sent.body instanceof FormData) sent.body.append(place.name, key);
+  else throw new Error('conformance suite bug: a key in a form field needs an upload of file parts');
 }
 
 /** The run's key made into a near-miss: letter case swapped, or wrapped in U+00A0 (sent as the byte 0xA0). */
@@ -103,19 +126,26 @@ export function createHttp(options: HttpOptions): Http {
       const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
       if (o.body?.kind === 'raw' && o.body.contentType !== undefined) headers['content-type'] = o.body.contentType;
       const key = o.key ?? 'primary';
-      const request: SentRequest = { method, url, key, headers, ...(o.body ? { body: o.body } : {}) };
+      const apiKey = keyValue(key, options.keys);
+      const sent = {
+        url,
+        recordedUrl: url,
+        headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+        body: encodeBody(o.body),
+      };
+      if (typeof key === 'object' && 'misplaced' in key) misplaceKey(key.misplaced, options.keys.primary, sent);
+      const request: SentRequest = { method, url: sent.recordedUrl, key, headers, ...(o.body ? { body: o.body } : {}) };
       const target = resolveTarget(options.contract, method, pathname);
       let reproduced: string | undefined;
       const reproduce = () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number));
-      const apiKey = keyValue(key, options.keys);
       const started = performance.now();
       let response: Response;
       let bytes: ArrayBuffer;
       try {
-        response = await fetch(url, {
+        response = await fetch(sent.url, {
           method,
-          headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
-          body: encodeBody(o.body),
+          headers: sent.headers,
+          body: sent.body,
           redirect: 'manual',
           signal: AbortSignal.timeout(options.requestTimeoutMs),
         });
@@ -136,12 +166,8 @@ export function createHttp(options: HttpOptions): Http {
           reproduce,
           ...(requestId !== undefined ? { requestId } : {}),
         };
-        throw new ConformanceFailure(checks.response.responds, {
-          received: `no HTTP response after ${Math.round(exchange.durationMs)} ms: ${reason}`,
-          documented: `an HTTP response within ${options.requestTimeoutMs} ms`,
-          exchange,
-          noResponse: reason,
-        });
+        const finding = responseChecks.responds.judge!({ reason, durationMs: exchange.durationMs, timeoutMs: options.requestTimeoutMs });
+        throw new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: reason });
       }
       const text = new TextDecoder().decode(bytes);
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -168,10 +194,31 @@ export function createHttp(options: HttpOptions): Http {
         ...(jsonError !== undefined ? { jsonError } : {}),
         ...(requestId !== undefined ? { requestId } : {}),
       };
-      judge.verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
+      judge.pass(responseChecks.responds);
       judge.coverage(target.coverageKey, response.status);
-      checkResponse(exchange, { contract: options.contract, strict: options.strict, judge });
+      judgeResponse(exchange, options);
       return exchange;
     },
   };
+}
+
+/**
+ * Runs every response check on `exchange`, in catalog order: a check that does not apply is neither passed
+ * nor failed, a finding is a failure (thrown) or, for checks that only warn, a warning unless --strict.
+ * @example judgeResponse(exchange, { contract, strict: false, judge });
+ */
+export function judgeResponse(exchange: Exchange, { contract, strict, judge }: Pick<HttpOptions, 'contract' | 'strict' | 'judge'>): void {
+  const observation = { exchange, contract, profile: judge.profile };
+  for (const check of responseCheckOrder) {
+    if (!profileIncludes(judge.profile, check.profile) || !check.appliesTo(observation)) continue;
+    const finding = check.judge(observation);
+    if (!finding) judge.pass(check);
+    else if (check.warnUnlessStrict && !strict)
+      judge.warn(check, {
+        operation: exchange.target.label,
+        message: `${exchange.target.label}: ${finding.received} (a failure with --strict)`,
+        ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
+      });
+    else throw new ConformanceFailure(check, { ...finding, exchange });
+  }
 }

@@ -1,4 +1,5 @@
 // Test-only: the request and response rewrites the mutants are made of.
+import { foldForSearch } from '../../src/contract/search-folding.js';
 import { eachDocument, editJson, joinMultipart, type ProxyRequest, type ProxyResponse, splitMultipart } from './mutation-proxy.js';
 
 /** A list request. */
@@ -68,6 +69,29 @@ export async function searchLike(request: ProxyRequest, upstream: (r: ProxyReque
     'i',
   );
   return searchNamesOnly(request, upstream, (filename) => pattern.test(filename));
+}
+
+/**
+ * A search answered as a server folding case with toLowerCase would: of the documents the real search
+ * found, those whose filename matches only under full case folding are dropped (and the total with them).
+ */
+export async function searchLowercaseOnly(
+  request: ProxyRequest,
+  upstream: (r: ProxyRequest) => Promise<ProxyResponse>,
+): Promise<ProxyResponse> {
+  const term = new URL(request.url, 'http://x').searchParams.get('search');
+  const res = await upstream(request);
+  if (!isList(request) || term === null || res.status !== 200) return res;
+  const body = JSON.parse(res.body.toString()) as {
+    documents: Array<{ filename: string }>;
+    pagination: { limit: number; total: number; total_pages: number };
+  };
+  const onlyFolded = (name: string) =>
+    foldForSearch(name).includes(foldForSearch(term)) && !name.toLowerCase().includes(term.toLowerCase());
+  const kept = body.documents.filter((d) => !onlyFolded(d.filename));
+  const total = body.pagination.total - (body.documents.length - kept.length);
+  const pagination = { ...body.pagination, total, total_pages: Math.ceil(total / body.pagination.limit) };
+  return json(200, { ...body, documents: kept, pagination }, { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' });
 }
 
 /** An upload that stores each part on its own, so good parts before a bad one are kept. */
@@ -157,4 +181,12 @@ export function noisyDocuments(response: ProxyResponse): ProxyResponse {
       d.debug = NOISY_TEXT;
     }),
   );
+}
+
+/** A 400 invalid_request naming what was wrong, as a server with this defect would answer. */
+export function invalidRequest(request: ProxyRequest, where: string, name: string): ProxyResponse {
+  const refused = problem(request, 400, 'invalid_request');
+  return editJson(refused, (b) => {
+    b.errors = [{ in: where, name, message: 'too long' }];
+  });
 }

@@ -54,6 +54,18 @@ function at(document: RawDocument, path: string[], what: string): Node {
   return node as Node;
 }
 
+// A property of a schema, found in the schema itself or in the schemas it is `allOf`.
+function propertyOf(document: RawDocument, schema: unknown, name: string): Node | undefined {
+  const node = resolveRef(document, schema) as { properties?: Record<string, unknown>; allOf?: unknown[] } | undefined;
+  const own = resolveRef(document, node?.properties?.[name]);
+  if (typeof own === 'object' && own !== null) return own as Node;
+  for (const branch of node?.allOf ?? []) {
+    const found = propertyOf(document, branch, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 function stringRule(schema: Node, what: string): StringRule {
   const { minLength = 0, maxLength, pattern } = schema;
   if (typeof minLength !== 'number' || typeof maxLength !== 'number' || typeof pattern !== 'string')
@@ -78,8 +90,8 @@ export function contractValuesOf(document: RawDocument): ContractValues {
       if (operationId) operations.push({ operationId, method, path });
     }
   }
-  const filename = at(document, ['components', 'schemas', 'DocumentSummary', 'properties', 'filename'], 'DocumentSummary.filename');
-  if (typeof filename.maxLength !== 'number') throw new Error('the contract sets no maxLength for DocumentSummary.filename');
+  const filename = propertyOf(document, at(document, ['components', 'schemas', 'DocumentSummary'], 'DocumentSummary schema'), 'filename');
+  if (typeof filename?.maxLength !== 'number') throw new Error('the contract sets no maxLength for DocumentSummary.filename');
   const maximum = (name: string) => {
     const value = parameterSchema(document, name).maximum;
     if (typeof value !== 'number') throw new Error(`the contract sets no maximum for parameter ${name}`);

@@ -4,7 +4,8 @@ import type { DocumentStatus, ListQuery } from './model.js';
 
 /** The document statuses, as the contract lists them. */
 export const STATUSES = BUNDLED.list.statuses as readonly DocumentStatus[];
-const DIGITS = /^[0-9]+$/;
+/** The plain decimal spelling of a non-negative integer (RFC 8259's `int`): no sign, no leading zero. */
+const DIGITS = /^(0|[1-9][0-9]*)$/;
 /** Page size when `limit` is not given (the contract's default). */
 export const DEFAULT_LIMIT = BUNDLED.list.defaultLimit;
 /** The largest `limit` (the contract's maximum). */
@@ -12,8 +13,9 @@ export const MAX_LIMIT = BUNDLED.list.maxLimit;
 /** The longest `search` term, in characters (code points, as JSON Schema counts; the contract's maxLength). */
 export const MAX_SEARCH_LENGTH = BUNDLED.list.maxSearchLength;
 
-// Only plain decimal digits count as an integer: "1.0", "+1", "1e3", " 1" and "0x10" are all
-// rejected rather than coerced, so a client bug is reported instead of silently guessed at.
+// Only plain decimal digits count as an integer: "1.0", "+1", "1e3", " 1", "0x10" and "010" are all
+// rejected rather than coerced, so a client bug is reported instead of silently guessed at (a leading
+// zero is octal to some parsers: strtol reads "010" as 8).
 function parseInteger(raw: string, min: number, max: number): number | undefined {
   if (!DIGITS.test(raw)) return undefined;
   const value = Number(raw);
