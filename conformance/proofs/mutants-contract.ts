@@ -57,6 +57,7 @@ const oddAnswerMutants: Mutant[] = [
       'list.pages-agree-with-total',
       'list.search-by-content',
       'list.search-by-filename',
+      'list.search-folds-case',
       'list.search-is-literal',
       'list.status-filter',
     ],

@@ -160,9 +160,9 @@ export const mutants: Mutant[] = [
   },
   {
     name: 'search-ignores-content',
-    defect: 'search matches filenames only',
+    defect: 'search matches filenames only (folding their case with toLowerCase)',
     only: ['list'],
-    fails: ['list.search-by-content'],
+    fails: ['list.search-by-content', 'list.search-folds-case'],
     mutation: () => ({ respond: (req, upstream) => searchNamesOnly(req, upstream) }),
   },
   {
@@ -522,7 +522,7 @@ export const mutants: Mutant[] = [
     name: 'search-case-sensitive',
     defect: 'search is case-sensitive (and matches names only)',
     only: ['list'],
-    fails: ['list.search-by-filename', 'list.search-by-content'],
+    fails: ['list.search-by-filename', 'list.search-by-content', 'list.search-folds-case'],
     mutation: () => ({
       respond: (req, upstream) =>
         searchNamesOnly(req, upstream, (filename) => filename.includes(new URL(req.url, 'http://x').searchParams.get('search') ?? '')),
