@@ -6,15 +6,15 @@ import { configDefaults, defineConfig } from 'vitest/config';
 //
 // Two tiers (package.json's scripts): `npm test` runs every project but `proofs` and `packaging`, which
 // `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly one). Those two are
-// about half the CPU time of the whole run, most of it fixed cost: 53 runs of the suite, each a vitest
-// run whose worker loads its libraries again, and two `npm install`s of ~390 packages from the tarballs.
+// about half the CPU time of the whole run, most of it fixed cost: a run of the suite per broken server,
+// each a vitest run whose worker loads its libraries again, and `npm install`s from the tarballs.
 //
 // Every project sets the time one of its tests may take, fitted to what its tests wait on, instead of
 // vitest's 5 s default (too short for anything that spawns a process on a busy 2-core machine); tests
-// that wait longer say so themselves. Two files run at once (vitest's default on 2 cores is one): many
-// tests wait on servers, processes and disks, and the whole run went from 441 s to 331 s. Files of a
-// project share their worker's loaded modules (isolate: false; 302 s -> 283 s, a seventh less CPU):
-// no test mocks modules or stubs globals, and every test builds its own server, store and temp dir.
+// that wait longer say so themselves. Two files run at once (vitest's default on 2 cores is one) because
+// many tests wait on servers, processes and disks. Files of a project share their worker's loaded modules
+// (isolate: false): no test mocks modules or stubs globals, and every test builds its own server, store
+// and temp dir.
 const PROOFS = ['conformance/proofs/mutations.test.ts', 'conformance/proofs/benign-variants.test.ts'];
 
 export default defineConfig({

@@ -274,7 +274,7 @@ describe('uploads remembered under an Idempotency-Key', () => {
 
   it('cost another upload the same however many keys are live: neither db.json nor its records file grows with them', async () => {
     const store = await open();
-    // Concurrent, so the store coalesces their writes: one at a time, 1,100 durable rewrites took 20 s.
+    // Concurrent, so the store coalesces their writes (one at a time they are 1,100 durable rewrites).
     const parts = await Promise.all(Array.from({ length: SEGMENT_SIZE + 100 }, (_, i) => received(store, `${i}.pdf`, 'tenant-a')));
     await Promise.all(parts.map((part, i) => store.insert([part], NOW, remember(`key-${i}`))));
     const db = await stat(join(dir, 'db.json'));
