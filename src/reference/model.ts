@@ -56,8 +56,3 @@ export function toSummary(record: DocumentRecord): DocumentSummary {
     processed_at: record.processed_at,
   };
 }
-
-/** The wire form of a record with its text (null unless completed). */
-export function toDocument(record: DocumentRecord, content: string | null): Document {
-  return { ...toSummary(record), content };
-}

@@ -1,4 +1,4 @@
-import type { DocumentRecord } from './model.js';
+import { type DocumentRecord, toSummary } from './model.js';
 
 // A record's wire form (DocumentSummary) as JSON, made once per record state: records are never changed
 // in place (a change is a new record), so the record object itself is the key, and a list of twenty
@@ -9,18 +9,7 @@ const summaries = new WeakMap<DocumentRecord, string>();
 export function summaryJson(record: DocumentRecord): string {
   let json = summaries.get(record);
   if (json === undefined) {
-    json = JSON.stringify({
-      document_id: record.id,
-      filename: record.filename,
-      content_type: record.content_type,
-      size_bytes: record.size_bytes,
-      status: record.status,
-      attempts: record.attempts,
-      error: record.error,
-      created_at: record.created_at,
-      updated_at: record.updated_at,
-      processed_at: record.processed_at,
-    });
+    json = JSON.stringify(toSummary(record));
     if (Object.isFrozen(record)) summaries.set(record, json);
   }
   return json;
