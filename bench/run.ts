@@ -3,6 +3,7 @@
 //   npm run bench                       # everything (about 10 minutes on 2 cores)
 //   npm run bench -- --only hot-path    # one section: hot-path, throughput, uploads, scale, processing, extraction, cold-start
 //   npm run bench -- --quick            # shorter runs and smaller scale, to try the harness
+//   npm run bench -- --only hot-path --baseline ../docproc-kit-before   # beside another built checkout (before vs after)
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -18,7 +19,9 @@ import { scale } from './sections/scale.js';
 import { throughput } from './sections/throughput.js';
 import { uploads } from './sections/uploads.js';
 
-const { values: args } = parseArgs({ options: { only: { type: 'string', multiple: true }, quick: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { only: { type: 'string', multiple: true }, quick: { type: 'boolean', default: false }, baseline: { type: 'string' } },
+});
 const wanted = (name: string) => !args.only || args.only.includes(name);
 const durationSec = args.quick ? 3 : 10;
 
@@ -32,7 +35,7 @@ execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' 
 const workDir = await mkdtemp(join(tmpdir(), 'docproc-bench-'));
 const tables: Table[] = [];
 try {
-  if (wanted('hot-path')) tables.push(...(await hotPath({ workDir, rounds: 3, seconds: args.quick ? 3 : 10 })));
+  if (wanted('hot-path')) tables.push(...(await hotPath({ workDir, rounds: 3, seconds: args.quick ? 3 : 10, baseline: args.baseline })));
   if (wanted('throughput')) {
     const dataDir = join(workDir, 'throughput');
     await seedStore(dataDir, 10_000);

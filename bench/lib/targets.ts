@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
 import { prismBinPath } from '../../src/paths.js';
@@ -103,12 +104,12 @@ export const KEY_HEADERS = { 'x-api-key': 'docproc-dev-key' };
 /**
  * The reference server as an installed user runs it (`node bin/docproc.js serve`, the compiled
  * code), with request logging on at its default level (JSON, to a discarded stdout): the cost of
- * logging is part of what is measured.
+ * logging is part of what is measured. `checkout` runs another checkout's build instead (a baseline).
  */
-export function startReference(dataDir: string, extra: string[] = [], nodeArgs: string[] = []): Promise<Target> {
+export function startReference(dataDir: string, extra: string[] = [], nodeArgs: string[] = [], checkout = root): Promise<Target> {
   return spawnTarget(
-    'docproc serve',
-    [fileURLToPath(new URL('../../bin/docproc.js', import.meta.url)), 'serve', '--data-dir', dataDir, '--log-format', 'json', ...extra],
+    checkout === root ? 'docproc serve' : `docproc serve (${checkout})`,
+    [join(checkout, 'bin/docproc.js'), 'serve', '--data-dir', dataDir, '--log-format', 'json', ...extra],
     { readyPath: '/api/v1/documents/get_documents', readyStatus: 200, headers: KEY_HEADERS, nodeArgs },
   );
 }

@@ -1,3 +1,4 @@
+import { cp } from 'node:fs/promises';
 import { type LoadResult, measure } from '../lib/load.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
 import { seedStore } from '../lib/seed.js';
@@ -12,15 +13,30 @@ const CONNECTIONS = 50;
  * in alternating rounds (ours, Prism, Express, then again) so a noisy minute hits all three alike; each
  * cell is the median over the rounds. wrk when installed (a C load generator on one core), else autocannon.
  */
-export async function hotPath({ workDir, rounds, seconds }: { workDir: string; rounds: number; seconds: number }): Promise<Table[]> {
+export async function hotPath({
+  workDir,
+  rounds,
+  seconds,
+  baseline,
+}: {
+  workDir: string;
+  rounds: number;
+  seconds: number;
+  /** Another checkout of the kit (built), measured beside ours: before vs after in one run. */
+  baseline?: string;
+}): Promise<Table[]> {
   const dataDir = `${workDir}/hot-path`;
   await seedStore(dataDir, STORED);
-  const [ours, prism, bare] = await startAll([
+  // A baseline reads a copy of the same documents (a data dir has one server at a time).
+  const baselineDir = `${workDir}/hot-path-baseline`;
+  if (baseline) await cp(dataDir, baselineDir, { recursive: true });
+  const [ours, prism, bare, before] = await startAll([
     () => startReference(dataDir, ['--processing-delay-ms', '0']),
     startPrism,
     startMinimalExpress,
+    ...(baseline ? [() => startReference(baselineDir, ['--processing-delay-ms', '0'], [], baseline)] : []),
   ]);
-  const targets = [ours, prism, bare];
+  const targets = [ours, prism, bare, ...(before ? [before] : [])];
   const useWrk = hasWrk();
   const load = async (url: string): Promise<{ requestsPerSec: number; p99Ms: number; errors: number }> => {
     if (useWrk) return wrk(url, KEY_HEADERS, { connections: CONNECTIONS, seconds });
@@ -55,7 +71,8 @@ export async function hotPath({ workDir, rounds, seconds }: { workDir: string; r
         `**${ratio(rps(ours), rps(prism))}**`,
         `**${ratio(rps(ours), rps(bare))}**`,
         `${fmt(p99(ours))} / ${fmt(p99(prism))} / ${fmt(p99(bare))}`,
-        `${errors(ours)} / ${errors(prism)} / ${errors(bare)}`,
+        ...(before ? [fmt(rps(before), 0), `${ratio(rps(before), rps(prism))} / ${ratio(rps(before), rps(bare))}`, fmt(p99(before))] : []),
+        targets.map(errors).join(' / '),
       ]);
     }
   } finally {
@@ -67,7 +84,7 @@ export async function hotPath({ workDir, rounds, seconds }: { workDir: string; r
       note:
         `${useWrk ? 'wrk -t1' : 'autocannon (wrk is not installed)'}, ${CONNECTIONS} connections, ${seconds} s per run, ${rounds} alternating rounds ` +
         '(ours, Prism, Express, again); each cell is the median over the rounds. Targets: >= 3x Prism, a median p99 no worse than ' +
-        "Prism's, >= 0.8x bare Express.",
+        `Prism's, >= 0.8x bare Express.${before ? ` "Before" is the build of ${baseline} on a copy of the same documents, in the same rounds.` : ''}`,
       head: [
         'scenario',
         'ours req/s',
@@ -76,7 +93,8 @@ export async function hotPath({ workDir, rounds, seconds }: { workDir: string; r
         'ours/Prism',
         'ours/Express',
         'median p99 ms (ours / Prism / Express)',
-        'errors',
+        ...(before ? ['before req/s', 'before/Prism / before/Express', 'before median p99 ms'] : []),
+        `errors (${targets.map((t) => (t === ours ? 'ours' : t === prism ? 'Prism' : t === bare ? 'Express' : 'before')).join(' / ')})`,
       ],
       rows,
     },
