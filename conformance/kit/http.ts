@@ -3,7 +3,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { checks } from '../checks/index.js';
 import { checkResponse } from './check-response.js';
 import { curlCommand } from './curl.js';
-import type { Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
+import type { DocumentedTarget, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import { ConformanceFailure } from './failure.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
@@ -46,9 +46,30 @@ export interface HttpOptions {
   judge: Judge;
 }
 
+/** A request made ready to send: what it is, where it goes, and the exact headers it carries (the key included). */
+export interface PreparedRequest {
+  seq: number;
+  request: SentRequest;
+  url: string;
+  target: DocumentedTarget;
+  requestId?: string;
+  /** The headers as sent on the wire, the API key included: never printed or stored. */
+  wireHeaders: Record<string, string>;
+  reproduce(): string;
+}
+
+/** An answer received some other way than fetch (raw sockets), or the reason there was none. */
+export type RawAnswer = { status: number; headers: Headers; bytes: Uint8Array; durationMs: number } | { error: string; durationMs: number };
+
 /** The recording HTTP layer: every response is checked against the contract before the scenario sees it. */
 export interface Http {
   send(options: SendOptions): Promise<Exchange>;
+  /** Builds a request without sending it (to send it another way, or to log it first). */
+  prepare(options: SendOptions): PreparedRequest;
+  /** Sends a prepared request with fetch. */
+  dispatch(prepared: PreparedRequest): Promise<Exchange>;
+  /** Records the answer to a prepared request sent some other way, through the same checks as `send`. */
+  receive(prepared: PreparedRequest, answer: RawAnswer): Exchange;
   /** The judge every exchange is checked by. */
   readonly judge: Judge;
 }
@@ -87,91 +108,95 @@ export function createHttp(options: HttpOptions): Http {
   let seq = 0;
   const base = options.baseUrl.replace(/\/+$/, '');
   const { judge } = options;
-  return {
-    judge,
-    async send(o) {
-      const number = ++seq;
-      const method = (o.method ?? (o.operation ? options.contract.operation(o.operation)?.method : undefined) ?? 'get').toUpperCase();
-      const template = o.operation ? options.contract.operation(o.operation)?.path : undefined;
-      if (!o.path && !template) throw new Error(`conformance suite bug: unknown operation ${o.operation}`);
-      const pathname = o.path ?? template!.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(o.params?.[name])));
-      const search =
-        o.rawQuery ??
-        new URLSearchParams(Array.isArray(o.query) ? o.query : Object.entries(o.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
-      const url = `${base}${pathname}${search ? `?${search}` : ''}`;
-      const requestId = o.requestId === null ? undefined : (o.requestId ?? `${options.requestIdPrefix}-${number}`);
-      const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
-      if (o.body?.kind === 'raw' && o.body.contentType !== undefined) headers['content-type'] = o.body.contentType;
-      const key = o.key ?? 'primary';
-      const request: SentRequest = { method, url, key, headers, ...(o.body ? { body: o.body } : {}) };
-      const target = resolveTarget(options.contract, method, pathname);
-      let reproduced: string | undefined;
-      const reproduce = () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number));
-      const apiKey = keyValue(key, options.keys);
-      const started = performance.now();
-      let response: Response;
-      let bytes: ArrayBuffer;
-      try {
-        response = await fetch(url, {
-          method,
-          headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
-          body: encodeBody(o.body),
-          redirect: 'manual',
-          signal: AbortSignal.timeout(options.requestTimeoutMs),
-        });
-        bytes = await response.arrayBuffer();
-      } catch (error) {
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        const reason = cause?.code ?? cause?.message ?? (error as Error).message;
-        const exchange: Exchange = {
-          seq: number,
-          request,
-          target,
-          status: 0,
-          headers: new Headers(),
-          mediaType: '',
-          text: '',
-          json: undefined,
-          durationMs: performance.now() - started,
-          reproduce,
-          ...(requestId !== undefined ? { requestId } : {}),
-        };
-        throw new ConformanceFailure(checks.response.responds, {
-          received: `no HTTP response after ${Math.round(exchange.durationMs)} ms: ${reason}`,
-          documented: `an HTTP response within ${options.requestTimeoutMs} ms`,
-          exchange,
-          noResponse: reason,
-        });
-      }
-      const text = new TextDecoder().decode(bytes);
-      const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      let json: unknown;
-      let jsonError: string | undefined;
-      if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
-        try {
-          json = JSON.parse(text);
-        } catch (error) {
-          jsonError = (error as Error).message;
-        }
-      }
-      const exchange: Exchange = {
-        seq: number,
-        request,
-        target,
-        status: response.status,
-        headers: response.headers,
-        mediaType,
-        text,
-        json,
-        durationMs: performance.now() - started,
-        reproduce,
-        ...(jsonError !== undefined ? { jsonError } : {}),
-        ...(requestId !== undefined ? { requestId } : {}),
-      };
-      judge.verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
-      judge.coverage(target.coverageKey, response.status);
-      checkResponse(exchange, { contract: options.contract, strict: options.strict, judge });
-      return exchange;
-    },
+  const prepare = (o: SendOptions): PreparedRequest => {
+    const number = ++seq;
+    const method = (o.method ?? (o.operation ? options.contract.operation(o.operation)?.method : undefined) ?? 'get').toUpperCase();
+    const template = o.operation ? options.contract.operation(o.operation)?.path : undefined;
+    if (!o.path && !template) throw new Error(`conformance suite bug: unknown operation ${o.operation}`);
+    const pathname = o.path ?? template!.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(o.params?.[name])));
+    const search =
+      o.rawQuery ??
+      new URLSearchParams(Array.isArray(o.query) ? o.query : Object.entries(o.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+    const url = `${base}${pathname}${search ? `?${search}` : ''}`;
+    const requestId = o.requestId === null ? undefined : (o.requestId ?? `${options.requestIdPrefix}-${number}`);
+    const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
+    if (o.body?.kind === 'raw' && o.body.contentType !== undefined) headers['content-type'] = o.body.contentType;
+    const key = o.key ?? 'primary';
+    const request: SentRequest = { method, url, key, headers, ...(o.body ? { body: o.body } : {}) };
+    let reproduced: string | undefined;
+    const apiKey = keyValue(key, options.keys);
+    return {
+      seq: number,
+      request,
+      url,
+      target: resolveTarget(options.contract, method, pathname),
+      wireHeaders: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+      reproduce: () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number)),
+      ...(requestId !== undefined ? { requestId } : {}),
+    };
   };
+  const receive = (prepared: PreparedRequest, answer: RawAnswer): Exchange => {
+    const { seq: number, request, target, requestId, reproduce } = prepared;
+    const common = {
+      seq: number,
+      request,
+      target,
+      reproduce,
+      durationMs: answer.durationMs,
+      ...(requestId !== undefined ? { requestId } : {}),
+    };
+    if ('error' in answer) {
+      const exchange: Exchange = { ...common, status: 0, headers: new Headers(), mediaType: '', text: '', json: undefined };
+      throw new ConformanceFailure(checks.response.responds, {
+        received: `no HTTP response after ${Math.round(answer.durationMs)} ms: ${answer.error}`,
+        documented: `an HTTP response within ${options.requestTimeoutMs} ms`,
+        exchange,
+        noResponse: answer.error,
+      });
+    }
+    const text = new TextDecoder().decode(answer.bytes);
+    const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    let json: unknown;
+    let jsonError: string | undefined;
+    if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        jsonError = (error as Error).message;
+      }
+    }
+    const exchange: Exchange = {
+      ...common,
+      status: answer.status,
+      headers: answer.headers,
+      mediaType,
+      text,
+      json,
+      ...(jsonError !== undefined ? { jsonError } : {}),
+    };
+    judge.verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
+    judge.coverage(target.coverageKey, answer.status);
+    checkResponse(exchange, { contract: options.contract, strict: options.strict, judge });
+    return exchange;
+  };
+  const dispatch = async (prepared: PreparedRequest): Promise<Exchange> => {
+    const started = performance.now();
+    let answer: RawAnswer;
+    try {
+      const response = await fetch(prepared.url, {
+        method: prepared.request.method,
+        headers: prepared.wireHeaders,
+        body: encodeBody(prepared.request.body),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.requestTimeoutMs),
+      });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      answer = { status: response.status, headers: response.headers, bytes, durationMs: performance.now() - started };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      answer = { error: cause?.code ?? cause?.message ?? (error as Error).message, durationMs: performance.now() - started };
+    }
+    return receive(prepared, answer);
+  };
+  return { judge, prepare, dispatch, receive, send: (o) => dispatch(prepare(o)) };
 }
