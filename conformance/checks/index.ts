@@ -3,6 +3,8 @@ import type { Check } from './define.js';
 import { getChecks, lifecycleChecks, retryChecks } from './document.js';
 import { idempotencyChecks } from './idempotency.js';
 import { listChecks } from './list.js';
+import { modelChecks } from './model.js';
+import { raceChecks } from './races.js';
 import { responseChecks } from './response.js';
 import { robustnessChecks } from './robustness.js';
 import { uploadChecks, validationChecks } from './upload.js';
@@ -23,6 +25,8 @@ export const checks = {
   retry: retryChecks,
   lifecycle: lifecycleChecks,
   robustness: robustnessChecks,
+  model: modelChecks,
+  races: raceChecks,
 } as const;
 
 /** The whole catalog in a stable order (CHECKS.md, the report). */

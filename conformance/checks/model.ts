@@ -1,0 +1,43 @@
+import { defineCheck } from './define.js';
+
+/**
+ * What the stateful model run judges: random sequences of uploads, lists, reads and retries (two tenants
+ * with --second-api-key), every answer compared with an executable model of the contract.
+ */
+export const modelChecks = {
+  lists: defineCheck({
+    id: 'model.lists',
+    profile: 'full',
+    area: 'model',
+    description:
+      'In random sequences of operations, every list holds exactly the documents the model says match (status_filter, literal case-insensitive search on filename or completed text), newest first, with true totals and ceil(total/limit) pages, and no `content`.',
+  }),
+  documents: defineCheck({
+    id: 'model.documents',
+    profile: 'full',
+    area: 'model',
+    description:
+      'In random sequences of operations, every upload, read and retry answers as the model says: status code, fields, attempts, the lifecycle (processing -> completed | failed, retry -> processing), text with the words the suite put in the file.',
+  }),
+  updatedAtMoves: defineCheck({
+    id: 'lifecycle.updated-at-moves',
+    profile: 'full',
+    area: 'lifecycle',
+    description:
+      '`updated_at` moves forward when a run ends and when a retry starts one, stays put while a finished document does not change, never goes back, and is never before `processed_at`.',
+  }),
+  processedAt: defineCheck({
+    id: 'lifecycle.processed-at',
+    profile: 'full',
+    area: 'lifecycle',
+    description:
+      '`processed_at` is set when a run ends (never before that run started) and stays the same until the next retry; `created_at` never changes.',
+  }),
+  idempotencyLifecycle: defineCheck({
+    id: 'upload.idempotency-lifecycle',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Over random sequences of uploads under a few Idempotency-Keys: a repeat replays (same ids, `Idempotent-Replayed: true`), other files are a 409 idempotency_key_reused, a failed upload is not remembered (its key then works for any files), and keys belong to their API key.',
+  }),
+} as const;

@@ -1,0 +1,28 @@
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The instant an RFC 3339 date-time names, in nanoseconds since the epoch, or undefined when it is not
+ * one. Exact to the nanosecond, so two timestamps a server wrote with microseconds compare as it meant
+ * them (Date.parse drops everything below the millisecond).
+ * @example instantOf('2024-05-02T11:14:03.120123+02:00') === instantOf('2024-05-02T09:14:03.120123Z') // true
+ */
+export function instantOf(text: unknown): bigint | undefined {
+  if (typeof text !== 'string') return undefined;
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, fraction, zone] = m as unknown as string[] as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+    string,
+  ];
+  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  if (Number.isNaN(ms)) return undefined;
+  const offsetMinutes = /^[Zz]$/.test(zone) ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  return (BigInt(ms) - BigInt(offsetMinutes) * 60_000n) * 1_000_000n + BigInt((fraction ?? '').padEnd(9, '0'));
+}
