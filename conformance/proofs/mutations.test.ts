@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
 import { catalog } from '../checks/index.js';
-import { mutants } from './mutants.js';
+import { mutants as plainMutants } from './mutants.js';
+import { statefulMutants } from './mutants-stateful.js';
 import { startMutationProxy } from './mutation-proxy.js';
 import { failedChecks } from './run-suite.js';
 import { createRunnerPool } from './runner-pool.js';
@@ -9,6 +10,7 @@ import { createRunnerPool } from './runner-pool.js';
 // One real reference server behind a proxy per mutant; each run uses its own run id, so runs side by side
 // never see each other's documents.
 const KEYS = { primary: 'mutant-primary-key', secondary: 'mutant-second-key' };
+const mutants = [...plainMutants, ...statefulMutants];
 // Response checks whose failures lib/check-response.test.ts proves on hand-made responses.
 const PROVEN_BY_UNIT_TESTS = ['response.content-type-documented', 'response.error-code-documented', 'response.request-id-echoed'];
 // Checks that compare one status with the documented one (expectStatus/expectProblem) and have no mutant
@@ -68,9 +70,9 @@ describe('the suite fails every broken server, naming the broken property', { co
         expect(run.code, run.output).toBe(1);
         expect(failedChecks(run), run.output).toEqual([...mutant.fails].sort());
         expect(run.report!.unattributed, run.output).toEqual([]);
-        // Every failure carries a reproducer, and no key is ever printed or stored.
+        // Every failure carries a reproducer (a curl command, or a script of them), and no key is ever printed or stored.
         const failures = run.report!.checks.flatMap((c) => c.failures);
-        expect(failures.every((f) => f.curl?.startsWith('curl ') && f.received && f.documented)).toBe(true);
+        expect(failures.every((f) => /^(curl |#!\/bin\/sh\n)/.test(f.curl ?? '') && f.received && f.documented)).toBe(true);
         expect(run.output + JSON.stringify(run.report)).not.toContain(KEYS.primary);
         // A check its scenario never got to judge is not exercised, however far the scenario got.
         const passed = new Set(run.report!.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));
