@@ -15,7 +15,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // tests wait on servers, processes and disks, and the whole run went from 441 s to 331 s. Files of a
 // project share their worker's loaded modules (isolate: false; 302 s -> 283 s, a seventh less CPU):
 // no test mocks modules or stubs globals, and every test builds its own server, store and temp dir.
-const PROOFS = ['conformance/proofs/mutations.test.ts', 'conformance/proofs/benign-variants.test.ts'];
+// The model run's self-test (thousands of sequences against the reference server) is CPU-bound for two
+// minutes on the development machine: it runs with the proofs.
+const PROOFS = [
+  'conformance/proofs/mutations.test.ts',
+  'conformance/proofs/benign-variants.test.ts',
+  'conformance/kit/model/model.test.ts',
+];
 
 export default defineConfig({
   test: {
