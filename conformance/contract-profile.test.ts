@@ -12,8 +12,9 @@ beforeAll(async () => {
 afterAll(() => mock?.stop());
 
 describe('the contract profile against docproc mock (Prism)', () => {
-  it('exits 0', () => {
+  it('exits 0, and no scenario crashes (a crash is a suite bug)', () => {
     expect(run.code, run.output).toBe(0);
+    expect(run.report!.unattributed, run.output).toEqual([]);
   });
 
   it('passes and exercises every contract check; full-profile checks are reported as such, not as passed', () => {

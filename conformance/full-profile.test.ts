@@ -40,8 +40,9 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe('the full profile against the reference server', () => {
-  it('exits 0, printing neither key', () => {
+  it('exits 0, printing neither key, and no scenario crashes (a crash is a suite bug)', () => {
     expect(run.code, run.output).toBe(0);
+    expect(run.report!.unattributed, run.output).toEqual([]);
     for (const key of KEYS) expect(run.output + JSON.stringify(run.report)).not.toContain(key);
   });
 

@@ -38,6 +38,8 @@ describe('a failing run prints in time linear in its size', () => {
       expect(run.code, run.output).toBe(1);
       const failures = run.report!.checks.flatMap((c) => c.failures);
       expect(failures.length, run.output).toBeGreaterThanOrEqual(40);
+      // Every failure is a named check: odd bodies never crash the suite.
+      expect(run.report!.unattributed, run.output).toEqual([]);
       // Printing and shutting down after the report was built (the last request is before that) takes seconds, not minutes.
       expect(exitedAt - Date.parse(run.report!.finishedAt)).toBeLessThan(20_000);
       // Each failed check is printed once, however many tests it failed in.
@@ -70,5 +72,6 @@ describe('a failing run prints in time linear in its size', () => {
     expect(run.output).toMatch(/\d+ later request\(s\) got no response either/);
     expect(run.output.match(/^✗ \[http\.responds\]/gm) ?? [], 'no http.responds block beyond the first').toHaveLength(1);
     expect(run.report!.checks.find((c) => c.id === 'http.responds')!.failures.length).toBeGreaterThan(1);
+    expect(run.report!.unattributed, run.output).toEqual([]);
   }, 300_000);
 });

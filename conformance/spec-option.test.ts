@@ -28,6 +28,7 @@ describe('--spec judges the target against another version of the contract', () 
     const run = await runSuite(['--base-url', server.baseUrl, '--api-key', 'spec-option-key', '--spec', nextVersion, '--only', 'list']);
     expect(run.code, run.output).toBe(1);
     expect(failedChecks(run), run.output).toEqual(['list.default-limit-applied', 'list.defaults']);
+    expect(run.report!.unattributed, run.output).toEqual([]);
     expect(run.report!.spec).toBe(nextVersion);
   }, 120_000);
 });

@@ -1,4 +1,11 @@
-import { defineCheck } from './define.js';
+import type { WireDocument, WireFullDocument } from '../kit/api.js';
+import { show } from '../kit/describe.js';
+import { defineCheck, fail } from './define.js';
+
+/** Fields an upload fixes for good; processing may change only status, content, error and the timestamps. */
+export const FIXED_FIELDS = ['document_id', 'filename', 'content_type', 'size_bytes', 'created_at', 'attempts'] as const;
+const pick = (d: Partial<WireDocument>, keys: readonly string[]) =>
+  Object.fromEntries(keys.map((k) => [k, (d as Record<string, unknown>)[k]]));
 
 /** GET /documents/get_document/{document_id}. */
 export const getChecks = {
@@ -7,27 +14,48 @@ export const getChecks = {
     profile: 'contract',
     area: 'get',
     description: 'Reading the document an upload just returned is a 200.',
+    rules: ['get.with-content'],
   }),
-  matchesUpload: defineCheck({
+  matchesUpload: defineCheck<{ when: string; read: WireDocument; sent: WireDocument; fields?: readonly string[] }>({
     id: 'get.matches-upload',
     profile: 'full',
     area: 'get',
     description:
       'A read document equals what the upload returned (id, filename, type, size, created_at, attempts), apart from processing results.',
+    rules: ['document.created-at', 'document.size-bytes', 'upload.filename-verbatim'],
+    judge: ({ when, read, sent, fields = FIXED_FIELDS }) =>
+      JSON.stringify(pick(read, fields)) === JSON.stringify(pick(sent, fields))
+        ? undefined
+        : fail(`${when}: ${show(pick(read, fields))}`, `as the upload returned: ${show(pick(sent, fields))}`),
   }),
   unknownId: defineCheck({
     id: 'get.unknown-id',
     profile: 'full',
     area: 'get',
     description: 'Reading an id that does not exist is a 404 not_found.',
+    rules: ['get.unknown-404'],
   }),
   rejectsInvalidId: defineCheck({
     id: 'get.rejects-invalid-id',
     profile: 'contract',
     area: 'get',
     description: 'Reading `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400.',
+    rules: ['get.invalid-id-400', 'errors.validation-400'],
   }),
 } as const;
+
+/** What a retry's 202 must show, given the document before it. */
+function restarted(before: WireFullDocument, after: WireFullDocument): boolean {
+  const same = (['document_id', 'filename', 'content_type', 'size_bytes', 'created_at'] as const).every((k) => before[k] === after[k]);
+  return (
+    same &&
+    after.status === 'processing' &&
+    after.attempts === before.attempts + 1 &&
+    after.content === null &&
+    after.error === null &&
+    after.processed_at === null
+  );
+}
 
 /** POST /documents/retry_documents/{document_id}. */
 export const retryChecks = {
@@ -36,59 +64,141 @@ export const retryChecks = {
     profile: 'contract',
     area: 'retry',
     description: 'Retrying a document that is not processing is a 202.',
+    rules: ['retry.accepted-202'],
   }),
-  restartsProcessing: defineCheck({
+  restartsProcessing: defineCheck<{ before: WireFullDocument; after: WireFullDocument }>({
     id: 'retry.restarts-processing',
     profile: 'full',
     area: 'retry',
     description:
       "A retry's 202 shows the document processing again: attempts + 1, content, error and processed_at cleared, everything else unchanged.",
+    rules: ['retry.starts-new-run', 'retry.answer', 'document.attempts'],
+    judge: ({ before, after }) =>
+      restarted(before, after)
+        ? undefined
+        : fail(
+            show(after, 600),
+            show(
+              {
+                ...before,
+                status: 'processing',
+                attempts: before.attempts + 1,
+                content: null,
+                error: null,
+                processed_at: null,
+                updated_at: '(any)',
+              },
+              600,
+            ),
+          ),
   }),
-  finishesAgain: defineCheck({
+  finishesAgain: defineCheck<{ before: WireFullDocument; again: WireFullDocument; word: string }>({
     id: 'retry.finishes-again',
     profile: 'full',
     area: 'retry',
     description: 'A retried document ends again: the completed one completed with its text, the failed one failed with its error.',
+    rules: ['document.unreadable-fails-again', 'document.content-same-on-retry', 'retry.accepted-202'],
+    judge: ({ before, again, word }) => {
+      const outcome = before.status;
+      const holds =
+        again.status === outcome &&
+        again.attempts === before.attempts + 1 &&
+        (outcome === 'completed' ? (again.content ?? '').toLowerCase().includes(word) : again.error?.code === before.error?.code);
+      return holds
+        ? undefined
+        : fail(
+            show({ status: again.status, attempts: again.attempts, error: again.error, content: again.content }),
+            `${outcome} again, attempts ${before.attempts + 1}, ${outcome === 'completed' ? `content with ${JSON.stringify(word)}` : `error ${show(before.error)}`}`,
+          );
+    },
   }),
-  conflictWhileProcessing: defineCheck({
+  conflictWhileProcessing: defineCheck<{ answers: Array<{ status: number; code: unknown }> }>({
     id: 'retry.conflict-while-processing',
     profile: 'full',
     area: 'retry',
     description:
       'A retry while a run is in progress is a 409 document_busy: of simultaneous retries of a fresh upload at most one is accepted.',
+    rules: ['retry.busy-409', 'retry.busy-document-busy'],
+    // A fresh upload is processing, so every retry should be a 409; if the run already ended, the first
+    // retry to arrive starts a new one and the others must still be 409. Two 202s mean one was accepted
+    // while a run was in progress, however fast the server is.
+    judge: ({ answers }) => {
+      const accepted = answers.filter((a) => a.status === 202).length;
+      const busy = answers.filter((a) => a.status === 409 && a.code === 'document_busy').length;
+      return accepted <= 1 && busy === answers.length - accepted
+        ? undefined
+        : fail(
+            answers.map((a) => `${a.status} ${typeof a.code === 'string' ? a.code : ''}`).join(', '),
+            'at most one 202, every other one 409 document_busy',
+          );
+    },
   }),
   unknownId: defineCheck({
     id: 'retry.unknown-id',
     profile: 'full',
     area: 'retry',
     description: 'Retrying an id that does not exist is a 404 not_found.',
+    rules: ['get.unknown-404'],
   }),
   rejectsInvalidId: defineCheck({
     id: 'retry.rejects-invalid-id',
     profile: 'contract',
     area: 'retry',
     description: 'Retrying `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400.',
+    rules: ['get.invalid-id-400', 'errors.validation-400'],
   }),
 } as const;
 
 /** Background processing from upload to a terminal state. */
 export const lifecycleChecks = {
-  reachesTerminal: defineCheck({
+  reachesTerminal: defineCheck<{ doc: WireFullDocument; settled: boolean; polls: number; timeoutMs: number }>({
     id: 'lifecycle.reaches-terminal',
     profile: 'full',
     area: 'lifecycle',
     description: 'Uploaded documents leave `processing` within --timeout-ms (polled with backoff, never a fixed sleep).',
+    rules: ['lifecycle.run-ends'],
+    judge: ({ doc, settled, polls, timeoutMs }) =>
+      settled
+        ? undefined
+        : fail(
+            `document ${doc.document_id} still processing after ${timeoutMs} ms (${polls} polls, attempts ${doc.attempts})`,
+            `completed or failed within --timeout-ms ${timeoutMs}`,
+          ),
   }),
-  completedHasContent: defineCheck({
+  completedHasContent: defineCheck<{ doc: WireFullDocument; word: string }>({
     id: 'lifecycle.completed-has-content',
     profile: 'full',
     area: 'lifecycle',
     description: "The run's generated PDF ends `completed` with its unique word in `content`.",
+    rules: ['lifecycle.run-ends', 'get.with-content', 'document.content-never-empty'],
+    judge: ({ doc, word }) =>
+      doc.status === 'completed' && (doc.content ?? '').toLowerCase().includes(word)
+        ? undefined
+        : fail(
+            show({ status: doc.status, content: doc.content, error: doc.error }),
+            `completed, content containing ${JSON.stringify(word)}`,
+          ),
   }),
-  failedHasError: defineCheck({
+  noTextCompletesEmpty: defineCheck<{ doc: WireFullDocument }>({
+    id: 'lifecycle.no-text-completes-empty',
+    profile: 'full',
+    area: 'lifecycle',
+    description: 'A PDF whose only page is blank is read and holds no text: it ends `completed` with `content` `""`, not `failed`.',
+    rules: ['processing.no-text', 'lifecycle.run-ends'],
+    judge: ({ doc }) =>
+      doc.status === 'completed' && doc.content === '' && doc.error === null
+        ? undefined
+        : fail(show({ status: doc.status, content: doc.content, error: doc.error }), 'completed, content "" (read, and no text found)'),
+  }),
+  failedHasError: defineCheck<{ doc: WireFullDocument }>({
     id: 'lifecycle.failed-has-error',
     profile: 'full',
     area: 'lifecycle',
     description: 'The corrupt PDF fixture ends `failed` with `error.code` unreadable_document and a message.',
+    rules: ['processing.unreadable', 'lifecycle.run-ends'],
+    judge: ({ doc }) =>
+      doc.status === 'failed' && doc.error?.code === 'unreadable_document' && doc.error.message
+        ? undefined
+        : fail(show({ status: doc.status, error: doc.error }), 'failed, error {"code": "unreadable_document", "message": "..."}'),
   }),
 } as const;

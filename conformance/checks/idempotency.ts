@@ -1,32 +1,94 @@
-import { defineCheck } from './define.js';
+import type { WireDocument } from '../kit/api.js';
+import { show } from '../kit/describe.js';
+import { sameSet, setText } from '../kit/sets.js';
+import { defineCheck, fail } from './define.js';
 
 /** The optional Idempotency-Key of POST /documents/upload_files (IETF httpapi draft semantics). */
 export const idempotencyChecks = {
-  replay: defineCheck({
+  replay: defineCheck<
+    | { kind: 'answer'; status: number; firstIds: number[]; againIds: number[] }
+    | { kind: 'stored'; token: string; ids: number[]; firstIds: number[] }
+  >({
     id: 'upload.idempotent-replay',
     profile: 'full',
     area: 'upload',
     description:
       'The same upload sent again under the same Idempotency-Key is a 202 with the same document ids, and creates no new document.',
+    rules: ['idempotency.replay'],
+    judge: (o) => {
+      if (o.kind === 'answer')
+        return o.status === 202 && JSON.stringify(o.againIds) === JSON.stringify(o.firstIds)
+          ? undefined
+          : fail(`${o.status} with ids ${show(o.againIds)}`, `202 replaying the first response: ids ${show(o.firstIds)}`);
+      return sameSet(o.ids, o.firstIds)
+        ? undefined
+        : fail(`documents named ${o.token}: ${setText(o.ids)}`, `only the first upload's ${setText(o.firstIds)}`);
+    },
   }),
-  replayHeader: defineCheck({
+  replayHeader: defineCheck<{ header: string; value: string | null; replay: boolean }>({
     id: 'upload.replay-header',
     profile: 'full',
     area: 'upload',
     description:
       'A replayed upload carries the documented replay header (`Idempotent-Replayed: true`); the first upload under a key does not.',
+    rules: ['idempotency.replay-header', 'header:Idempotent-Replayed.enum'],
+    judge: ({ header, value, replay }) =>
+      value === (replay ? 'true' : null)
+        ? undefined
+        : fail(
+            `${replay ? 'replay' : 'first upload'}: ${header} ${show(value)}`,
+            replay ? `${header}: true on a replay` : `no ${header} on the first upload under a key`,
+          ),
   }),
   reused: defineCheck({
     id: 'upload.idempotency-key-reused',
     profile: 'full',
     area: 'upload',
     description: 'Other files under an Idempotency-Key already used are a 409 idempotency_key_reused and create nothing.',
+    rules: ['idempotency.reused-409'],
   }),
-  inUse: defineCheck({
+  inUse: defineCheck<
+    { kind: 'both-accepted'; a: number[]; b: number[] } | { kind: 'stored'; token: string; ids: number[]; expected: number[] }
+  >({
     id: 'upload.idempotency-key-in-use',
     profile: 'full',
     area: 'upload',
     description:
       'A repeat that arrives while the first upload under its key is still in flight is a 409 idempotency_key_in_use (or, once the first has finished, its replay), never a second set of documents.',
+    rules: ['idempotency.in-use-409'],
+    judge: (o) => {
+      if (o.kind === 'both-accepted')
+        return JSON.stringify(o.a) === JSON.stringify(o.b)
+          ? undefined
+          : fail(
+              `two 202s with different ids ${show(o.a)} and ${show(o.b)}`,
+              'one set of documents: a 409 idempotency_key_in_use, or a replay of the first',
+            );
+      return sameSet(o.ids, o.expected) ? undefined : fail(`documents named ${o.token}: ${setText(o.ids)}`, `only ${setText(o.expected)}`);
+    },
+  }),
+  afterFailure: defineCheck<{
+    refused: number;
+    status: number;
+    code: unknown;
+    replayed: string | null;
+    sent: string[];
+    documents: WireDocument[];
+  }>({
+    id: 'upload.idempotency-key-after-failure',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'An upload refused under an Idempotency-Key (415, 400) is not remembered: the same key with valid files is then a 202 that creates their documents, not a replay of the refusal and not a 409.',
+    rules: ['idempotency.failure-forgotten'],
+    judge: ({ refused, status, code, replayed, sent, documents }) => {
+      const names = documents.map((d) => d.filename);
+      return status === 202 && replayed === null && JSON.stringify(names) === JSON.stringify(sent)
+        ? undefined
+        : fail(
+            `${status}${typeof code === 'string' ? ` ${code}` : ''}${replayed === null ? '' : ` (Idempotent-Replayed: ${replayed})`}: documents ${show(names)}`,
+            `202 with new documents ${show(sent)}: the earlier ${refused} under the same key was not remembered`,
+          );
+    },
   }),
 } as const;

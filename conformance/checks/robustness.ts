@@ -1,4 +1,5 @@
-import { defineCheck } from './define.js';
+import { show } from '../kit/describe.js';
+import { defineCheck, fail } from './define.js';
 
 /** Requests outside the happy paths. */
 export const robustnessChecks = {
@@ -7,12 +8,20 @@ export const robustnessChecks = {
     profile: 'full',
     area: 'robustness',
     description: 'An unknown path under /api/v1 is a 404 not_found problem.',
+    rules: ['errors.unknown-path-404', 'api.path-prefix'],
   }),
-  wrongMethod: defineCheck({
+  wrongMethod: defineCheck<{ allow: string | null; documented: string[]; method: string }>({
     id: 'robustness.wrong-method',
     profile: 'full',
     area: 'robustness',
     description: 'A known path with another method is a 405 method_not_allowed whose Allow header names the documented method.',
+    rules: ['errors.wrong-method-405', 'errors.allow-header'],
+    judge: ({ allow, documented, method }) => {
+      const listed = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
+      return documented.every((m) => listed.includes(m)) && !listed.includes(method)
+        ? undefined
+        : fail(`Allow: ${show(allow)}`, `Allow listing ${documented.join(', ')} (and not ${method})`);
+    },
   }),
   hostileRejected: defineCheck({
     id: 'robustness.hostile-rejected',
@@ -20,12 +29,19 @@ export const robustnessChecks = {
     area: 'robustness',
     description:
       'Malformed requests (truncated multipart, wrong content type, path tricks, odd query values) are 4xx problems and create nothing.',
+    rules: ['errors.problem-json', 'upload.all-or-nothing'],
   }),
-  requestIdGenerated: defineCheck({
+  requestIdGenerated: defineCheck<{ sent: string | null; ids: Array<string | null> }>({
     id: 'robustness.request-id-generated',
     profile: 'full',
     area: 'robustness',
     description:
       'A request without a usable X-Request-Id (none, over 200 characters, with spaces) gets one the server made for it: two such requests never share an id.',
+    rules: ['request-id.generated'],
+    // Two requests: a server that answers every such request with one fixed id identifies none of them.
+    judge: ({ sent, ids }) =>
+      ids.every((x) => x !== null && x !== sent) && new Set(ids).size === ids.length
+        ? undefined
+        : fail(`X-Request-Ids ${show(ids)}`, `different server-made ids (the requests sent ${sent === null ? 'none' : show(sent)})`),
   }),
 } as const;

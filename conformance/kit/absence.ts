@@ -30,7 +30,7 @@ export async function expectNothingCreated(
   const others = found.filter((d) => d.document_id !== doc.document_id);
   kit.verify(check, others.length === 0, () => ({
     received: `the rejected request left ${others.length} document(s): ${others.map((d) => `${d.document_id} ${JSON.stringify(d.filename)}`).join(', ')}`,
-    documented: 'nothing stored by a rejected upload (only the control document matches the token)',
+    expected: 'nothing stored by a rejected upload (only the control document matches the token)',
     exchange: search,
   }));
 }

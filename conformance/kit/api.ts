@@ -1,9 +1,10 @@
 import type { components } from '../../src/generated/openapi.d.js';
-import type { WireDocument } from './document-state.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
 import type { Http, QueryInput, SendOptions } from './http.js';
 import type { Judge } from './judge.js';
 
+/** A document as read from the wire: a list summary, or a full document with `content`. */
+export type WireDocument = components['schemas']['DocumentFields'] & { content?: string | null };
 /** A full document (with `content`) as read from the wire. */
 export type WireFullDocument = components['schemas']['Document'];
 /** A list page as read from the wire. */
@@ -65,4 +66,18 @@ export function documentOf(exchange: Exchange): WireFullDocument {
 /** Ids of listed or uploaded documents. */
 export function idsOf(docs: Array<Pick<WireDocument, 'document_id'>>): number[] {
   return docs.map((d) => d.document_id);
+}
+
+/** The documents a 2xx body carries: the `documents` of a list or upload, or the body itself. */
+export function documentsIn(body: unknown): WireDocument[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const docs = (body as { documents?: unknown }).documents;
+  if (Array.isArray(docs)) return docs.filter((d): d is WireDocument => typeof d === 'object' && d !== null);
+  return 'document_id' in body && 'status' in body ? [body as WireDocument] : [];
+}
+
+/** The `code` of a problem body, or undefined when the body has none (not JSON, not an object). */
+export function problemCode(exchange: Exchange): unknown {
+  const body = exchange.json;
+  return typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
 }

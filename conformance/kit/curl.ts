@@ -41,10 +41,22 @@ export function fileFormArgs(parts: FilePart[], bodyDir: string, prefix: string)
  * @example curlCommand(exchange.request, '/tmp/docproc-conformance-run1', 17)
  */
 export function curlCommand(request: SentRequest, bodyDir: string, seq: number): string {
-  const args = ['curl', '-sS', '-i', '-g', '-X', request.method, shellQuote(request.url)];
+  const misplaced = typeof request.key === 'object' && 'misplaced' in request.key ? request.key.misplaced : undefined;
+  const keyWord = `$${KEY_ENV.primary}`;
+  // A key in the query string is written as the variable in the recorded URL: the shell must expand it there.
+  const url =
+    misplaced?.kind === 'query'
+      ? `"${request.url.replace(/["\\`]/g, '\\$&').replace(/\$(?!DOCPROC_API_KEY)/g, '\\$')}"`
+      : shellQuote(request.url);
+  const args = ['curl', '-sS', '-i', '-g', '-X', request.method, url];
   if (request.key === 'primary' || request.key === 'secondary') args.push('-H', `"x-api-key: $${KEY_ENV[request.key]}"`);
-  else if (request.key !== 'none' && 'variant' in request.key) args.push('-H', KEY_VARIANT_SHELL[request.key.variant]);
-  else if (request.key !== 'none') args.push('-H', shellQuote(`x-api-key: ${request.key.literal}`));
+  else if (misplaced?.kind === 'header')
+    args.push(...(misplaced.curl?.(keyWord) ?? ['-H', `"${misplaced.name}: ${misplaced.value(keyWord)}"`]));
+  else if (misplaced?.kind === 'cookie') args.push('-b', `"${misplaced.name}=${keyWord}"`);
+  else if (misplaced?.kind === 'form-field') args.push('-F', `"${misplaced.name}=${keyWord}"`);
+  else if (request.key !== 'none' && typeof request.key === 'object' && 'variant' in request.key)
+    args.push('-H', KEY_VARIANT_SHELL[request.key.variant]);
+  else if (typeof request.key === 'object' && 'literal' in request.key) args.push('-H', shellQuote(`x-api-key: ${request.key.literal}`));
   for (const [name, value] of Object.entries(request.headers)) args.push('-H', shellQuote(`${name}: ${value}`));
   const body = request.body;
   if (body?.kind === 'files') {

@@ -3,8 +3,22 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 /** Near-misses of the run's key, made from it when sent so that the key itself is never kept or printed. */
 export type KeyVariant = 'swapped-case' | 'nbsp-padded';
 
-/** Which key a request carries: the run's key, the second tenant's, none, a literal (wrong) one, or a near-miss of the run's key. */
-export type KeyChoice = 'primary' | 'secondary' | 'none' | { literal: string } | { variant: KeyVariant };
+/**
+ * Where a request carries the run's key instead of the documented header: query parameter, another header
+ * (`value` builds it from the key; `curl` gives the reproducer's arguments for it from the environment
+ * variable's shell word), a cookie, or a text field of an upload's multipart body.
+ */
+export type CredentialPlace =
+  | { kind: 'query'; name: string }
+  | { kind: 'header'; name: string; value: (key: string) => string; curl?: (keyWord: string) => string[] }
+  | { kind: 'cookie'; name: string }
+  | { kind: 'form-field'; name: string };
+
+/**
+ * Which key a request carries: the run's key, the second tenant's, none, a literal (wrong) one, a near-miss
+ * of the run's key, or the run's key in a place the contract does not document (and no `x-api-key`).
+ */
+export type KeyChoice = 'primary' | 'secondary' | 'none' | { literal: string } | { variant: KeyVariant } | { misplaced: CredentialPlace };
 
 /** One file part of a multipart upload sent as FormData (what real clients send). */
 export interface FilePart {

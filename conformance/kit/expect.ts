@@ -1,9 +1,8 @@
 import type { Check } from '../checks/index.js';
 import { checks } from '../checks/index.js';
+import { describeResponse, show } from './describe.js';
 import type { Exchange } from './exchange.js';
-import { show } from './failure.js';
 import type { Judge } from './judge.js';
-import { describeResponse } from './response-checks.js';
 
 /** Where a validation error may name what was wrong: `{in, name}` as the contract's `errors` entries say. */
 export interface Named {
@@ -30,7 +29,7 @@ export function createExpectations(judge: Judge): Expectations {
     expectStatus(check, exchange, status, why) {
       judge.verify(check, exchange.status === status, () => ({
         received: describeResponse(exchange),
-        documented: `${status} (${why})`,
+        expected: `${status} (${why})`,
         exchange,
       }));
     },
@@ -38,7 +37,7 @@ export function createExpectations(judge: Judge): Expectations {
       const got = (exchange.json as { code?: unknown } | undefined)?.code;
       judge.verify(check, exchange.status === status && got === code, () => ({
         received: describeResponse(exchange),
-        documented: `${status} with code ${JSON.stringify(code)} (${why})`,
+        expected: `${status} with code ${JSON.stringify(code)} (${why})`,
         exchange,
       }));
     },
@@ -49,25 +48,12 @@ export function createExpectations(judge: Judge): Expectations {
         e.in === a.in &&
         typeof e.name === 'string' &&
         (a.in === 'header' ? e.name.toLowerCase() === a.name.toLowerCase() : e.name === a.name);
-      const holds = Array.isArray(errors) && errors.some((e) => accepted.some((a) => same(e, a)));
+      const holds = Array.isArray(errors) && errors.some((e) => typeof e === 'object' && e !== null && accepted.some((a) => same(e, a)));
       judge.verify(checks.validation.namesParameter, holds, () => ({
         received: `errors ${show(errors)}`,
-        documented: `errors naming ${accepted.map((a) => `{"in": "${a.in}", "name": "${a.name}"}`).join(' or ')}`,
+        expected: `errors naming ${accepted.map((a) => `{"in": "${a.in}", "name": "${a.name}"}`).join(' or ')}`,
         exchange,
       }));
     },
   };
-}
-
-/** Orders two values for a Received/Documented pair as sorted, comma-separated lists. */
-export function setText(values: Iterable<number | string>): string {
-  const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return sorted.length ? `[${sorted.join(', ')}]` : '[] (none)';
-}
-
-/** Whether two collections hold the same members. */
-export function sameSet<T>(a: Iterable<T>, b: Iterable<T>): boolean {
-  const x = new Set(a);
-  const y = new Set(b);
-  return x.size === y.size && [...x].every((v) => y.has(v));
 }

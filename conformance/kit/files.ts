@@ -37,6 +37,15 @@ export async function textPdf(lines: string[]): Promise<Uint8Array> {
   return doc.save();
 }
 
+/** A one-page PDF with nothing on its page: read whole, it holds no text (the contract: completed with content ""). */
+export async function blankPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setCreationDate(new Date(0));
+  doc.setModificationDate(new Date(0));
+  doc.addPage([420, 300]);
+  return doc.save();
+}
+
 /** The first bytes of a real JPEG: detected as image/jpeg by its signature, fails processing quickly. */
 export function truncatedJpeg(): Uint8Array {
   return fixture('photo.jpg').slice(0, 400);

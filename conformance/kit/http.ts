@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Contract } from '../../src/contract/contract.js';
-import { checks } from '../checks/index.js';
-import { checkResponse } from './check-response.js';
+import { profileIncludes } from '../checks/define.js';
+import { responseCheckOrder, responseChecks } from '../checks/response.js';
 import { curlCommand } from './curl.js';
-import type { DocumentedTarget, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
-import { ConformanceFailure } from './failure.js';
+import type { CredentialPlace, DocumentedTarget, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
+import { ConformanceFailure } from './verdict.js';
 
 /** Query parameters; pairs allow a repeated name. */
 export type QueryInput = Record<string, string | number> | Array<[string, string]>;
@@ -46,15 +46,19 @@ export interface HttpOptions {
   judge: Judge;
 }
 
-/** A request made ready to send: what it is, where it goes, and the exact headers it carries (the key included). */
+/** A request made ready to send: what it is, where it goes, and the exact headers and body it carries (the key included). */
 export interface PreparedRequest {
   seq: number;
+  /** The request as recorded (the key never in it). */
   request: SentRequest;
+  /** The URL as sent (a misplaced key included). */
   url: string;
   target: DocumentedTarget;
   requestId?: string;
   /** The headers as sent on the wire, the API key included: never printed or stored. */
   wireHeaders: Record<string, string>;
+  /** A key misplaced into a form field, as sent. */
+  extraFields?: Array<[string, string]>;
   reproduce(): string;
 }
 
@@ -82,7 +86,30 @@ function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined
     return keys.secondary;
   }
   if ('variant' in key) return keyVariant(keys.primary, key.variant);
+  if ('misplaced' in key) return undefined;
   return key.literal;
+}
+
+/** The shell word reproducers use for the run's key. */
+export const KEY_WORD = '$DOCPROC_API_KEY';
+
+/**
+ * Puts the run's key where `place` says, into the URL, headers and form fields actually sent; the recorded
+ * URL names the key by its environment variable instead, so no key is ever kept or printed.
+ */
+function misplaceKey(
+  place: CredentialPlace,
+  key: string,
+  sent: { url: string; recordedUrl: string; headers: Record<string, string>; fields: Array<[string, string]>; hasForm: boolean },
+): void {
+  if (place.kind === 'query') {
+    const join = sent.url.includes('?') ? '&' : '?';
+    sent.url += `${join}${encodeURIComponent(place.name)}=${encodeURIComponent(key)}`;
+    sent.recordedUrl += `${join}${encodeURIComponent(place.name)}=${KEY_WORD}`;
+  } else if (place.kind === 'header') sent.headers[place.name] = place.value(key);
+  else if (place.kind === 'cookie') sent.headers.cookie = `${place.name}=${encodeURIComponent(key)}`;
+  else if (sent.hasForm) sent.fields.push([place.name, key]);
+  else throw new Error('conformance suite bug: a key in a form field needs an upload of file parts');
 }
 
 /** The run's key made into a near-miss: letter case swapped, or wrapped in U+00A0 (sent as the byte 0xA0). */
@@ -91,12 +118,13 @@ export function keyVariant(key: string, variant: KeyVariant): string {
   return [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
 }
 
-function encodeBody(body: RequestBody | undefined): BodyInit | undefined {
+function encodeBody(body: RequestBody | undefined, fields: Array<[string, string]> = []): BodyInit | undefined {
   if (!body) return undefined;
   if (body.kind === 'raw') return new Blob([body.data as Uint8Array<ArrayBuffer>]);
   const form = new FormData();
   for (const part of body.parts)
     form.append(part.field, new Blob([part.data as Uint8Array<ArrayBuffer>], { type: part.contentType }), part.filename);
+  for (const [name, value] of fields) form.append(name, value);
   return form;
 }
 
@@ -122,15 +150,24 @@ export function createHttp(options: HttpOptions): Http {
     const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
     if (o.body?.kind === 'raw' && o.body.contentType !== undefined) headers['content-type'] = o.body.contentType;
     const key = o.key ?? 'primary';
-    const request: SentRequest = { method, url, key, headers, ...(o.body ? { body: o.body } : {}) };
-    let reproduced: string | undefined;
     const apiKey = keyValue(key, options.keys);
+    const sent = {
+      url,
+      recordedUrl: url,
+      headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+      fields: [] as Array<[string, string]>,
+      hasForm: o.body?.kind === 'files',
+    };
+    if (typeof key === 'object' && 'misplaced' in key) misplaceKey(key.misplaced, options.keys.primary, sent);
+    const request: SentRequest = { method, url: sent.recordedUrl, key, headers, ...(o.body ? { body: o.body } : {}) };
+    let reproduced: string | undefined;
     return {
       seq: number,
       request,
-      url,
+      url: sent.url,
       target: resolveTarget(options.contract, method, pathname),
-      wireHeaders: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+      wireHeaders: sent.headers,
+      ...(sent.fields.length ? { extraFields: sent.fields } : {}),
       reproduce: () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number)),
       ...(requestId !== undefined ? { requestId } : {}),
     };
@@ -147,12 +184,12 @@ export function createHttp(options: HttpOptions): Http {
     };
     if ('error' in answer) {
       const exchange: Exchange = { ...common, status: 0, headers: new Headers(), mediaType: '', text: '', json: undefined };
-      throw new ConformanceFailure(checks.response.responds, {
-        received: `no HTTP response after ${Math.round(answer.durationMs)} ms: ${answer.error}`,
-        documented: `an HTTP response within ${options.requestTimeoutMs} ms`,
-        exchange,
-        noResponse: answer.error,
+      const finding = responseChecks.responds.judge!({
+        reason: answer.error,
+        durationMs: answer.durationMs,
+        timeoutMs: options.requestTimeoutMs,
       });
+      throw new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: answer.error });
     }
     const text = new TextDecoder().decode(answer.bytes);
     const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -174,9 +211,9 @@ export function createHttp(options: HttpOptions): Http {
       json,
       ...(jsonError !== undefined ? { jsonError } : {}),
     };
-    judge.verify(checks.response.responds, true, () => ({ received: '', documented: '' }));
+    judge.pass(responseChecks.responds);
     judge.coverage(target.coverageKey, answer.status);
-    checkResponse(exchange, { contract: options.contract, strict: options.strict, judge });
+    judgeResponse(exchange, options);
     return exchange;
   };
   const dispatch = async (prepared: PreparedRequest): Promise<Exchange> => {
@@ -186,7 +223,7 @@ export function createHttp(options: HttpOptions): Http {
       const response = await fetch(prepared.url, {
         method: prepared.request.method,
         headers: prepared.wireHeaders,
-        body: encodeBody(prepared.request.body),
+        body: encodeBody(prepared.request.body, prepared.extraFields),
         redirect: 'manual',
         signal: AbortSignal.timeout(options.requestTimeoutMs),
       });
@@ -199,4 +236,25 @@ export function createHttp(options: HttpOptions): Http {
     return receive(prepared, answer);
   };
   return { judge, prepare, dispatch, receive, send: (o) => dispatch(prepare(o)) };
+}
+
+/**
+ * Runs every response check on `exchange`, in catalog order: a check that does not apply is neither passed
+ * nor failed, a finding is a failure (thrown) or, for checks that only warn, a warning unless --strict.
+ * @example judgeResponse(exchange, { contract, strict: false, judge });
+ */
+export function judgeResponse(exchange: Exchange, { contract, strict, judge }: Pick<HttpOptions, 'contract' | 'strict' | 'judge'>): void {
+  const observation = { exchange, contract, profile: judge.profile };
+  for (const check of responseCheckOrder) {
+    if (!profileIncludes(judge.profile, check.profile) || !check.appliesTo(observation)) continue;
+    const finding = check.judge(observation);
+    if (!finding) judge.pass(check);
+    else if (check.warnUnlessStrict && !strict)
+      judge.warn(check, {
+        operation: exchange.target.label,
+        message: `${exchange.target.label}: ${finding.received} (a failure with --strict)`,
+        ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
+      });
+    else throw new ConformanceFailure(check, { ...finding, exchange });
+  }
 }

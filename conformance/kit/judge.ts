@@ -1,6 +1,8 @@
-import { type Check, type Profile, profileIncludes } from '../checks/index.js';
+import type { AnyCheck, Check, Profile } from '../checks/define.js';
+import { profileIncludes } from '../checks/define.js';
 import type { TestRecord, WarningRecord } from '../report/recorder.js';
-import { ConformanceFailure, type FailureDetails, type FailureRecord } from './failure.js';
+import type { Exchange } from './exchange.js';
+import { ConformanceFailure, type FailureDetails, type FailureRecord } from './verdict.js';
 
 /**
  * Decides and records verdicts for one scenario file: which check held, failed, warned or could not be
@@ -13,27 +15,32 @@ export interface Judge {
   /** Makes `record` the one verdicts go to (the scenario wrapper); `undefined` ends the scenario. */
   use(record: TestRecord | undefined): void;
   /** Records a pass of `check` when `holds`, else throws its structured failure (details built lazily). */
-  verify(check: Check, holds: boolean, details: () => FailureDetails): void;
+  verify(check: AnyCheck, holds: boolean, details: () => FailureDetails): void;
+  /**
+   * Hands `observation` to the check's own judge: records a pass when it finds nothing, else throws the
+   * finding as the check's failure, shown by `exchange`.
+   */
+  check<I>(check: Check<I>, observation: I, exchange?: Exchange): void;
   /**
    * A precondition on the way to `check`'s own assertion: fails as `check` when it does not hold, but a
    * holding precondition is not a pass, so a scenario stopped before its assertion never reports one.
    */
-  require(check: Check, holds: boolean, details: () => FailureDetails): void;
+  require(check: AnyCheck, holds: boolean, details: () => FailureDetails): void;
   /** Records that `check` held once (for checks that judge without throwing, such as warnings). */
-  pass(check: Check): void;
+  pass(check: AnyCheck): void;
   /** Records a failure of `check` (once per failing test, by the scenario wrapper). */
-  fail(check: Check, failure: FailureRecord): void;
-  warn(check: Check, warning: Omit<WarningRecord, 'check'>): void;
-  notExercised(check: Check, reason: string): void;
+  fail(check: AnyCheck, failure: FailureRecord): void;
+  warn(check: AnyCheck, warning: Omit<WarningRecord, 'check'>): void;
+  notExercised(check: AnyCheck, reason: string): void;
   /** Counts one observed status in the coverage matrix. */
   coverage(row: string, status: number): void;
   /** Whether `check` was evaluated (held, failed or warned) in the active scenario. */
-  evaluated(check: Check): boolean;
+  evaluated(check: AnyCheck): boolean;
 }
 
 /**
  * Creates the judge of one scenario file.
- * @example const judge = createJudge('full'); judge.use(createTestRecord()); judge.verify(check, ok, () => ({ received, documented }));
+ * @example const judge = createJudge('full'); judge.use(createTestRecord()); judge.verify(check, ok, () => ({ received, expected }));
  */
 export function createJudge(profile: Profile): Judge {
   let current: TestRecord | undefined;
@@ -42,13 +49,13 @@ export function createJudge(profile: Profile): Judge {
     if (!current) throw new Error('conformance suite bug: a check ran outside a scenario');
     return current;
   };
-  const counts = (check: Check) => {
+  const counts = (check: AnyCheck) => {
     const record = active();
     const found = record.counts[check.id] ?? { passed: 0, failed: 0, warnings: 0 };
     record.counts[check.id] = found;
     return found;
   };
-  const inProfile = (check: Check) => {
+  const inProfile = (check: AnyCheck) => {
     if (!profileIncludes(profile, check.profile))
       throw new Error(`conformance suite bug: ${check.id} (${check.profile}) evaluated in a ${profile} run`);
   };
@@ -60,6 +67,13 @@ export function createJudge(profile: Profile): Judge {
     verify(check, holds, details) {
       inProfile(check);
       if (!holds) throw new ConformanceFailure(check, details());
+      counts(check).passed += 1;
+    },
+    check(check, observation, exchange) {
+      inProfile(check);
+      if (!check.judge) throw new Error(`conformance suite bug: ${check.id} has no judge`);
+      const finding = check.judge(observation);
+      if (finding) throw new ConformanceFailure(check, { ...finding, ...(exchange ? { exchange } : {}) });
       counts(check).passed += 1;
     },
     require(check, holds, details) {

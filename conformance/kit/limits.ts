@@ -13,6 +13,8 @@ export interface Limits {
   maxFileBytes: number;
   /** Where the file limit comes from, for reasons: `--max-files is 3`. */
   filesText: string;
+  /** Where the size limit comes from: `--max-file-bytes is 65536`. */
+  bytesText: string;
   /** `api` with uploads checked against the limits first (`{ beyondLimits: true }` sends one on purpose). */
   guard(api: Api): Api;
 }
@@ -27,10 +29,12 @@ export function createLimits(config: Pick<ConformanceSuiteConfig, 'maxFiles' | '
   const maxFileBytes = config.maxFileBytes ?? facts.uploadLimits.maxFileBytes ?? Number.POSITIVE_INFINITY;
   const flag = (given: number | undefined, name: string) => (given === undefined ? `the contract's default ${name}` : `--${name}`);
   const filesText = `${flag(config.maxFiles, 'max-files')} is ${maxFiles}`;
+  const bytesText = `${flag(config.maxFileBytes, 'max-file-bytes')} is ${maxFileBytes}`;
   return {
     maxFiles,
     maxFileBytes,
     filesText,
+    bytesText,
     guard: (api) => ({
       ...api,
       upload(parts, extra = {}) {
@@ -38,10 +42,7 @@ export function createLimits(config: Pick<ConformanceSuiteConfig, 'maxFiles' | '
         if (!beyondLimits) {
           if (parts.length > maxFiles) throw new OverLimit(`needs ${parts.length} files in one upload; ${filesText}`);
           const big = parts.find((p) => p.data.length > maxFileBytes);
-          if (big)
-            throw new OverLimit(
-              `needs a file of ${big.data.length} bytes; ${flag(config.maxFileBytes, 'max-file-bytes')} is ${maxFileBytes}`,
-            );
+          if (big) throw new OverLimit(`needs a file of ${big.data.length} bytes; ${bytesText}`);
         }
         return api.upload(parts, rest);
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/contract.js';
-import { undocumentedProperties } from './schema-walk.js';
+import { forbiddenProperties, undocumentedProperties } from './schema-walk.js';
 
 const contract = await loadContract();
 const schemas = contract.document.components!.schemas!;
@@ -34,8 +34,24 @@ describe('undocumentedProperties', () => {
       value: { documents: [{ ...summary, secret: 1 }], pagination: { page: 1, limit: 1, total: 1, total_pages: 1, next: 2 } },
       extra: ['/documents/0/secret', '/pagination/next'],
     },
-    { name: 'content in a list summary, which declares none', schema: 'DocumentSummary', value: doc, extra: ['/content'] },
+    { name: 'content in a list summary, which forbids it (not merely leaves it out)', schema: 'DocumentSummary', value: doc, extra: [] },
   ])('finds $extra in $name', ({ schema, value, extra }) => {
     expect(undocumentedProperties(schemas[schema], value)).toEqual(extra);
+  });
+});
+
+describe('forbiddenProperties', () => {
+  it.each([
+    { name: 'a list summary with content', schema: 'DocumentSummary', value: doc, forbidden: ['/content'] },
+    { name: 'a list summary without content', schema: 'DocumentSummary', value: summary, forbidden: [] },
+    { name: 'a full document with content', schema: 'Document', value: doc, forbidden: [] },
+    {
+      name: 'list items with content',
+      schema: 'DocumentList',
+      value: { documents: [summary, doc], pagination: { page: 1, limit: 1, total: 2, total_pages: 2 } },
+      forbidden: ['/documents/1/content'],
+    },
+  ])('finds $forbidden in $name', ({ schema, value, forbidden }) => {
+    expect(forbiddenProperties(schemas[schema], value)).toEqual(forbidden);
   });
 });

@@ -1,16 +1,16 @@
 import { inject, it } from 'vitest';
 import { type Contract, contractFromDocument } from '../../src/contract/contract.js';
-import { type Check, checkById, type Profile, profileIncludes } from '../checks/index.js';
+import { type AnyCheck, type Check, catalogFor, type Profile, profileIncludes } from '../checks/index.js';
 import { createTestRecord } from '../report/recorder.js';
 import type { ConformanceSuiteConfig } from '../run/config.js';
 import { type Api, createApi } from './api.js';
 import { type ContractFacts, contractFacts } from './contract-facts.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
 import { createExpectations, type Expectations } from './expect.js';
-import { ConformanceFailure, cap } from './failure.js';
 import { createHttp, type Http } from './http.js';
 import { createJudge, type Judge } from './judge.js';
 import { createLimits, type Limits, OverLimit } from './limits.js';
+import { ConformanceFailure } from './verdict.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -54,6 +54,10 @@ export interface SuiteKit extends Expectations {
   verify: Judge['verify'];
   /** A precondition judged as `check` that never counts as its pass (see {@link Judge.require}). */
   require: Judge['require'];
+  /** Hands an observation to the check's own judge (see {@link Judge.check}). */
+  check: Judge['check'];
+  /** The run's check with this id (boundary checks are generated from the contract): throws when there is none. */
+  checkNamed(id: string): AnyCheck;
   /** Declares one test; see {@link ScenarioSpec}. */
   scenario(name: string, spec: ScenarioSpec, fn: (tools: ScenarioTools) => Promise<void>): void;
 }
@@ -84,6 +88,10 @@ function readConfig(): ConformanceSuiteConfig {
   if (!config?.baseUrl)
     throw new Error('the conformance suite runs through `docproc conformance --base-url URL --api-key KEY`, not bare vitest');
   return config;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** vitest's skip signal (`ctx.skip()` throws it); it must pass through the scenario wrapper untouched. */
@@ -141,8 +149,14 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
       return exchanges;
     },
     judge,
+    checkNamed(id) {
+      const found = catalogFor(contract).find((c) => c.id === id);
+      if (!found) throw new Error(`conformance suite bug: no check ${id} in this run's catalog`);
+      return found;
+    },
     verify: judge.verify,
     require: judge.require,
+    check: judge.check,
     ...createExpectations(judge),
     scenario(name, spec, fn) {
       const stray = spec.checks.filter((c) => !profileIncludes(spec.profile, c.profile));
@@ -175,19 +189,19 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
         } catch (error) {
           if (isSkip(error)) throw error;
           if (error instanceof ConformanceFailure) {
-            judge.fail(checkById(error.record.check)!, error.record);
+            judge.fail(catalogFor(contract).find((c) => c.id === error.record.check)!, error.record);
             throw quietError(`${error.record.check} failed`);
           }
           const { message = String(error), stack = '' } = (error ?? {}) as Error;
           record.crash = {
-            message: cap(message, 2000),
+            message: truncate(message, 2000),
             stack: stack
               .split('\n')
               .filter((l) => /^\s+at /.test(l))
               .slice(0, 8)
               .join('\n'),
           };
-          throw quietError(`crashed: ${cap(message.split('\n')[0] ?? '', 200)}`);
+          throw quietError(`crashed: ${truncate(message.split('\n')[0] ?? '', 200)}`);
         } finally {
           judge.use(undefined);
         }

@@ -44,3 +44,9 @@ export function resolveTarget(contract: Contract, method: string, pathname: stri
     responses: pick(notFound?.definition.responses, ['404', '401']),
   };
 }
+
+/** The documented response for the exchange's status (exact, then `4XX`, then `default`). */
+export function documentedResponse(exchange: { status: number; target: DocumentedTarget }): OpenAPIV3_1.ResponseObject | undefined {
+  const r = exchange.target.responses;
+  return r[String(exchange.status)] ?? r[`${String(exchange.status)[0]}XX`] ?? r.default;
+}

@@ -1,7 +1,7 @@
 import { checks } from '../checks/index.js';
-import { type Api, documentOf, type WireFullDocument } from './api.js';
+import { type Api, documentOf, type WireDocument, type WireFullDocument } from './api.js';
+import { describeResponse } from './describe.js';
 import type { Exchange } from './exchange.js';
-import { describeResponse } from './response-checks.js';
 
 /** Growing polling delays: 50 ms, then half again each time, at most 1 s. */
 export function* backoff(initialMs = 50, maxMs = 1000, factor = 1.5): Generator<number> {
@@ -21,20 +21,32 @@ export interface Settled {
 
 /**
  * Polls a document with backoff until it leaves `processing` or `timeoutMs` passes; every poll must be a
- * 200 (`get.returns-document`). Judges nothing else, so contract-profile scenarios can use it too.
+ * 200 (`get.returns-document`) of the document asked for (in the full profile, `get.matches-upload` as a
+ * precondition: a target that answers another document for this id is named, never a crash later).
+ * Judges nothing else, so contract-profile scenarios can use it too.
  * @example const { doc, settled } = await settle(api, 42, 60_000);
  */
-export async function settle(api: Api, id: number, timeoutMs: number): Promise<Settled> {
+export async function settle(api: Api, id: number, timeoutMs: number, sent?: WireDocument): Promise<Settled> {
   const deadline = Date.now() + timeoutMs;
   const delays = backoff();
   for (let polls = 1; ; polls++) {
     const last = await api.get(id);
     api.judge.verify(checks.get.returnsDocument, last.status === 200, () => ({
       received: describeResponse(last),
-      documented: `200 (document ${id} was uploaded by this run)`,
+      expected: `200 (document ${id} was uploaded by this run)`,
       exchange: last,
     }));
     const doc = documentOf(last);
+    if (api.judge.profile === 'full') {
+      const asked = sent ?? ({ document_id: id } as WireDocument);
+      const finding = checks.get.matchesUpload.judge!({
+        when: `read of id ${id}`,
+        read: doc,
+        sent: asked,
+        fields: sent ? ['document_id', 'filename'] : ['document_id'],
+      });
+      api.judge.require(checks.get.matchesUpload, finding === undefined, () => ({ ...finding!, exchange: last }));
+    }
     if (doc.status !== 'processing' || Date.now() >= deadline) return { doc, settled: doc.status !== 'processing', polls, last };
     await sleep(Math.min(delays.next().value as number, Math.max(1, deadline - Date.now())));
   }
@@ -44,17 +56,13 @@ export async function settle(api: Api, id: number, timeoutMs: number): Promise<S
  * Waits for a document to leave `processing`; fails `lifecycle.reaches-terminal` when `timeoutMs` runs out.
  * @example const doc = await waitForTerminal(api, 42, 60_000);
  */
-export async function waitForTerminal(api: Api, id: number, timeoutMs: number): Promise<WireFullDocument> {
-  const { doc, settled, polls, last } = await settle(api, id, timeoutMs);
-  api.judge.verify(checks.lifecycle.reachesTerminal, settled, () => ({
-    received: `document ${id} still processing after ${timeoutMs} ms (${polls} polls, attempts ${doc.attempts})`,
-    documented: `completed or failed within --timeout-ms ${timeoutMs}`,
-    exchange: last,
-  }));
+export async function waitForTerminal(api: Api, id: number, timeoutMs: number, sent?: WireDocument): Promise<WireFullDocument> {
+  const { doc, settled, polls, last } = await settle(api, id, timeoutMs, sent);
+  api.judge.check(checks.lifecycle.reachesTerminal, { doc, settled, polls, timeoutMs }, last);
   return doc;
 }
 
-/** Waits for several documents at once. */
-export function waitForAll(api: Api, ids: number[], timeoutMs: number): Promise<WireFullDocument[]> {
-  return Promise.all(ids.map((id) => waitForTerminal(api, id, timeoutMs)));
+/** Waits for several uploaded documents at once; each read must be the document the upload returned. */
+export function waitForAll(api: Api, docs: WireDocument[], timeoutMs: number): Promise<WireFullDocument[]> {
+  return Promise.all(docs.map((d) => waitForTerminal(api, d.document_id, timeoutMs, d)));
 }

@@ -113,4 +113,11 @@ export const benignVariants: BenignVariant[] = [
     // Both need two files in one upload.
     ...(n === 1 ? { notExercised: ['upload.all-or-nothing', 'upload.one-document-per-part'] } : {}),
   })),
+  {
+    name: 'default-limits',
+    difference:
+      "the deployment keeps the contract's default limits and the suite is told none: it assumes x-default-limits (25 MiB, 20 files)",
+    server: { maxFiles: undefined, maxFileBytes: undefined },
+    options: { maxFiles: undefined, maxFileBytes: undefined },
+  },
 ];

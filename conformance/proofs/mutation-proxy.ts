@@ -135,3 +135,26 @@ export function joinMultipart(boundary: string, parts: Array<{ head: string; dat
   const chunks = parts.flatMap((p) => [Buffer.from(`--${boundary}\r\n${p.head}\r\n\r\n`, 'latin1'), p.data, Buffer.from('\r\n')]);
   return Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]);
 }
+
+/**
+ * Several mutations as one: requests rewritten in order, `respond`s chained (each one's upstream is the
+ * next), responses rewritten in order. At most one may write the response itself.
+ * @example const both = composeMutations([lenientIntegers, credentialsFromQuery]);
+ */
+export function composeMutations(mutations: Mutation[]): Mutation {
+  const writers = mutations.filter((m) => m.write);
+  if (writers.length > 1) throw new Error('at most one composed mutation may write the response');
+  return {
+    request: (request) => mutations.reduce((r, m) => (m.request ? m.request(r) : r), request),
+    respond: (request, upstream) => {
+      const chained = mutations.reduceRight<Upstream>((next, m) => (m.respond ? (r) => m.respond!(r, next) : next), upstream);
+      return chained(request);
+    },
+    response: async (response, request) => {
+      let out = response;
+      for (const m of mutations) if (m.response) out = await m.response(out, request);
+      return out;
+    },
+    ...(writers[0]?.write ? { write: writers[0].write } : {}),
+  };
+}

@@ -1,30 +1,87 @@
-import type { Check } from '../checks/index.js';
+import type { AnyCheck } from '../checks/define.js';
+import type { RuleRow } from '../rules/matrix.js';
 import { CHECK_AREAS } from '../run/areas.js';
 
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const ids = (list: readonly string[]) => (list.length ? list.map((x) => `\`${x}\``).join(', ') : '—');
+
+/** What proves each check can fail (mutant names, unit tests), from the matrix's point of view. */
+export interface CheckProofs {
+  mutants: ReadonlyMap<string, readonly string[]>;
+  unitTests: ReadonlyMap<string, string>;
+}
+
+function proofCell(id: string, proofs: CheckProofs): string {
+  const mutants = proofs.mutants.get(id) ?? [];
+  const unit = proofs.unitTests.get(id);
+  const all = [...mutants.map((m) => `\`${m}\``), ...(unit ? [`unit test`] : [])];
+  return all.length ? all.join(', ') : '—';
+}
+
 /**
- * Renders CHECKS.md from the catalog: one table per area with id, profile and what a pass proves.
- * @example writeFileSync('conformance/CHECKS.md', renderChecksMarkdown(catalog));
+ * Renders CHECKS.md: one table per area (id, profile, what a pass proves, what proves it can fail), then
+ * the contract's rules traced to their checks and proofs, gaps first.
+ * @example writeFileSync('conformance/CHECKS.md', renderChecksMarkdown(catalog, matrix, proofs));
  */
-export function renderChecksMarkdown(catalog: readonly Check[]): string {
+export function renderChecksMarkdown(catalog: readonly AnyCheck[], matrix: readonly RuleRow[], proofs: CheckProofs): string {
+  const gaps = matrix.filter((r) => r.gap);
+  const prose = matrix.filter((r) => r.rule.kind === 'prose');
+  const schema = matrix.filter((r) => r.rule.kind === 'schema');
   const out = [
     '# Conformance checks',
     '',
-    '<!-- Generated from conformance/checks/*.ts by `npx tsx conformance/scripts/write-checks-md.ts`; do not edit by hand. -->',
+    '<!-- Generated from conformance/checks/, conformance/rules/ and conformance/proofs/ by `npx tsx conformance/scripts/write-checks-md.ts`; do not edit by hand. -->',
     '',
     'Each check has a stable id (reports, JUnit files and CI history key on it) and runs in the `contract`',
     'profile (stateless-safe: it passes against a mock such as `docproc mock`) or only in `full` (stateful',
     'behaviour: uploads that are read back, processing, retries). A check a target gives no occasion for is',
-    'reported as *not exercised*, never as passed.',
+    'reported as *not exercised*, never as passed. "Proven by" names the broken servers (mutants,',
+    '`conformance/proofs/`) the check fails, or the unit test that makes it fail.',
     '',
-    `${catalog.length} checks: ${catalog.filter((c) => c.profile === 'contract').length} in both profiles, ${catalog.filter((c) => c.profile === 'full').length} in \`full\` only.`,
+    `${catalog.length} checks: ${catalog.filter((c) => c.profile === 'contract').length} in both profiles, ${catalog.filter((c) => c.profile === 'full').length} in \`full\` only. ` +
+      `${matrix.length} rules of the contract (${prose.length} stated in prose, ${schema.length} schema constraints), ${gaps.length} of them gaps.`,
   ];
   for (const [area, title] of Object.entries(CHECK_AREAS)) {
     const rows = catalog.filter((c) => c.area === area);
     if (rows.length === 0) continue;
-    out.push('', `## ${title}`, '', '| Id | Profile | What a pass proves |', '|---|---|---|');
-    for (const c of rows) out.push(`| \`${c.id}\` | ${c.profile} | ${c.description.replace(/\|/g, '\\|')} |`);
+    out.push('', `## ${title}`, '', '| Id | Profile | What a pass proves | Proven by |', '|---|---|---|---|');
+    for (const c of rows) out.push(`| \`${c.id}\` | ${c.profile} | ${cell(c.description)} | ${proofCell(c.id, proofs)} |`);
   }
   const unknown = catalog.filter((c) => !(c.area in CHECK_AREAS));
   if (unknown.length) throw new Error(`checks in areas CHECKS.md has no title for: ${unknown.map((c) => c.id).join(', ')}`);
+
+  out.push(
+    '',
+    '## Rules of the contract',
+    '',
+    'Every normative statement of `openapi/openapi.yaml`, traced to the checks that test it and to what proves those',
+    'checks. Prose rules are listed by hand with the words they quote (`conformance/rules/prose.ts`; a test fails when a',
+    'quote no longer appears in the contract); schema rules are enumerated from the document itself',
+    '(`conformance/rules/schema-rules.ts`), so none is forgotten. A check declares the rules it covers beside its',
+    'definition (`rules: [...]`; `@response-body` covers every validated constraint of a response schema).',
+    '',
+    '### Gaps',
+    '',
+    'Rules with no check, or whose checks no mutant proves. `conformance/rules/gaps-baseline.txt` holds this list and',
+    '`conformance/rules/rules.test.ts` fails when it grows (or shrinks without the baseline following).',
+    '',
+  );
+  if (gaps.length === 0) out.push('None.');
+  else {
+    out.push('| Rule | Gap | Why | The contract says |', '|---|---|---|---|');
+    for (const r of gaps)
+      out.push(`| \`${r.rule.id}\` | ${r.gap} | ${cell(r.rule.unobservable ?? 'not checked yet')} | ${cell(r.rule.text)} |`);
+  }
+  const table = (rows: readonly RuleRow[]) => {
+    out.push('| Rule | The contract says | Checks | Proven by |', '|---|---|---|---|');
+    for (const r of rows)
+      out.push(
+        `| \`${r.rule.id}\` | ${cell(r.rule.text)} | ${ids(r.checks)} | ${r.proofs.length ? r.proofs.map((p) => `\`${p}\``).join(', ') : '—'} |`,
+      );
+  };
+  out.push('', '### Stated in prose', '');
+  table(prose);
+  out.push('', '### Schema constraints', '');
+  table(schema);
   return `${out.join('\n')}\n`;
 }

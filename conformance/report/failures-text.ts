@@ -1,4 +1,5 @@
-import { cap, type FailureRecord, formatFailure } from '../kit/failure.js';
+import type { FailureRecord } from '../kit/verdict.js';
+import { cap, formatFailure } from './failure-format.js';
 import type { ConformanceReport } from './report.js';
 
 type Failure = FailureRecord & { test: string };

@@ -1,6 +1,6 @@
 import junitReportBuilder, { type Builder } from 'junit-report-builder';
-import { formatFailure } from '../kit/failure.js';
 import { CHECK_AREAS } from '../run/areas.js';
+import { formatFailure } from './failure-format.js';
 import type { ConformanceReport } from './report.js';
 
 // The package is CommonJS (`module.exports = builder`) while its types declare an ES default export.

@@ -1,4 +1,4 @@
-import type { FailureRecord } from '../kit/failure.js';
+import type { FailureRecord } from '../kit/verdict.js';
 
 /** One warning (an undocumented property, say), as kept in the report. */
 export interface WarningRecord {

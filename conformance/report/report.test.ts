@@ -8,6 +8,7 @@ const check = (id: string, profile: 'contract' | 'full' = 'contract'): Check => 
   profile,
   area: id.split('.')[0] as Check['area'],
   description: '',
+  rules: [],
 });
 const catalog = [check('list.a'), check('list.b'), check('list.c', 'full'), check('get.d')];
 const info: RunInfo = { runId: 'r', profile: 'contract', target: 't', spec: 's', strict: false, only: null, startedAt: '', finishedAt: '' };
@@ -23,7 +24,7 @@ function test(name: string, state: TestInput['state'], r?: TestRecord, note?: st
 }
 
 describe('buildReport', () => {
-  const failure = { check: 'list.b', operation: 'op', request: 'GET /', received: 'x', documented: 'y', at: 0 };
+  const failure = { check: 'list.b', operation: 'op', request: 'GET /', received: 'x', expected: 'y', at: 0 };
   const report = buildReport(
     info,
     [

@@ -1,8 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { catalog } from '../checks/index.js';
+import { contractFromDocument } from '../../src/contract/contract.js';
+import { catalogFor } from '../checks/index.js';
 import { formatFailures } from './failures-text.js';
 import { writeJunit } from './junit.js';
 import { buildReport, type ConformanceReport, type RunInfo, type TestInput } from './report.js';
@@ -13,6 +15,8 @@ export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & {
   reportFile: string | null;
   junitFile: string | null;
   documented: Record<string, string[]>;
+  /** The contract the run judges against: the catalog holds a boundary check per constraint it states. */
+  contractDocument: OpenAPIV3_1.Document;
   /** Receives the report when the run ends (the CLI, in the same process). */
   onReport?: (report: ConformanceReport) => void;
 };
@@ -79,7 +83,8 @@ export default class ConformanceReporter implements Reporter {
     }
     for (const error of unhandled)
       tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [firstLine(error.message)] });
-    const { reportFile, junitFile, documented, onReport, ...info } = this.options;
+    const { reportFile, junitFile, documented, onReport, contractDocument, ...info } = this.options;
+    const catalog = catalogFor(contractFromDocument(contractDocument));
     const report = buildReport({ ...info, startedAt: this.startedAt, finishedAt: new Date().toISOString() }, tests, catalog, documented);
     if (reportFile) {
       mkdirSync(dirname(reportFile), { recursive: true });

@@ -1,4 +1,4 @@
-import { cap } from '../kit/failure.js';
+import { cap } from './failure-format.js';
 import { type ConformanceReport, leftOutByOnly } from './report.js';
 
 const MAX_LINES = 12;

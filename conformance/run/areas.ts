@@ -7,6 +7,7 @@ export const CHECK_AREAS = {
   auth: 'Authentication',
   tenancy: 'Tenant isolation',
   validation: 'Validation errors',
+  boundary: 'Boundaries derived from the contract (generated from the contract the run judges against)',
   upload: 'Upload (`uploadDocuments`)',
   list: 'List, filter and search (`listDocuments`)',
   get: 'Read one document (`getDocument`)',
@@ -26,6 +27,7 @@ export type CheckArea = keyof typeof CHECK_AREAS;
 export const SCENARIO_AREAS = [
   'auth',
   'tenancy',
+  'boundary',
   'upload',
   'list',
   'get',

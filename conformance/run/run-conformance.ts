@@ -88,6 +88,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     reportFile,
     junitFile: options.junit ? resolve(options.junit) : null,
     documented,
+    contractDocument,
     onReport: (r: typeof report) => {
       report = r;
     },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
+import { credentialCases, documentedKeyPlaces } from '../checks/credential-places.js';
 import { checks } from '../checks/index.js';
 import type { Api } from '../kit/api.js';
 import type { Exchange, KeyVariant } from '../kit/exchange.js';
@@ -57,6 +58,24 @@ describe('x-api-key is compared exactly', () => {
         return tools.notExercised('the key has no letters, so it has no other letter case');
       expectStatus(auth.keyExact, await kit.as({ variant: v.variant }).list(), 401, `x-api-key is the run's key ${v.label}`);
     });
+  }
+});
+
+describe('the key counts only where the security scheme puts it', () => {
+  const documented = documentedKeyPlaces(kit.contract)
+    .map((d) => `the ${d.name} ${d.in}`)
+    .join(' or ');
+  for (const { label, place } of credentialCases(kit.contract)) {
+    kit.scenario(
+      `the run's key in ${label}, without the header, is a 401`,
+      { profile: 'contract', checks: [auth.keyOnlyInHeader] },
+      async () => {
+        const api = kit.as({ misplaced: place });
+        const exchange =
+          place.kind === 'form-field' ? await api.upload([part(`${kit.token('misplaced-key')}.pdf`, pdf)]) : await api.list({ limit: 1 });
+        kit.check(auth.keyOnlyInHeader, { label, exchange, documented }, exchange);
+      },
+    );
   }
 });
 

@@ -1,13 +1,13 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { uploaded, type WireFullDocument } from '../kit/api.js';
-import { show } from '../kit/failure.js';
-import { fixture, part, randomWord, textPdf } from '../kit/files.js';
+import { show } from '../kit/describe.js';
+import { blankPdf, fixture, part, randomWord, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
 import { waitForTerminal } from '../kit/wait.js';
 
 const kit = await openSuite('lifecycle');
-const { verify, expectStatus } = kit;
+const { expectStatus } = kit;
 const { lifecycle, upload } = checks;
 // Proves extraction really ran: this word exists nowhere but in this PDF's text layer.
 const word = randomWord();
@@ -19,7 +19,13 @@ const uploadedPair = once(async () => {
     part(`${kit.token()}-damaged.pdf`, fixture('corrupt.pdf')),
   ]);
   for (const exchange of exchanges) expectStatus(upload.accepted, exchange, 202, 'valid files');
-  const [readable, damaged] = exchanges.flatMap(uploaded) as [WireFullDocument, WireFullDocument];
+  const docs = exchanges.flatMap(uploaded);
+  kit.require(upload.onePerPart, docs.length === 2, () => ({
+    received: `${docs.length} document(s): ${show(docs.map((d) => d.filename))}`,
+    expected: 'one document per part: 2',
+    exchange: exchanges[exchanges.length - 1],
+  }));
+  const [readable, damaged] = docs as [WireFullDocument, WireFullDocument];
   return { readable, damaged };
 });
 
@@ -29,13 +35,9 @@ describe('processing', () => {
     { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.completedHasContent] },
     async () => {
       const { readable } = await uploadedPair();
-      const doc = await waitForTerminal(kit.api, readable.document_id, kit.config.timeoutMs);
+      const doc = await waitForTerminal(kit.api, readable.document_id, kit.config.timeoutMs, readable);
       const read = await kit.api.get(readable.document_id);
-      verify(lifecycle.completedHasContent, doc.status === 'completed' && (doc.content ?? '').toLowerCase().includes(word), () => ({
-        received: show({ status: doc.status, content: doc.content, error: doc.error }),
-        documented: `completed, content containing ${JSON.stringify(word)}`,
-        exchange: read,
-      }));
+      kit.check(lifecycle.completedHasContent, { doc, word }, read);
     },
   );
 
@@ -44,13 +46,22 @@ describe('processing', () => {
     { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.failedHasError] },
     async () => {
       const { damaged } = await uploadedPair();
-      const doc = await waitForTerminal(kit.api, damaged.document_id, kit.config.timeoutMs);
+      const doc = await waitForTerminal(kit.api, damaged.document_id, kit.config.timeoutMs, damaged);
       const read = await kit.api.get(damaged.document_id);
-      verify(lifecycle.failedHasError, doc.status === 'failed' && doc.error?.code === 'unreadable_document' && !!doc.error.message, () => ({
-        received: show({ status: doc.status, error: doc.error }),
-        documented: 'failed, error {"code": "unreadable_document", "message": "..."}',
-        exchange: read,
-      }));
+      kit.check(lifecycle.failedHasError, { doc }, read);
+    },
+  );
+
+  kit.scenario(
+    'a blank PDF completes with empty content',
+    { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.noTextCompletesEmpty] },
+    async () => {
+      const exchange = await kit.api.upload([part(`${kit.token()}-blank.pdf`, await blankPdf())]);
+      expectStatus(upload.accepted, exchange, 202, 'a valid PDF');
+      // A 202 body holds at least one document (the schema says so, and the response checks hold it to that).
+      const sent = uploaded(exchange)[0]!;
+      const doc = await waitForTerminal(kit.api, sent.document_id, kit.config.timeoutMs, sent);
+      kit.check(lifecycle.noTextCompletesEmpty, { doc }, exchange);
     },
   );
 });

@@ -1,17 +1,15 @@
 import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
-import { idsOf, listed, uploaded, type WireFullDocument } from '../kit/api.js';
-import type { WireDocument } from '../kit/document-state.js';
+import type { WireDocument } from '../kit/api.js';
+import { listed, uploaded, type WireFullDocument } from '../kit/api.js';
+import { describeResponse } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
-import { sameSet, setText } from '../kit/expect.js';
-import { show } from '../kit/failure.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { once, openSuite } from '../kit/suite.js';
 import { waitForAll } from '../kit/wait.js';
 
 const kit = await openSuite('list', 'list-filters');
-const { verify, expectStatus } = kit;
+const { expectStatus } = kit;
 const { list, upload } = checks;
 const token = kit.token('filters');
 // The word exists only inside the text layer of one PDF: no filename and no other document has it.
@@ -37,33 +35,17 @@ const seed = once(async () => {
   }
   return docs;
 });
-const finished = once(async () => waitForAll(kit.api, idsOf(await seed()), kit.config.timeoutMs));
+const finished = once(async () => waitForAll(kit.api, await seed(), kit.config.timeoutMs));
 
 /** Every document matching `query` (one page of the maximum size: the seed is far smaller). */
 async function matching(check: Check, query: Record<string, string>): Promise<{ exchange: Exchange; documents: WireDocument[] }> {
   const exchange = await kit.api.list({ ...query, limit: kit.facts.maxLimit });
   kit.require(check, exchange.status === 200, () => ({
     received: describeResponse(exchange),
-    documented: '200 (a valid list request)',
+    expected: '200 (a valid list request)',
     exchange,
   }));
   return { exchange, documents: listed(exchange).documents };
-}
-
-function expectExactly(
-  check: Check,
-  found: { exchange: Exchange; documents: WireDocument[] },
-  want: WireFullDocument[],
-  what: string,
-): void {
-  verify(check, sameSet(idsOf(found.documents), idsOf(want)), () => ({
-    received: `${setText(idsOf(found.documents))} ${show(
-      found.documents.map((d) => `${d.document_id} ${d.status} ${d.filename}`),
-      500,
-    )}`,
-    documented: `exactly ${setText(idsOf(want))}: ${what}`,
-    exchange: found.exchange,
-  }));
 }
 
 describe('listDocuments filters', () => {
@@ -76,18 +58,9 @@ describe('listDocuments filters', () => {
         return tools.notExercised(`every seed document ended ${docs[0]?.status}, so a filter cannot be told from no filter`);
       }
       for (const status of kit.facts.statuses) {
-        const found = await matching(list.statusFilter, { status_filter: status, search: token });
+        const { exchange, documents } = await matching(list.statusFilter, { status_filter: status, search: token });
         const want = docs.filter((d) => d.status === status);
-        expectExactly(list.statusFilter, found, want, `the run's ${status} documents (as read one by one)`);
-        verify(
-          list.statusFilter,
-          found.documents.every((d) => d.status === status),
-          () => ({
-            received: show(found.documents.map((d) => d.status)),
-            documented: `only ${status}`,
-            exchange: found.exchange,
-          }),
-        );
+        kit.check(list.statusFilter, { status, documents, want, what: `the run's ${status} documents (as read one by one)` }, exchange);
       }
     },
   );
@@ -98,12 +71,8 @@ describe('listDocuments filters', () => {
     async () => {
       const docs = await seed();
       for (const term of [token.toUpperCase(), token.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))]) {
-        expectExactly(
-          list.searchByFilename,
-          await matching(list.searchByFilename, { search: term }),
-          docs,
-          `every document named with ${JSON.stringify(term)}`,
-        );
+        const { exchange, documents } = await matching(list.searchByFilename, { search: term });
+        kit.check(list.searchByFilename, { documents, want: docs, what: `every document named with ${JSON.stringify(term)}` }, exchange);
       }
     },
   );
@@ -113,14 +82,14 @@ describe('listDocuments filters', () => {
     { profile: 'full', checks: [list.searchByContent] },
     async (tools) => {
       const docs = await finished();
-      const withWord = docs.find((d) => d.filename === `${token}-a.pdf`)!;
-      if (withWord.status !== 'completed')
-        return tools.notExercised(`the PDF with the word ended ${withWord.status} (see lifecycle.completed-has-content)`);
-      expectExactly(
+      const withWord = docs.find((d) => d.filename === `${token}-a.pdf`);
+      if (withWord?.status !== 'completed')
+        return tools.notExercised(`the PDF with the word ended ${withWord?.status ?? 'missing'} (see lifecycle.completed-has-content)`);
+      const { exchange, documents } = await matching(list.searchByContent, { search: word.toUpperCase() });
+      kit.check(
         list.searchByContent,
-        await matching(list.searchByContent, { search: word.toUpperCase() }),
-        [withWord],
-        `the one PDF whose text has ${JSON.stringify(word)}`,
+        { documents, want: [withWord], what: `the one PDF whose text has ${JSON.stringify(word)}` },
+        exchange,
       );
     },
   );
@@ -131,21 +100,13 @@ describe('listDocuments filters', () => {
     async () => {
       const docs = await seed();
       const tricky = docs.filter((d) => d.filename.startsWith(literalStem));
-      expectExactly(
-        list.searchIsLiteral,
-        await matching(list.searchIsLiteral, { search: literalStem }),
-        tricky,
-        'the document whose name has these characters',
-      );
+      const found = await matching(list.searchIsLiteral, { search: literalStem });
+      kit.check(list.searchIsLiteral, { ...found, want: tricky, what: 'the document whose name has these characters' }, found.exchange);
       const at = token.lastIndexOf('-');
       for (const wildcard of ['_', '%', '.', '.*']) {
         const term = `${token.slice(0, at)}${wildcard}${token.slice(at + 1)}`;
-        expectExactly(
-          list.searchIsLiteral,
-          await matching(list.searchIsLiteral, { search: term }),
-          [],
-          `no filename contains ${JSON.stringify(term)} literally`,
-        );
+        const { exchange, documents } = await matching(list.searchIsLiteral, { search: term });
+        kit.check(list.searchIsLiteral, { documents, want: [], what: `no filename contains ${JSON.stringify(term)} literally` }, exchange);
       }
     },
   );

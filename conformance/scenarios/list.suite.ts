@@ -1,15 +1,14 @@
 import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
-import { idsOf, listed, uploaded, type WireFullDocument, type WireList } from '../kit/api.js';
-import type { WireDocument } from '../kit/document-state.js';
+import type { WireDocument } from '../kit/api.js';
+import { listed, uploaded, type WireFullDocument, type WireList } from '../kit/api.js';
+import { describeResponse } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
-import { show } from '../kit/failure.js';
 import { fixture, part, textPdf } from '../kit/files.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { once, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('list');
-const { verify, expectStatus, expectNamesParameter } = kit;
+const { expectStatus, expectNamesParameter } = kit;
 const { list, upload } = checks;
 const { defaultLimit, maxLimit, maxSearchLength, statuses } = kit.facts;
 const seedToken = kit.token('seed');
@@ -40,7 +39,7 @@ async function page(
   const exchange = await kit.api.list(query);
   kit.require(check, exchange.status === 200, () => ({
     received: describeResponse(exchange),
-    documented: '200 (a valid list request)',
+    expected: '200 (a valid list request)',
     exchange,
   }));
   return { exchange, ...listed(exchange) };
@@ -52,11 +51,7 @@ describe('listDocuments pages', () => {
     { profile: 'contract', checks: [list.defaults] },
     async () => {
       const { exchange, documents, pagination } = await page(list.defaults, {});
-      verify(list.defaults, pagination.page === 1 && pagination.limit === defaultLimit && documents.length <= defaultLimit, () => ({
-        received: `page ${pagination.page}, limit ${pagination.limit}, ${documents.length} documents`,
-        documented: `page 1, limit ${defaultLimit}, at most ${defaultLimit} documents`,
-        exchange,
-      }));
+      kit.check(list.defaults, { pagination, count: documents.length, defaultLimit }, exchange);
     },
   );
 
@@ -64,7 +59,7 @@ describe('listDocuments pages', () => {
     'with more documents than the default limit, it returns exactly that many',
     { profile: 'full', checks: [list.defaultLimitApplied] },
     async () => {
-      let { pagination } = await page(list.defaultLimitApplied, {});
+      const { pagination } = await page(list.defaultLimitApplied, {});
       // Top up (never more than needed) so that the default limit, not the data, decides the page size.
       for (let n = defaultLimit + 1 - pagination.total, i = 0; n > 0; n -= Math.min(10, kit.limits.maxFiles), i++) {
         const parts = Array.from({ length: Math.min(n, 10, kit.limits.maxFiles) }, (_, j) =>
@@ -73,26 +68,15 @@ describe('listDocuments pages', () => {
         expectStatus(upload.accepted, await kit.api.upload(parts), 202, 'valid files');
       }
       const again = await page(list.defaultLimitApplied, {});
-      ({ pagination } = again);
-      verify(list.defaultLimitApplied, again.documents.length === defaultLimit && pagination.limit === defaultLimit, () => ({
-        received: `${again.documents.length} documents, pagination.limit ${pagination.limit} (total ${pagination.total})`,
-        documented: `${defaultLimit} documents and pagination.limit ${defaultLimit}`,
-        exchange: again.exchange,
-      }));
+      kit.check(list.defaultLimitApplied, { pagination: again.pagination, count: again.documents.length, defaultLimit }, again.exchange);
     },
   );
 
   kit.scenario('limit caps the page and is echoed in pagination', { profile: 'full', checks: [list.limitRespected] }, async () => {
-    // Judged against how many documents the run itself created, never against the server's own total.
     const created = (await seed()).length;
     for (const limit of [2, maxLimit]) {
       const { exchange, documents, pagination } = await page(list.limitRespected, { search: seedToken, limit });
-      const want = Math.min(limit, created);
-      verify(list.limitRespected, documents.length === want && pagination.limit === limit, () => ({
-        received: `${documents.length} documents, pagination.limit ${pagination.limit}`,
-        documented: `${want} documents (limit ${limit}; the run created ${created} that match), pagination.limit ${limit}`,
-        exchange,
-      }));
+      kit.check(list.limitRespected, { limit, created, pagination, count: documents.length }, exchange);
     }
   });
 
@@ -102,36 +86,16 @@ describe('listDocuments pages', () => {
     async () => {
       await seed();
       const first = await page(list.pagesAgreeWithTotal, { search: seedToken, limit: 2 });
-      const { total, total_pages: totalPages, limit } = first.pagination;
       const seen: WireDocument[] = [...first.documents];
       let last = first.exchange;
-      for (let p = 2; p <= Math.min(totalPages, 50); p++) {
+      for (let p = 2; p <= Math.min(first.pagination.total_pages, 50); p++) {
         const next = await page(list.pagesAgreeWithTotal, { search: seedToken, limit: 2, page: p });
         last = next.exchange;
-        verify(list.pagesAgreeWithTotal, next.pagination.page === p && next.pagination.total === total, () => ({
-          received: `page ${next.pagination.page}, total ${next.pagination.total}`,
-          documented: `page ${p}, total ${total} (as on page 1)`,
-          exchange: next.exchange,
-        }));
+        kit.check(list.pagesAgreeWithTotal, { kind: 'page', asked: p, pagination: next.pagination, total: first.pagination.total }, last);
         seen.push(...next.documents);
       }
-      const ids = idsOf(seen);
-      const unique = new Set(ids).size === ids.length;
-      verify(
-        list.pagesAgreeWithTotal,
-        unique && ids.length === total && totalPages === Math.ceil(total / limit) && first.pagination.page === 1,
-        () => ({
-          received: `${ids.length} documents over ${totalPages} pages${unique ? '' : ' with duplicates'}: ${show(ids)}; total ${total}, total_pages ${totalPages}`,
-          documented: `${total} distinct documents over ceil(${total}/${limit}) = ${Math.ceil(total / limit)} pages`,
-          exchange: last,
-        }),
-      );
-      const outOfOrder = seen.findIndex((d, i) => i > 0 && !newerFirst(seen[i - 1]!, d));
-      verify(list.newestFirst, outOfOrder === -1, () => ({
-        received: `${show(seen.map((d) => [d.document_id, d.created_at]))} (position ${outOfOrder} is out of order)`,
-        documented: 'created_at descending, then document_id descending',
-        exchange: last,
-      }));
+      kit.check(list.pagesAgreeWithTotal, { kind: 'walk', first: first.pagination, seen }, last);
+      kit.check(list.newestFirst, { documents: seen }, last);
     },
   );
 
@@ -139,19 +103,7 @@ describe('listDocuments pages', () => {
     await seed();
     const { pagination } = await page(list.pagePastEnd, { search: seedToken, limit: 2 });
     const past = await page(list.pagePastEnd, { search: seedToken, limit: 2, page: pagination.total_pages + 1 });
-    const p = past.pagination;
-    verify(
-      list.pagePastEnd,
-      past.documents.length === 0 &&
-        p.total === pagination.total &&
-        p.total_pages === pagination.total_pages &&
-        p.page === pagination.total_pages + 1,
-      () => ({
-        received: `${past.documents.length} documents, ${show(p)}`,
-        documented: `no documents, ${show({ ...pagination, page: pagination.total_pages + 1 })}`,
-        exchange: past.exchange,
-      }),
-    );
+    kit.check(list.pagePastEnd, { last: pagination, past: past.pagination, count: past.documents.length }, past.exchange);
   });
 });
 
@@ -192,8 +144,3 @@ describe('listDocuments validates its parameters', () => {
     expectStatus(list.unknownParamsIgnored, await kit.api.list({ cachebuster: Date.now() }), 200, 'unknown parameters are ignored');
   });
 });
-
-function newerFirst(a: WireDocument, b: WireDocument): boolean {
-  const [ta, tb] = [Date.parse(a.created_at), Date.parse(b.created_at)];
-  return ta > tb || (ta === tb && a.document_id > b.document_id);
-}

@@ -1,14 +1,12 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../kit/absence.js';
-import { idsOf, listed, uploaded } from '../kit/api.js';
-import { sameSet, setText } from '../kit/expect.js';
-import { show } from '../kit/failure.js';
-import { part, pdfOfSize, textPdf } from '../kit/files.js';
+import { idsOf, listed, problemCode, uploaded } from '../kit/api.js';
+import { fixture, part, pdfOfSize, textPdf } from '../kit/files.js';
 import { openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload', 'upload-idempotency');
-const { verify, expectProblem } = kit;
+const { expectProblem } = kit;
 const { idempotency } = checks;
 const pdf = await textPdf(['docproc conformance idempotency', kit.token()]);
 // Keys are scoped to the API key and live 24 h: one per scenario and run keeps runs independent.
@@ -40,17 +38,9 @@ describe('uploadDocuments with an Idempotency-Key', () => {
       const firstIds = idsOf(uploaded(first));
       if (firstIds.length !== parts.length) return tools.notExercised(`the first upload was not accepted (${first.status})`);
       const again = await kit.api.upload(parts, { headers });
-      verify(idempotency.replay, again.status === 202 && JSON.stringify(idsOf(uploaded(again))) === JSON.stringify(firstIds), () => ({
-        received: `${again.status} with ids ${show(idsOf(uploaded(again)))}`,
-        documented: `202 replaying the first response: ids ${show(firstIds)}`,
-        exchange: again,
-      }));
+      kit.check(idempotency.replay, { kind: 'answer', status: again.status, firstIds, againIds: idsOf(uploaded(again)) }, again);
       const { search, ids } = await documentsNamed(t);
-      verify(idempotency.replay, sameSet(ids, firstIds), () => ({
-        received: `documents named ${t}: ${setText(ids)}`,
-        documented: `only the first upload's ${setText(firstIds)}`,
-        exchange: search,
-      }));
+      kit.check(idempotency.replay, { kind: 'stored', token: t, ids, firstIds }, search);
     },
   );
 
@@ -67,17 +57,8 @@ describe('uploadDocuments with an Idempotency-Key', () => {
       const again = await kit.api.upload(parts, { headers });
       const sameIds = JSON.stringify(idsOf(uploaded(again))) === JSON.stringify(idsOf(uploaded(first)));
       if (again.status !== 202 || !sameIds) return tools.notExercised(`the repeat was not replayed (see upload.idempotent-replay)`);
-      for (const [exchange, want] of [
-        [first, null],
-        [again, 'true'],
-      ] as const) {
-        const got = exchange.headers.get(header);
-        verify(idempotency.replayHeader, got === want, () => ({
-          received: `${exchange === first ? 'first upload' : 'replay'}: ${header} ${show(got)}`,
-          documented: want === null ? `no ${header} on the first upload under a key` : `${header}: true on a replay`,
-          exchange,
-        }));
-      }
+      kit.check(idempotency.replayHeader, { header, value: first.headers.get(header), replay: false }, first);
+      kit.check(idempotency.replayHeader, { header, value: again.headers.get(header), replay: true }, again);
     },
   );
 
@@ -109,22 +90,51 @@ describe('uploadDocuments with an Idempotency-Key', () => {
       const refused = [a, b].filter((x) => x.status !== 202);
       if (accepted.length === 2) {
         // The first finished before the repeat arrived: a replay is correct, two sets are not.
-        verify(idempotency.inUse, JSON.stringify(idsOf(uploaded(a))) === JSON.stringify(idsOf(uploaded(b))), () => ({
-          received: `two 202s with different ids ${show(idsOf(uploaded(a)))} and ${show(idsOf(uploaded(b)))}`,
-          documented: 'one set of documents: a 409 idempotency_key_in_use, or a replay of the first',
-          exchange: b,
-        }));
+        kit.check(idempotency.inUse, { kind: 'both-accepted', a: idsOf(uploaded(a)), b: idsOf(uploaded(b)) }, b);
         return tools.notExercised('the first upload finished before the repeat arrived, so the in-flight case did not occur');
       }
       if (accepted.length === 0) return tools.notExercised(`neither upload was accepted (${a.status}, ${b.status})`);
-      expectProblem(idempotency.inUse, refused[0]!, 409, 'idempotency_key_in_use', 'the same key is still being handled');
+      const [winner, loser] = [accepted[0]!, refused[0]!]; // one of each: exactly one of the two was a 202
+      expectProblem(idempotency.inUse, loser, 409, 'idempotency_key_in_use', 'the same key is still being handled');
       const { search, ids } = await documentsNamed(t);
-      const expected = idsOf(uploaded(accepted[0]!));
-      verify(idempotency.inUse, sameSet(ids, expected), () => ({
-        received: `documents named ${t}: ${setText(ids)}`,
-        documented: `only ${setText(expected)}`,
-        exchange: search,
-      }));
+      kit.check(idempotency.inUse, { kind: 'stored', token: t, ids, expected: idsOf(uploaded(winner)) }, search);
     },
   );
+
+  const refusals = [
+    {
+      label: 'a 415 (a text file)',
+      status: 415,
+      parts: (t: string) => [part(`${t}-notes.txt`, fixture('not-a-document.txt'), 'text/plain')],
+    },
+    {
+      label: 'a 400 (a part under another field name)',
+      status: 400,
+      parts: (t: string) => [part(`${t}-typo.pdf`, pdf, 'application/pdf', 'file')],
+    },
+  ];
+  for (const refusal of refusals) {
+    kit.scenario(
+      `an upload refused with ${refusal.label} is not remembered: valid files under the same key are a 202`,
+      { profile: 'full', checks: [idempotency.afterFailure] },
+      async (tools) => {
+        const t = kit.token(`after-${refusal.status}`);
+        const headers = { 'Idempotency-Key': keyFor(`after-${refusal.status}`) };
+        const first = await kit.api.upload(refusal.parts(t), { headers });
+        if (first.status !== refusal.status)
+          return tools.notExercised(`the invalid upload was answered ${first.status}, not ${refusal.status} (see the upload checks)`);
+        const parts = [part(`${t}-valid.pdf`, pdf)];
+        const again = await kit.api.upload(parts, { headers });
+        const observation = {
+          refused: refusal.status,
+          status: again.status,
+          code: problemCode(again),
+          replayed: again.headers.get(replayHeader() ?? 'Idempotent-Replayed'),
+          sent: parts.map((p) => p.filename),
+          documents: uploaded(again),
+        };
+        kit.check(idempotency.afterFailure, observation, again);
+      },
+    );
+  }
 });

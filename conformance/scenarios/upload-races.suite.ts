@@ -1,19 +1,15 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
-import { documentOf, idsOf, listed, uploaded } from '../kit/api.js';
+import { documentOf, idsOf, listed, problemCode, uploaded } from '../kit/api.js';
 import type { KeyChoice } from '../kit/exchange.js';
-import { sameSet, setText } from '../kit/expect.js';
-import { show } from '../kit/failure.js';
 import { part, textPdf } from '../kit/files.js';
 import { releaseTogether } from '../kit/race/release.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload', 'upload-races');
 const { races } = checks;
 const pdf = await textPdf(['docproc conformance', 'upload race']);
 const TOGETHER = 4;
-const codeOf = (json: unknown) => (json as { code?: unknown } | undefined)?.code;
 
 describe('uploads released together', () => {
   kit.scenario(
@@ -31,29 +27,16 @@ describe('uploads released together', () => {
         Array.from({ length: TOGETHER }, () => request),
         kit.config.requestTimeoutMs,
       );
+      const answers = race.exchanges.map((e) => ({ status: e.status, code: problemCode(e), ids: idsOf(uploaded(e)) }));
       const accepted = race.exchanges.filter((e) => e.status === 202);
-      const sets = [...new Set(accepted.map((e) => JSON.stringify(idsOf(uploaded(e)))))];
-      const others = race.exchanges.filter((e) => e.status !== 202);
-      race.verify(
+      race.check(
         races.sameKey,
-        sets.length === 1 && others.every((e) => e.status === 409 && codeOf(e.json) === 'idempotency_key_in_use'),
-        () => ({
-          received: show(
-            race.exchanges.map((e) => (e.status === 202 ? `202 ids ${show(idsOf(uploaded(e)))}` : `${e.status} ${codeOf(e.json) ?? ''}`)),
-          ),
-          documented:
-            'one set of documents: the first upload to arrive creates it, each other one is its replay or a 409 idempotency_key_in_use',
-          exchange: accepted[1] ?? others[0] ?? race.exchanges[0]!,
-        }),
+        { kind: 'answers', answers },
+        accepted[1] ?? race.exchanges.find((e) => e.status !== 202) ?? race.exchanges[0],
       );
       const search = await kit.api.list({ search: t, limit: kit.facts.maxLimit });
-      const found = search.status === 200 ? idsOf(listed(search).documents) : [];
-      const made = JSON.parse(sets[0]!) as number[];
-      race.verify(races.sameKey, sameSet(found, made), () => ({
-        received: `documents named ${t}: ${setText(found)}`,
-        documented: `only the one set ${setText(made)}`,
-        exchange: search,
-      }));
+      const ids = search.status === 200 ? idsOf(listed(search).documents) : [];
+      race.check(races.sameKey, { kind: 'stored', token: t, ids, made: idsOf(uploaded(accepted[0]!)) }, search);
     },
   );
 
@@ -71,28 +54,19 @@ describe('uploads released together', () => {
         keys.map((key, i) => ({ operation: 'uploadDocuments', key, body: { kind: 'files' as const, parts: [part(names[i]!, pdf)] } })),
         kit.config.requestTimeoutMs,
       );
-      kit.require(
-        races.distinctIds,
-        race.exchanges.every((e) => e.status === 202),
-        () => ({
-          received: show(race.exchanges.map((e) => e.status)),
-          documented: `${TOGETHER} x 202 (valid uploads)`,
-          exchange: race.exchanges.find((e) => e.status !== 202)!,
-        }),
-      );
-      const ids = race.exchanges.flatMap((e) => idsOf(uploaded(e)));
-      race.verify(races.distinctIds, new Set(ids).size === ids.length && ids.length === TOGETHER, () => ({
-        received: `ids ${show(ids)} for ${show(names)}`,
-        documented: `${TOGETHER} different ids, one per uploaded file`,
-        exchange: race.exchanges[ids.findIndex((id, i) => ids.indexOf(id) !== i)] ?? race.exchanges[0]!,
+      const refused = race.exchanges.find((e) => e.status !== 202);
+      kit.require(races.distinctIds, refused === undefined, () => ({
+        received: race.exchanges.map((e) => e.status).join(', '),
+        expected: `${TOGETHER} x 202 (valid uploads)`,
+        exchange: refused!,
       }));
+      const ids = race.exchanges.flatMap((e) => idsOf(uploaded(e)));
+      const repeated = ids.findIndex((id, i) => ids.indexOf(id) !== i);
+      race.check(races.distinctIds, { kind: 'created', ids, names }, race.exchanges[repeated] ?? race.exchanges[0]);
       for (const [i, id] of ids.entries()) {
         const read = await kit.as(keys[i]!).get(id);
-        race.verify(races.distinctIds, read.status === 200 && documentOf(read).filename === names[i], () => ({
-          received: `document ${id} reads back as ${describeResponse(read)}`,
-          documented: `document ${id} is ${show(names[i])}, the one file its upload sent`,
-          exchange: read,
-        }));
+        const filename = read.status === 200 ? documentOf(read).filename : undefined;
+        race.check(races.distinctIds, { kind: 'read-back', id, status: read.status, filename, name: names[i]! }, read);
       }
     },
   );

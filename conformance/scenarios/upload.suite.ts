@@ -1,16 +1,14 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../kit/absence.js';
-import { uploaded } from '../kit/api.js';
+import { problemCode, uploaded } from '../kit/api.js';
 import type { FilePart } from '../kit/exchange.js';
-import { show } from '../kit/failure.js';
 import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../kit/files.js';
 import { buildMultipart } from '../kit/multipart.js';
-import { describeResponse } from '../kit/response-checks.js';
 import { openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload');
-const { verify, expectStatus, expectProblem, expectNamesParameter } = kit;
+const { expectStatus, expectProblem, expectNamesParameter } = kit;
 const { upload } = checks;
 const field = kit.facts.fileField;
 const pdf = await textPdf(['docproc conformance', kit.token()]);
@@ -40,15 +38,10 @@ describe('uploadDocuments accepts files', () => {
       if (kit.limits.maxFiles < 2) return tools.notExercised(`needs 2 files in one upload; ${kit.limits.filesText}`);
       const parts = all.slice(0, kit.limits.maxFiles);
       const exchange = await kit.api.upload(parts);
-      const docs = uploaded(exchange);
-      verify(
+      kit.check(
         upload.onePerPart,
-        docs.length === parts.length && docs.every((d, i) => d.filename === parts[i]!.filename && d.status === 'processing'),
-        () => ({
-          received: `${exchange.status}: ${show(docs.map((d) => [d.filename, d.status]))}`,
-          documented: `202 with ${show(parts.map((p) => [p.filename, 'processing']))}`,
-          exchange,
-        }),
+        { status: exchange.status, sent: parts.map((p) => p.filename), documents: uploaded(exchange) },
+        exchange,
       );
     },
   );
@@ -67,8 +60,7 @@ describe('uploadDocuments accepts files', () => {
       const exchanges = await kit.uploadInBatches(cases.map((c) => c.part));
       const docs = exchanges.flatMap(uploaded);
       cases.forEach((c, i) => {
-        const doc = docs[i];
-        const exchange = exchanges[Math.floor(i / kit.limits.maxFiles)]!;
+        const exchange = exchanges[Math.floor(i / kit.limits.maxFiles)];
         const want = {
           filename: c.part.filename,
           size_bytes: c.part.data.length,
@@ -79,12 +71,7 @@ describe('uploadDocuments accepts files', () => {
           error: null,
           processed_at: null,
         };
-        const got = doc && Object.fromEntries(Object.keys(want).map((k) => [k, (doc as Record<string, unknown>)[k]]));
-        verify(upload.echoesFields, JSON.stringify(got) === JSON.stringify(want), () => ({
-          received: `part ${i + 1}: ${show(got ?? null)}`,
-          documented: `part ${i + 1}: ${show(want)}`,
-          exchange,
-        }));
+        kit.check(upload.echoesFields, { part: i + 1, want, doc: docs[i] }, exchange);
       });
     },
   );
@@ -98,12 +85,7 @@ describe('uploadDocuments accepts files', () => {
         { field, filename: 'fallback.pdf', filenameStar: name, contentType: 'application/pdf', data: pdf },
       ]);
       const exchange = await kit.api.uploadRaw(body, contentType);
-      const got = uploaded(exchange)[0]?.filename;
-      verify(upload.extendedFilename, got === name, () => ({
-        received: `${exchange.status}: filename ${show(got ?? null)}`,
-        documented: `202: filename ${show(name)}`,
-        exchange,
-      }));
+      kit.check(upload.extendedFilename, { status: exchange.status, sent: name, got: uploaded(exchange)[0]?.filename }, exchange);
     },
   );
 });
@@ -126,12 +108,7 @@ describe('uploadDocuments keeps filenames as data', () => {
               ...rawUpload([{ field, filename: `${t}-fallback.pdf`, filenameStar: c.name, contentType: 'application/pdf', data: pdf }]),
             )
           : await kit.api.upload([part(c.name, pdf)]);
-        const got = uploaded(exchange)[0]?.filename;
-        verify(upload.filenameVerbatim, got === c.name, () => ({
-          received: `${exchange.status}: filename ${show(got ?? null)}`,
-          documented: `202: filename ${show(c.name)}`,
-          exchange,
-        }));
+        kit.check(upload.filenameVerbatim, { status: exchange.status, sent: c.name, got: uploaded(exchange)[0]?.filename }, exchange);
       }
     },
   );
@@ -184,13 +161,13 @@ describe('uploadDocuments rejects what it cannot store', () => {
     },
   ];
   for (const c of unsupported) {
-    kit.scenario(`${c.label} is a 415`, { profile: 'full', checks: [upload.unsupportedType] }, async () => {
-      expectProblem(
+    kit.scenario(`${c.label} is a 415 naming it`, { profile: 'full', checks: [upload.unsupportedType] }, async () => {
+      const exchange = await kit.api.upload([c.part]);
+      const body = (typeof exchange.json === 'object' && exchange.json !== null ? exchange.json : {}) as { detail?: unknown };
+      kit.check(
         upload.unsupportedType,
-        await kit.api.upload([c.part]),
-        415,
-        'unsupported_media_type',
-        'not a PDF, JPEG or PNG by its bytes',
+        { exchange, filename: c.part.filename, code: problemCode(exchange), detail: body.detail },
+        exchange,
       );
     });
   }
@@ -214,57 +191,50 @@ describe('uploadDocuments rejects what it cannot store', () => {
     },
   );
 
+  const { maxFiles, maxFileBytes, filesText, bytesText } = kit.limits;
   kit.scenario(
-    'more files than --max-files is a 413 that stores nothing',
+    'one file more than the file limit is a 413 that stores nothing',
     { profile: 'full', checks: [upload.tooManyFiles] },
     async (tools) => {
-      const max = kit.config.maxFiles;
-      if (max === undefined) return tools.notExercised("pass --max-files N (the deployment's limit) to exercise it");
+      if (!Number.isFinite(maxFiles)) return tools.notExercised("pass --max-files N (the deployment's limit): the contract documents none");
       const t = kit.token('many');
-      const parts = Array.from({ length: max + 1 }, (_, i) => part(`${t}-${i + 1}.pdf`, pdf));
+      const parts = Array.from({ length: maxFiles + 1 }, (_, i) => part(`${t}-${i + 1}.pdf`, pdf));
       expectProblem(
         upload.tooManyFiles,
         await kit.api.upload(parts, { beyondLimits: true }),
         413,
         'too_many_files',
-        `${max + 1} files with --max-files ${max}`,
+        `${maxFiles + 1} files; ${filesText}`,
       );
       await expectNothingCreated(kit, tools, upload.tooManyFiles, t, pdf);
     },
   );
 
-  kit.scenario('exactly --max-files files are accepted', { profile: 'full', checks: [upload.filesAtLimit] }, async (tools) => {
-    const max = kit.config.maxFiles;
-    if (max === undefined) return tools.notExercised("pass --max-files N (the deployment's limit) to exercise it");
+  kit.scenario('exactly the file limit is accepted', { profile: 'full', checks: [upload.filesAtLimit] }, async (tools) => {
+    if (!Number.isFinite(maxFiles)) return tools.notExercised("pass --max-files N (the deployment's limit): the contract documents none");
     const t = kit.token('at-max-files');
-    const exchange = await kit.api.upload(Array.from({ length: max }, (_, i) => part(`${t}-${i + 1}.pdf`, pdf)));
-    verify(upload.filesAtLimit, exchange.status === 202 && uploaded(exchange).length === max, () => ({
-      received: describeResponse(exchange),
-      documented: `202 with ${max} documents (${max} files with --max-files ${max})`,
-      exchange,
-    }));
+    const exchange = await kit.api.upload(Array.from({ length: maxFiles }, (_, i) => part(`${t}-${i + 1}.pdf`, pdf)));
+    kit.check(upload.filesAtLimit, { exchange, max: maxFiles, source: filesText }, exchange);
   });
 
-  kit.scenario('a file of exactly --max-file-bytes is accepted', { profile: 'full', checks: [upload.fileAtLimit] }, async (tools) => {
-    const max = kit.config.maxFileBytes;
-    if (max === undefined) return tools.notExercised("pass --max-file-bytes N (the deployment's limit) to exercise it");
-    const exchange = await kit.api.upload([part(`${kit.token('at-max-bytes')}.pdf`, pdfOfSize(max))]);
-    expectStatus(upload.fileAtLimit, exchange, 202, `a file of ${max} bytes with --max-file-bytes ${max}`);
+  kit.scenario('a file of exactly the size limit is accepted', { profile: 'full', checks: [upload.fileAtLimit] }, async (tools) => {
+    if (!Number.isFinite(maxFileBytes))
+      return tools.notExercised("pass --max-file-bytes N (the deployment's limit): the contract documents none");
+    const exchange = await kit.api.upload([part(`${kit.token('at-max-bytes')}.pdf`, pdfOfSize(maxFileBytes))]);
+    expectStatus(upload.fileAtLimit, exchange, 202, `a file of ${maxFileBytes} bytes; ${bytesText}`);
   });
 
   kit.scenario(
-    'a file over --max-file-bytes is a 413 that stores nothing',
+    'a file one byte over the size limit is a 413 that stores nothing',
     { profile: 'full', checks: [upload.fileTooLarge] },
     async (tools) => {
-      const max = kit.config.maxFileBytes;
-      if (max === undefined) return tools.notExercised("pass --max-file-bytes N (the deployment's limit) to exercise it");
+      if (!Number.isFinite(maxFileBytes))
+        return tools.notExercised("pass --max-file-bytes N (the deployment's limit): the contract documents none");
       const t = kit.token('large');
       // A small file beside the large one proves the whole upload is refused (when two files fit in one).
-      const large = part(`${t}-large.pdf`, pdfOfSize(max + 1));
-      const exchange = await kit.api.upload(kit.limits.maxFiles > 1 ? [part(`${t}-small.pdf`, pdf), large] : [large], {
-        beyondLimits: true,
-      });
-      expectProblem(upload.fileTooLarge, exchange, 413, 'file_too_large', `a file of ${max + 1} bytes with --max-file-bytes ${max}`);
+      const large = part(`${t}-large.pdf`, pdfOfSize(maxFileBytes + 1));
+      const exchange = await kit.api.upload(maxFiles > 1 ? [part(`${t}-small.pdf`, pdf), large] : [large], { beyondLimits: true });
+      expectProblem(upload.fileTooLarge, exchange, 413, 'file_too_large', `a file of ${maxFileBytes + 1} bytes; ${bytesText}`);
       await expectNothingCreated(kit, tools, upload.fileTooLarge, t, pdf);
     },
   );

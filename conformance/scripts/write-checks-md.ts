@@ -1,9 +1,11 @@
-// Regenerates conformance/CHECKS.md from the check catalog (conformance/checks-md.test.ts fails when it is stale).
+// Regenerates conformance/CHECKS.md from the check catalog, the contract's rules and the mutants
+// (conformance/checks-md.test.ts fails when it is stale).
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { catalog } from '../checks/index.js';
 import { renderChecksMarkdown } from '../report/checks-md.js';
+import { bundledMatrix } from '../rules/bundled-matrix.js';
 
+const { catalog, matrix, proofs } = await bundledMatrix();
 const target = fileURLToPath(new URL('../CHECKS.md', import.meta.url));
-writeFileSync(target, renderChecksMarkdown(catalog));
-console.log(`wrote ${target} (${catalog.length} checks)`);
+writeFileSync(target, renderChecksMarkdown(catalog, matrix, proofs));
+console.log(`wrote ${target} (${catalog.length} checks, ${matrix.length} rules, ${matrix.filter((r) => r.gap).length} gaps)`);

@@ -19,9 +19,23 @@ export async function contractSchema(name: string): Promise<Record<string, unkno
   return schema;
 }
 
-/** The longest filename an upload may carry, in characters: `DocumentSummary.filename.maxLength`. */
+type ObjectSchema = { properties?: Record<string, unknown>; allOf?: unknown[] };
+
+/** The schema of property `name` in an object schema or any of its `allOf` branches (dereferenced). */
+export function propertySchema(schema: unknown, name: string): Record<string, unknown> | undefined {
+  const node = schema as ObjectSchema | undefined;
+  const own = node?.properties?.[name];
+  if (typeof own === 'object' && own !== null) return own as Record<string, unknown>;
+  for (const branch of node?.allOf ?? []) {
+    const found = propertySchema(branch, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The longest filename an upload may carry, in characters: `DocumentSummary`'s `filename.maxLength`. */
 export async function maxFilenameLength(): Promise<number> {
-  const filename = ((await contractSchema('DocumentSummary')).properties as Record<string, { maxLength?: number }>).filename;
+  const filename = propertySchema(await contractSchema('DocumentSummary'), 'filename');
   if (typeof filename?.maxLength !== 'number') throw new Error('The contract sets no maxLength for DocumentSummary.filename');
   return filename.maxLength;
 }

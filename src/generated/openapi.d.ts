@@ -145,8 +145,8 @@ export interface components {
             /** @description A human-readable explanation, safe to show to the uploader. */
             message: string;
         };
-        /** @description A document as it appears in lists (everything but the extracted text). */
-        DocumentSummary: {
+        /** @description The fields of every document, listed or read alone (everything but the extracted text). */
+        DocumentFields: {
             /**
              * Format: int64
              * @description The document's id; ids start at 1 and are never reused.
@@ -178,8 +178,15 @@ export interface components {
              */
             processed_at: string | null;
         };
+        /**
+         * @description A document as it appears in lists: its fields, never its extracted text. `content` must be absent
+         *     (a list of hundreds of documents would otherwise carry all their texts); read the document for it.
+         */
+        DocumentSummary: components["schemas"]["DocumentFields"] & {
+            content?: never;
+        };
         /** @description A document with its extracted text. */
-        Document: components["schemas"]["DocumentSummary"] & {
+        Document: components["schemas"]["DocumentFields"] & {
             /**
              * @description The extracted text: a PDF page's text layer, or OCR of the page when it has none (a
              *     scan), and OCR for images. Null until a run completes. An empty string means the

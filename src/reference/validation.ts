@@ -15,7 +15,8 @@ export interface ListQuery {
 
 /** The document statuses, as the contract lists them. */
 export const STATUSES = CONTRACT_LIST_VALUES.statuses as readonly DocumentStatus[];
-const DIGITS = /^[0-9]+$/;
+/** The plain decimal spelling of a non-negative integer (RFC 8259's `int`): no sign, no leading zero. */
+const DIGITS = /^(0|[1-9][0-9]*)$/;
 /** Page size when `limit` is not given (the contract's default). */
 export const DEFAULT_LIMIT = CONTRACT_LIST_VALUES.defaultLimit;
 /** The largest `limit` (the contract's maximum). */
@@ -23,8 +24,9 @@ export const MAX_LIMIT = CONTRACT_LIST_VALUES.maxLimit;
 /** The longest `search` term, in characters (code points, as JSON Schema counts; the contract's maxLength). */
 export const MAX_SEARCH_LENGTH = CONTRACT_LIST_VALUES.maxSearchLength;
 
-// Only plain decimal digits count as an integer: "1.0", "+1", "1e3", " 1" and "0x10" are all
-// rejected rather than coerced, so a client bug is reported instead of silently guessed at.
+// Only plain decimal digits count as an integer: "1.0", "+1", "1e3", " 1", "0x10" and "010" are all
+// rejected rather than coerced, so a client bug is reported instead of silently guessed at (a leading
+// zero is octal to some parsers: strtol reads "010" as 8).
 function parseInteger(raw: string, min: number, max: number): number | undefined {
   if (!DIGITS.test(raw)) return undefined;
   const value = Number(raw);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { checks } from '../../checks/index.js';
-import { show } from '../failure.js';
+import { show } from '../describe.js';
 import { part } from '../files.js';
 import { backoff } from '../wait.js';
 import { type FileKind, KIND_FACTS } from './files.js';

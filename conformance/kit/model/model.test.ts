@@ -6,9 +6,9 @@ import { loadContract } from '../../../src/contract/contract.js';
 import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
 import { createTestRecord } from '../../report/recorder.js';
 import { contractFacts } from '../contract-facts.js';
-import { ConformanceFailure } from '../failure.js';
 import { createHttp } from '../http.js';
 import { createJudge } from '../judge.js';
+import { ConformanceFailure } from '../verdict.js';
 import { runModel } from './run-model.js';
 
 // The model judged by the reference server: thousands of random sequences by two tenants must show no
@@ -73,9 +73,7 @@ async function run(seed: number) {
   } catch (error) {
     if (error instanceof ConformanceFailure) {
       const r = error.record;
-      expect.fail(
-        `${r.check}: ${r.received}\nexpected: ${r.expected ?? (r as unknown as { documented: string }).documented}\n${r.note}\n${r.curl}`,
-      );
+      expect.fail(`${r.check}: ${r.received}\nexpected: ${r.expected}\n${r.note}\n${r.curl}`);
     }
     throw error;
   }

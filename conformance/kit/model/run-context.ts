@@ -1,7 +1,7 @@
 import type { Exchange, SentRequest } from '../exchange.js';
-import { ConformanceFailure } from '../failure.js';
 import type { Http, SendOptions } from '../http.js';
 import type { Judge } from '../judge.js';
+import { ConformanceFailure } from '../verdict.js';
 import type { FileKind, SequenceFiles } from './files.js';
 import type { Answer, PartSpec, Tenant, Verify } from './state.js';
 
@@ -98,7 +98,7 @@ export class RunContext {
         step.failed = true;
         step.target = d.received;
         step.model = d.expected;
-        return { received: d.received, documented: d.expected, exchange, ...(d.note ? { note: d.note } : {}) };
+        return { received: d.received, expected: d.expected, exchange, ...(d.note ? { note: d.note } : {}) };
       });
   }
 }

@@ -1,5 +1,5 @@
 import { type Check, checks } from '../../checks/index.js';
-import { show } from '../failure.js';
+import { show } from '../describe.js';
 import { type FileKind, KIND_FACTS } from './files.js';
 import { type Candidate, judgeWindow, type Membership } from './list-window.js';
 import { instantOf } from './timestamps.js';
@@ -244,14 +244,12 @@ export class ServiceModel {
     }
     verify(C.documents, docs.length === parts.length, () => ({ received: got, expected: `${fresh}, one per part` }));
     const seen = new Map<number, string>();
-    for (const id of ids) {
-      const earlier = seen.get(id) ?? this.allIds.get(id);
-      verify(checks.races.distinctIds, earlier === undefined, () => ({
-        received: `document ${id} for ${show(parts[ids.indexOf(id)]?.filename)}`,
-        expected: `a new id: ${id} was already given to ${earlier}`,
-      }));
-      seen.set(id, `${show(parts[ids.indexOf(id)]?.filename)} (this upload)`);
-    }
+    ids.forEach((id, i) => {
+      const name = parts[i]?.filename ?? '';
+      const finding = checks.races.distinctIds.judge!({ kind: 'new-id', id, name, earlier: seen.get(id) ?? this.allIds.get(id) });
+      verify(checks.races.distinctIds, finding === undefined, () => finding!);
+      seen.set(id, `${show(name)} (this upload)`);
+    });
     docs.forEach((d, i) => {
       const part = parts[i]!;
       const facts = KIND_FACTS[part.kind];
@@ -394,10 +392,6 @@ export class ServiceModel {
       verify(C.lists, listedIds.indexOf(w.document_id) === listedIds.lastIndexOf(w.document_id), () => ({
         received: `document ${w.document_id} listed twice on one page`,
         expected: 'each document once',
-      }));
-      verify(C.lists, !('content' in w), () => ({
-        received: `${doc!.alias} listed with content ${show(w.content, 80)}`,
-        expected: 'list items without content (DocumentSummary)',
       }));
     }
     for (const w of body.documents) this.observe(this.docs.find((d) => d.id === w.document_id)!, w, false, at, verify);

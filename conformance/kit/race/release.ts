@@ -1,9 +1,9 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import type { Check } from '../../checks/index.js';
+import type { AnyCheck, Check } from '../../checks/index.js';
 import type { Exchange } from '../exchange.js';
-import { amendFailure, ConformanceFailure, type FailureDetails } from '../failure.js';
 import type { Http, PreparedRequest, RawAnswer, SendOptions } from '../http.js';
+import { amendFailure, ConformanceFailure, type FailureDetails } from '../verdict.js';
 import { parseResponse, requestBytes } from './raw-http.js';
 
 /** One request of a race: when its last byte went out, and what came back. */
@@ -28,7 +28,9 @@ export interface Race {
   /** A shell script that sends the requests at once (as near together as curl can). */
   script(): string;
   /** Records a pass of `check` when `holds`, else fails it with the schedule and the script. */
-  verify(check: Check, holds: boolean, details: () => FailureDetails): void;
+  verify(check: AnyCheck, holds: boolean, details: () => FailureDetails): void;
+  /** Hands `observation` to the check's own judge; a finding fails it, shown by `exchange`, with the schedule and the script. */
+  check<I>(check: Check<I>, observation: I, exchange?: Exchange): void;
 }
 
 /** An answer in a few words: the status and the problem code, the document's state, or the ids an upload made. */
@@ -130,6 +132,14 @@ export async function releaseTogether(http: Http, requests: SendOptions[], timeo
     }
     return entry;
   });
+  const withSchedule = (judge: () => void) => {
+    try {
+      judge();
+    } catch (error) {
+      if (!(error instanceof ConformanceFailure)) throw error;
+      throw amendFailure(error, { note: [error.record.note, race.schedule()].filter(Boolean).join('\n'), curl: race.script() });
+    }
+  };
   const race: Race = {
     entries,
     exchanges: entries.flatMap((e) => (e.exchange ? [e.exchange] : [])),
@@ -156,12 +166,10 @@ export async function releaseTogether(http: Http, requests: SendOptions[], timeo
       ].join('\n');
     },
     verify(check, holds, details) {
-      try {
-        http.judge.verify(check, holds, details);
-      } catch (error) {
-        if (!(error instanceof ConformanceFailure)) throw error;
-        throw amendFailure(error, { note: [error.record.note, race.schedule()].filter(Boolean).join('\n'), curl: race.script() });
-      }
+      withSchedule(() => http.judge.verify(check, holds, details));
+    },
+    check(check, observation, exchange) {
+      withSchedule(() => http.judge.check(check, observation, exchange));
     },
   };
   // An answer a response check refused fails the race as that check, with the schedule beside it.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/contract.js';
+import type { Exchange } from '../kit/exchange.js';
+import { judgeResponse } from '../kit/http.js';
+import { createJudge } from '../kit/judge.js';
+import { resolveTarget } from '../kit/target.js';
+import { ConformanceFailure } from '../kit/verdict.js';
 import { createTestRecord } from '../report/recorder.js';
-import { checkResponse } from './check-response.js';
-import type { Exchange } from './exchange.js';
-import { ConformanceFailure } from './failure.js';
-import { createJudge } from './judge.js';
-import { resolveTarget } from './target.js';
 
 // The response checks on hand-made exchanges: each broken response must fail the one check that names it.
 const contract = await loadContract();
@@ -22,6 +22,8 @@ const doc = {
   updated_at: '2024-05-02T09:14:04.000Z',
   processed_at: '2024-05-02T09:14:04.000Z',
 };
+const { content: _, ...summary } = doc;
+const page = { page: 1, limit: 20, total: 1, total_pages: 1 };
 const notFound = { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no', code: 'not_found' };
 
 function exchange({
@@ -75,7 +77,7 @@ function failingCheck(
   const judge = createJudge(profile);
   judge.use(createTestRecord());
   try {
-    checkResponse(e, { contract, strict, judge });
+    judgeResponse(e, { contract, strict, judge });
     return undefined;
   } catch (error) {
     if (error instanceof ConformanceFailure) return error.record.check;
@@ -86,6 +88,9 @@ function failingCheck(
 describe('response checks', () => {
   it('pass a response exactly as documented', () => {
     expect(failingCheck(exchange())).toBeUndefined();
+    expect(
+      failingCheck(exchange({ path: '/api/v1/documents/get_documents', body: { documents: [summary], pagination: page } })),
+    ).toBeUndefined();
     expect(failingCheck(exchange({ status: 404, body: notFound, contentType: 'application/problem+json' }))).toBeUndefined();
   });
 
@@ -161,8 +166,25 @@ describe('response checks', () => {
       check: 'response.headers-present',
     },
     { broken: 'an unknown path answered 200', e: () => exchange({ path: '/api/v1/nope' }), check: 'response.status-documented' },
+    {
+      broken: 'a problem whose type is not about:blank',
+      e: () =>
+        exchange({ status: 404, body: { ...notFound, type: 'https://errors.example/not-found' }, contentType: 'application/problem+json' }),
+      check: 'response.error-is-problem',
+    },
+    {
+      broken: 'a list item with content, which the contract forbids',
+      e: () => exchange({ path: '/api/v1/documents/get_documents', body: { documents: [doc], pagination: page } }),
+      check: 'response.no-forbidden-properties',
+    },
   ])('fail $check for $broken', ({ e, check }) => {
     expect(failingCheck(e())).toBe(check);
+  });
+
+  it('fail a forbidden property even without --strict, and only as forbidden (not as a schema or undocumented failure)', () => {
+    const list = () => exchange({ path: '/api/v1/documents/get_documents', body: { documents: [doc], pagination: page } });
+    expect(failingCheck(list())).toBe('response.no-forbidden-properties');
+    expect(failingCheck(list(), { strict: true })).toBe('response.no-forbidden-properties');
   });
 
   it('only warn about undocumented properties, unless strict', () => {

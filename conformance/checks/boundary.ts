@@ -1,0 +1,53 @@
+import { uploaded } from '../kit/api.js';
+import { describeResponse } from '../kit/describe.js';
+import type { Exchange } from '../kit/exchange.js';
+import type { BoundaryCase, BoundaryRule } from './boundary-cases.js';
+import { assertCheckId, type Check, type Finding, fail } from './define.js';
+
+/** One boundary case as sent, and its answer. */
+export interface BoundaryObservation {
+  rule: BoundaryRule;
+  case: BoundaryCase;
+  exchange: Exchange;
+}
+
+/**
+ * Whether the answer accepted the value: a 2xx; on a path or header also a 404 or 409, which the contract
+ * gives only to values that passed validation (no such document, a key already used); an uploaded
+ * filename must come back exactly as sent.
+ */
+function accepted({ rule, case: c, exchange }: BoundaryObservation): boolean {
+  if (rule.location === 'filename') return exchange.status === 202 && uploaded(exchange)[0]?.filename === c.value;
+  if (exchange.status >= 200 && exchange.status < 300) return true;
+  return rule.location !== 'query' && (exchange.status === 404 || exchange.status === 409);
+}
+
+/** Judges one case: an accepted value must not be refused, a refused one must be a 400. */
+export function judgeBoundary(o: BoundaryObservation): Finding | undefined {
+  if (o.case.expect === 'refuse')
+    return o.exchange.status === 400 ? undefined : fail(describeResponse(o.exchange), `400 (${o.case.label} is outside the contract)`);
+  if (accepted(o)) return undefined;
+  const how =
+    o.rule.location === 'filename'
+      ? '202 with the filename exactly as sent'
+      : o.rule.location === 'query'
+        ? 'a 2xx'
+        : 'anything but a 400: a 2xx, or a 404/409 for a value that names nothing or a key already used';
+  return fail(describeResponse(o.exchange), `accepted, ${how} (${o.case.label} is within the contract)`);
+}
+
+/**
+ * The check of one boundary rule (its id, description and rules come from the contract, the judge from here).
+ * @example boundaryCheck(boundaryRules(contract).find((r) => r.checkId === 'boundary.limit-maximum')!)
+ */
+export function boundaryCheck(rule: BoundaryRule): Check<BoundaryObservation> {
+  assertCheckId(rule.checkId, 'boundary');
+  return Object.freeze({
+    id: rule.checkId,
+    profile: rule.cases.some((c) => c.profile === 'contract') ? 'contract' : 'full',
+    area: 'boundary',
+    description: rule.description,
+    rules: Object.freeze([...rule.ruleIds]),
+    judge: judgeBoundary,
+  });
+}

@@ -1,0 +1,61 @@
+import type { AnyCheck } from '../checks/define.js';
+import type { ContractRule } from './index.js';
+
+/** What proves a check can fail: the mutants (broken servers) that fail it, or a unit test. */
+export interface Proofs {
+  /** Check id -> names of the mutants whose `fails` list it. */
+  mutants: ReadonlyMap<string, readonly string[]>;
+  /** Check id -> the unit test that makes it fail on a hand-made response. */
+  unitTests: ReadonlyMap<string, string>;
+}
+
+/** One row of the matrix: a rule, the checks that test it, and what proves those checks. */
+export interface RuleRow {
+  rule: ContractRule;
+  checks: string[];
+  /** Mutant names and `unit: <file>` entries proving the checks. */
+  proofs: string[];
+  /** Why the rule is a gap, when it is one: `no check` or `no mutant`. */
+  gap?: 'no check' | 'no mutant';
+}
+
+/** Whether a check's `rules` entry selects `rule`: its id, or `@tag` for every tag-covered schema rule with the tag. */
+function selects(entry: string, rule: ContractRule): boolean {
+  return entry.startsWith('@') ? rule.byTag && rule.tags.includes(entry) : entry === rule.id;
+}
+
+/**
+ * Traces every rule to the checks declaring it and to what proves those checks; a rule without a check or
+ * without a proof is a gap.
+ * @example ruleMatrix(contractRules(doc), catalog, proofs).filter((r) => r.gap)
+ */
+export function ruleMatrix(rules: readonly ContractRule[], catalog: readonly AnyCheck[], proofs: Proofs): RuleRow[] {
+  return rules.map((rule) => {
+    const checks = catalog.filter((c) => c.rules.some((entry) => selects(entry, rule))).map((c) => c.id);
+    const proven = [
+      ...new Set(
+        checks.flatMap((id) => [
+          ...(proofs.mutants.get(id) ?? []),
+          ...(proofs.unitTests.has(id) ? [`unit: ${proofs.unitTests.get(id)}`] : []),
+        ]),
+      ),
+    ];
+    const gap = checks.length === 0 ? 'no check' : proven.length === 0 ? 'no mutant' : undefined;
+    return { rule, checks, proofs: proven, ...(gap ? { gap } : {}) };
+  });
+}
+
+/** Rule ids a check declares that no rule of the contract has (a renamed rule, a typo). */
+export function unknownRuleIds(rules: readonly ContractRule[], catalog: readonly AnyCheck[]): string[] {
+  const ids = new Set(rules.map((r) => r.id));
+  const tags = new Set(rules.flatMap((r) => r.tags));
+  return catalog.flatMap((c) => c.rules.filter((e) => (e.startsWith('@') ? !tags.has(e) : !ids.has(e))).map((e) => `${c.id}: ${e}`));
+}
+
+/** The gaps of a matrix as `<rule id>: <why>` lines, sorted (what the baseline holds). */
+export function gapLines(rows: readonly RuleRow[]): string[] {
+  return rows
+    .filter((r) => r.gap)
+    .map((r) => `${r.rule.id}: ${r.gap}${r.rule.unobservable ? ' (unobservable)' : ''}`)
+    .sort();
+}
