@@ -22,7 +22,10 @@ export function instantOf(text: unknown): bigint | undefined {
     string,
   ];
   const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  if (Number.isNaN(ms)) return undefined;
+  // Date.UTC rolls over (month 13 is next January): the fields must name a real day and time.
+  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60)
+    return undefined;
   const offsetMinutes = /^[Zz]$/.test(zone) ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
   return (BigInt(ms) - BigInt(offsetMinutes) * 60_000n) * 1_000_000n + BigInt((fraction ?? '').padEnd(9, '0'));
 }
