@@ -150,7 +150,7 @@ export const statefulMutants: Mutant[] = [
     }),
   },
   {
-    name: 'failed-upload-remembered',
+    name: 'failed-upload-key-refused-later',
     defect: 'a failed upload is remembered under its Idempotency-Key: the key is refused afterwards',
     only: ['model'],
     options: modelBudget,
