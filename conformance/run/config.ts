@@ -29,7 +29,7 @@ export interface ConformanceOptions {
 }
 
 /** The model run's default bounds: whichever is reached first ends it. */
-export const MODEL_DEFAULTS = { runs: 40, timeMs: 15_000 } as const;
+export const MODEL_DEFAULTS = { runs: 50, timeMs: 20_000 } as const;
 
 /** What the CLI hands to the suite's test files (through vitest's `provide`): the options that judge the target, and the run's names. */
 export type ConformanceSuiteConfig = Omit<
