@@ -153,7 +153,8 @@ class DocumentCommand implements Cmd {
           ? `409 document_busy while its run goes on, or 202 if it has just ended`
           : `202, processing again with attempts ${doc.attempts + 1}`;
     const step = r.step(`${this.action === 'get' ? 'read' : 'retry'} ${doc.alias} as ${tenantName(tenant)}`, model);
-    if (this.action === 'retry' && own) await sleep(doc.seen.since + r.env.changeGapMs - Date.now());
+    // A retry changes the document: it must come a clock tick (as the target's timestamps show it) after the last change seen.
+    if (this.action === 'retry' && own) await sleep(doc.seen.since + r.env.changeGapMs + m.grain.ms - Date.now());
     const exchange = await r.send(
       step,
       tenant,

@@ -41,8 +41,8 @@ export interface RunEnv {
   /** The contract's Idempotency-Key header name. */
   idempotencyHeader: string;
   /**
-   * How long after the suite last saw a document change it waits before changing it again: even a
-   * server whose clock ticks coarsely then gives the change a later `updated_at` than the one seen.
+   * How long after the suite last saw a document change it waits, beyond one tick of the target's clock,
+   * before changing it again, so the change gets a later `updated_at` than the one seen.
    */
   changeGapMs: number;
   /** The first delay of the polling backoff while waiting for a run to end. */

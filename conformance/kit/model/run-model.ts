@@ -12,6 +12,7 @@ import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './files.js
 import { RunContext, type RunEnv, type Step } from './run-context.js';
 import { sequenceScript } from './script.js';
 import { ServiceModel } from './state.js';
+import { TimestampGrain } from './timestamps.js';
 
 /** The longest a failing sequence is shrunk for (at most as long as new sequences were started for). */
 export const MAX_SHRINK_MS = 10_000;
@@ -92,6 +93,7 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
   };
   // Ids are never reused: across every sequence of the run, and across tenants.
   const allIds = new Map<number, string>();
+  const grain = new TimestampGrain();
   let sequences = 0;
   let requests = 0;
   let failure: { error: ConformanceFailure; log: Step[]; sequence: number } | undefined;
@@ -107,7 +109,7 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
       sequences++;
       // The token ends in a letter after the number, so no sequence's token is a prefix of another's.
       const real = new RunContext(env, settings.token(`s${sequences}z`), sequences === 1 ? probe : sequenceFiles());
-      const model = new ServiceModel(real.files.word, allIds, headers.replayed);
+      const model = new ServiceModel(real.files.word, allIds, headers.replayed, grain);
       try {
         await fc.asyncModelRun(() => ({ model, real }), commands);
         return true;

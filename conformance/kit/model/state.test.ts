@@ -190,20 +190,20 @@ describe('the model judges uploads under an Idempotency-Key', () => {
     {
       case: 'a failed upload remembered',
       first: problem(415, 'unsupported_media_type'),
-      then: problem(409, 'idempotency_key_reused'),
+      second: problem(409, 'idempotency_key_reused'),
       verdict: 'upload.idempotency-lifecycle',
     },
     {
       case: 'a repeat that makes new documents',
       first: created([PDF], 7),
-      then: created([PDF], 8),
+      second: created([PDF], 8),
       verdict: 'upload.idempotency-lifecycle',
     },
-    { case: 'a replay without its header', first: created([PDF], 7), then: created([PDF], 7), verdict: 'upload.idempotency-lifecycle' },
-  ])('$case: $verdict', ({ first, then, verdict }) => {
+    { case: 'a replay without its header', first: created([PDF], 7), second: created([PDF], 7), verdict: 'upload.idempotency-lifecycle' },
+  ])('$case: $verdict', ({ first, second, verdict }) => {
     const model = new ServiceModel(WORD, new Map(), 'Idempotent-Replayed');
     upload(model, 'primary', first.status === 415 ? [bad] : [PDF], 'k', first);
-    expect(upload(model, 'primary', [PDF], 'k', then)).toBe(verdict);
+    expect(upload(model, 'primary', [PDF], 'k', second)).toBe(verdict);
   });
 
   it("another API key replaying the first key's documents is tenancy.idempotency-key-scoped", () => {

@@ -29,3 +29,26 @@ export function instantOf(text: unknown): bigint | undefined {
   const offsetMinutes = /^[Zz]$/.test(zone) ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
   return (BigInt(ms) - BigInt(offsetMinutes) * 60_000n) * 1_000_000n + BigInt((fraction ?? '').padEnd(9, '0'));
 }
+
+/**
+ * How finely a server's clock writes timestamps, learnt from the ones it wrote: the coarsest unit (a
+ * second, 100 ms, ..., a nanosecond) that every sub-second part seen so far is a whole number of. A
+ * server that writes whole seconds gives two changes within one second the same `updated_at`; the suite
+ * waits longer than a tick before causing a change it expects to move the time.
+ * @example const grain = new TimestampGrain(); grain.see('2024-05-02T09:14:03.120Z'); grain.ms // 10
+ */
+export class TimestampGrain {
+  private ns = 1_000_000_000n;
+
+  see(text: unknown): void {
+    const at = instantOf(text);
+    if (at === undefined) return;
+    const fraction = ((at % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n;
+    while (this.ns > 1n && fraction % this.ns !== 0n) this.ns /= 10n;
+  }
+
+  /** One tick of the server's clock, in milliseconds, as far as its timestamps tell. */
+  get ms(): number {
+    return Number(this.ns) / 1e6;
+  }
+}
