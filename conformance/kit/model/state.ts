@@ -372,6 +372,12 @@ export class ServiceModel {
 
   /** Another tenant's document: a 404 not_found, on read and on retry. */
   private hidden(doc: ModelDoc, answer: Answer, verify: Verify, what: string): void {
+    // A 200 with some other document is a wrong answer, not a leak of this one.
+    const other = (answer.body as Partial<WireDoc> | undefined)?.document_id;
+    verify(checks.model.documents, answer.status !== 200 || other === undefined || other === doc.id, () => ({
+      received: `${answer.status}: document ${other} (${show((answer.body as Partial<WireDoc>).filename)})`,
+      expected: `404 not_found: ${doc.alias} (document ${doc.id}) belongs to the other key, and no other document was asked for`,
+    }));
     verify(checks.tenancy.documentHidden, answer.status === 404 && codeOf(answer.body) === 'not_found', () => ({
       received: `${answer.status} ${show(codeOf(answer.body) ?? (answer.body as WireDoc | undefined)?.filename ?? '')}`,
       expected: `404 not_found: ${doc.alias} belongs to the other key and cannot be ${what}`,
@@ -483,8 +489,20 @@ export class ServiceModel {
     const C = checks.model;
     this.seeTimes(wire);
     const name = `${doc.alias} (document ${doc.id})`;
-    const fixed = { filename: doc.filename, content_type: KIND_FACTS[doc.kind].contentType, size_bytes: doc.size, attempts: doc.attempts };
-    const have = { filename: wire.filename, content_type: wire.content_type, size_bytes: wire.size_bytes, attempts: wire.attempts };
+    const fixed = {
+      document_id: doc.id,
+      filename: doc.filename,
+      content_type: KIND_FACTS[doc.kind].contentType,
+      size_bytes: doc.size,
+      attempts: doc.attempts,
+    };
+    const have = {
+      document_id: wire.document_id,
+      filename: wire.filename,
+      content_type: wire.content_type,
+      size_bytes: wire.size_bytes,
+      attempts: wire.attempts,
+    };
     verify(C.documents, JSON.stringify(have) === JSON.stringify(fixed), () => ({
       received: `${name}: ${show(have)}`,
       expected: show(fixed),

@@ -1,4 +1,4 @@
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * The instant an RFC 3339 date-time names, in nanoseconds since the epoch, or undefined when it is not
@@ -27,7 +27,7 @@ export function instantOf(text: unknown): bigint | undefined {
   if (day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60)
     return undefined;
   const offsetMinutes = /^[Zz]$/.test(zone) ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  return (BigInt(ms) - BigInt(offsetMinutes) * 60_000n) * 1_000_000n + BigInt((fraction ?? '').padEnd(9, '0'));
+  return (BigInt(ms) - BigInt(offsetMinutes) * 60_000n) * 1_000_000n + BigInt((fraction ?? '').slice(0, 9).padEnd(9, '0'));
 }
 
 /**
