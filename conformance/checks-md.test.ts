@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderChecksMarkdown } from './report/checks-md.js';
-import { bundledMatrix } from './rules/bundled-matrix.js';
+import { bundledMatrix } from './scripts/bundled-matrix.js';
 
 const { catalog, matrix, proofs } = await bundledMatrix();
 

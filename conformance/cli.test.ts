@@ -132,7 +132,7 @@ describe('docproc conformance --workers 1', () => {
 
 describe('what the suite imports', () => {
   it('never reaches into the reference server, the CLI or test helpers: it must judge any server, never the reference one from inside', () => {
-    const roots = ['./kit/', './checks/', './report/', './scenarios/', './run/'];
+    const roots = ['./kit/', './checks/', './report/', './scenarios/', './run/', './rules/'];
     const offenders = roots.flatMap((dir) =>
       readdirSync(new URL(dir, import.meta.url))
         .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))

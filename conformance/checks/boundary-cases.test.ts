@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/contract.js';
 import { bundledSpecPath } from '../../src/paths.js';
+import { contractFacts } from '../kit/contract-facts.js';
+import { createLimits } from '../kit/limits.js';
 import { type BoundaryRule, boundaryRules, lenientSpellings } from './boundary-cases.js';
 import { credentialCases } from './credential-places.js';
 
@@ -126,6 +128,18 @@ describe('boundary cases come from the contract', async () => {
     // The new pattern refuses a space and a tilde the old one allowed.
     expect(rule(rules, 'boundary.idempotency-key-pattern').cases.filter((c) => c.expect === 'accept')).toEqual([]);
     expect(rule(rules, 'boundary.limit-maximum').description).toContain('(50)');
+  });
+});
+
+describe('the upload limits come from the contract too', () => {
+  it("are x-default-limits when no --max-files/--max-file-bytes is given, the flags' values when they are", async () => {
+    const contract = await edited([
+      ['max_file_bytes: 26214400', 'max_file_bytes: 1000'],
+      ['max_files: 20', 'max_files: 5'],
+    ]);
+    const facts = contractFacts(contract);
+    expect(createLimits({}, facts)).toMatchObject({ maxFiles: 5, maxFileBytes: 1000, filesText: "the contract's default max-files is 5" });
+    expect(createLimits({ maxFiles: 3, maxFileBytes: 2000 }, facts)).toMatchObject({ maxFiles: 3, maxFileBytes: 2000 });
   });
 });
 

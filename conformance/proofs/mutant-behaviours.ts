@@ -158,3 +158,11 @@ export function noisyDocuments(response: ProxyResponse): ProxyResponse {
     }),
   );
 }
+
+/** A 400 invalid_request naming what was wrong, as a server with this defect would answer. */
+export function invalidRequest(request: ProxyRequest, where: string, name: string): ProxyResponse {
+  const refused = problem(request, 400, 'invalid_request');
+  return editJson(refused, (b) => {
+    b.errors = [{ in: where, name, message: 'too long' }];
+  });
+}

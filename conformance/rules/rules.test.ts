@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bundledMatrix } from './bundled-matrix.js';
+import { bundledMatrix } from '../scripts/bundled-matrix.js';
 import { descriptionAt, normalise } from './contract-text.js';
 import { gapLines, unknownRuleIds } from './matrix.js';
 import { proseRules } from './prose.js';

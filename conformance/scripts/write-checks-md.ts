@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderChecksMarkdown } from '../report/checks-md.js';
-import { bundledMatrix } from '../rules/bundled-matrix.js';
+import { bundledMatrix } from './bundled-matrix.js';
 
 const { catalog, matrix, proofs } = await bundledMatrix();
 const target = fileURLToPath(new URL('../CHECKS.md', import.meta.url));

@@ -1,4 +1,4 @@
-// Test-only (CHECKS.md and rules.test.ts): the bundled contract's rule matrix with every mutant of the project.
+// Dev-only (CHECKS.md and rules.test.ts; not shipped): the bundled contract's rule matrix with every mutant of the project.
 
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
@@ -6,8 +6,8 @@ import { loadContract } from '../../src/contract/contract.js';
 import { bundledSpecPath } from '../../src/paths.js';
 import { catalogFor } from '../checks/index.js';
 import { proofsOf } from '../proofs/mutant-catalog.js';
-import { contractRules } from './index.js';
-import { ruleMatrix } from './matrix.js';
+import { contractRules } from '../rules/index.js';
+import { ruleMatrix } from '../rules/matrix.js';
 
 /**
  * Everything CHECKS.md shows, for the bundled contract.
