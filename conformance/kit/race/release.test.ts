@@ -1,4 +1,4 @@
-import { createServer, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/contract.js';
 import { createTestRecord } from '../../report/recorder.js';
@@ -6,23 +6,17 @@ import { createHttp } from '../http.js';
 import { createJudge } from '../judge.js';
 import { releaseTogether } from './release.js';
 
-// A bare TCP server that answers each request once it has all of it, and notes, at that moment, how many
-// other connections already hold all but their last byte: released together, every one of them does.
+// A bare TCP server that answers each request once it has all of it, noting when: released together, no
+// request is complete before the release.
 const contract = await loadContract();
 const N = 5;
-const completions: Array<{ othersWaiting: number }> = [];
-const held = new Set<Socket>();
+const completions: Array<{ at: bigint }> = [];
 const server = createServer((socket) => {
   let received = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => {
     received = Buffer.concat([received, chunk]);
-    const end = received.indexOf('\r\n\r\n');
-    if (end < 0) {
-      if (received.length > 0) held.add(socket);
-      return;
-    }
-    held.delete(socket);
-    completions.push({ othersWaiting: held.size });
+    if (received.indexOf('\r\n\r\n') < 0) return;
+    completions.push({ at: process.hrtime.bigint() });
     const body = JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'busy', code: 'document_busy' });
     socket.end(
       `HTTP/1.1 409 Conflict\r\ncontent-type: application/problem+json\r\nx-request-id: ${/x-request-id: (\S+)/.exec(received.toString())?.[1]}\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
@@ -37,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('releaseTogether', () => {
-  it('holds every request back by its last byte, then lets them all go: none is complete before every one is waiting', async () => {
+  it('holds every request back by its last byte, then lets them all go at once: none is complete before the release', async () => {
     const judge = createJudge('full');
     judge.use(createTestRecord());
     const http = createHttp({
@@ -56,8 +50,11 @@ describe('releaseTogether', () => {
       5000,
     );
     expect(race.exchanges.map((e) => e.status)).toEqual(Array(N).fill(409));
-    // The first request to be complete found the N-1 others already waiting for their last byte.
-    expect(completions[0]).toEqual({ othersWaiting: N - 1 });
+    // No request was complete before the release: each was held back by its last byte until then.
+    expect(completions).toHaveLength(N);
+    expect(completions.filter((c) => c.at < race.releasedAt)).toEqual([]);
+    // The last bytes went out in one synchronous loop.
+    expect(Math.max(...race.entries.map((e) => e.releasedMs))).toBeLessThan(50);
     expect(race.schedule()).toMatch(new RegExp(`^${N} requests \\(POST /api/v1/documents/retry_documents/7\\)`));
     expect(race.script()).toMatch(/^#!\/bin\/sh\n/);
     expect(race.script()).not.toContain("'k'");

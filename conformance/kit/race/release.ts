@@ -21,6 +21,8 @@ export interface RaceEntry {
 /** Requests released together, and how to tell what happened. */
 export interface Race {
   entries: RaceEntry[];
+  /** When the first last byte went out (`process.hrtime.bigint()`). */
+  releasedAt: bigint;
   /** The exchanges that came back (in request order), for the race's own judgement. */
   exchanges: Exchange[];
   /** Who was released when and what each got, for a failure's note. */
@@ -142,6 +144,7 @@ export async function releaseTogether(http: Http, requests: SendOptions[], timeo
   };
   const race: Race = {
     entries,
+    releasedAt,
     exchanges: entries.flatMap((e) => (e.exchange ? [e.exchange] : [])),
     schedule(describe = brief) {
       const spread = Math.max(...entries.map((e) => e.releasedMs));
