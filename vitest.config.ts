@@ -6,8 +6,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 //
 // Two tiers (package.json's scripts): `npm test` runs every project but `proofs` and `packaging`, which
 // `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly one). Those two are
-// about half the CPU time of the whole run, most of it fixed cost: a run of the suite per broken server,
-// each a vitest run whose worker loads its libraries again, and `npm install`s from the tarballs.
+// most of the CPU time of the whole run: a run of the suite per broken server, each a vitest run whose
+// worker loads its libraries again, the model run's self-test (thousands of sequences against the
+// reference server, CPU-bound for minutes), and `npm install`s from the tarballs.
 //
 // Every project sets the time one of its tests may take, fitted to what its tests wait on, instead of
 // vitest's 5 s default (too short for anything that spawns a process on a busy 2-core machine); tests
@@ -15,7 +16,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // many tests wait on servers, processes and disks. Files of a project share their worker's loaded modules
 // (isolate: false): no test mocks modules or stubs globals, and every test builds its own server, store
 // and temp dir.
-const PROOFS = ['conformance/proofs/mutations.test.ts', 'conformance/proofs/benign-variants.test.ts'];
+const PROOFS = [
+  'conformance/proofs/mutations.test.ts',
+  'conformance/proofs/benign-variants.test.ts',
+  'conformance/kit/model/model.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -66,6 +66,17 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
       message: /--workers.*expected an integer from 1 to 16, not "0"/,
     },
     {
+      name: 'a --seed that is not an integer',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--seed', '0x2a'],
+      message: /--seed.*expected an integer from 0 to 2147483647, not "0x2a"/,
+    },
+    {
+      name: 'a DOCPROC_MODEL_RUNS of 0',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k'],
+      env: () => ({ DOCPROC_MODEL_RUNS: '0' }),
+      message: /--model-runs.*expected an integer from 1 up, not "0"/,
+    },
+    {
       name: 'a --spec that does not exist',
       args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--spec', 'no/such/openapi.yaml'],
       message: /cannot use --spec .*no\/such\/openapi\.yaml/,

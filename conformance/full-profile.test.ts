@@ -46,6 +46,11 @@ describe('the full profile against the reference server', () => {
     for (const key of KEYS) expect(run.output + JSON.stringify(run.report)).not.toContain(key);
   });
 
+  it('prints the seed of its random sequences, so a failing model run can be run again', () => {
+    expect(run.output).toMatch(/\(profile full[^)]*, seed (\d+)\)[\s\S]*Seed +\1 \(--seed \1 runs the same random sequences again\)/);
+    expect(run.report!.seed).toBeTypeOf('number');
+  });
+
   it('passes every check in the catalog, and exercises each one (nothing skipped, nothing only warned)', () => {
     const notPassed = run
       .report!.checks.filter((c) => c.outcome !== 'passed')

@@ -1,5 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The model run is the longest file by far (it runs sequences for --model-time-ms): it starts first, so the
+ * other files run beside it on the other worker instead of after it.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const longest = (f: TestSpecification) => (f.moduleId.endsWith('/model.suite.ts') ? 0 : 1);
+    return [...sorted].sort((a, b) => longest(a) - longest(b));
+  }
+}
 
 // The suite itself, run by `docproc conformance` (which sets reporters, timeouts and the target through
 // `provide`). Scenario files are *.suite.ts so the repository's own test projects never collect them.
@@ -16,7 +29,7 @@ export default defineConfig({
     isolate: false,
     // A retried check could turn a real, intermittent defect into a pass.
     retry: 0,
-    sequence: { concurrent: false, shuffle: false },
+    sequence: { concurrent: false, shuffle: false, sequencer: LongestFirst },
     // Nothing to cache between runs against different targets.
     cache: false,
   },

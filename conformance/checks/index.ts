@@ -7,6 +7,8 @@ import type { AnyCheck } from './define.js';
 import { getChecks, lifecycleChecks, retryChecks } from './document.js';
 import { idempotencyChecks } from './idempotency.js';
 import { listChecks } from './list.js';
+import { modelChecks } from './model.js';
+import { raceChecks } from './races.js';
 import { responseChecks } from './response.js';
 import { robustnessChecks } from './robustness.js';
 import { uploadChecks, validationChecks } from './upload.js';
@@ -27,6 +29,8 @@ export const checks = {
   retry: retryChecks,
   lifecycle: lifecycleChecks,
   robustness: robustnessChecks,
+  model: modelChecks,
+  races: raceChecks,
 } as const;
 
 /** The checks written in code, in a stable order. */

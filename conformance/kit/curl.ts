@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KeyVariant, SentRequest } from './exchange.js';
+import type { FilePart, KeyVariant, SentRequest } from './exchange.js';
 
 /** Quotes a string for a POSIX shell. */
 export function shellQuote(text: string): string {
@@ -19,6 +19,21 @@ const KEY_VARIANT_SHELL: Record<KeyVariant, string> = {
   'swapped-case': `"x-api-key: $(printf %s "$${KEY_ENV.primary}" | tr a-zA-Z A-Za-z)"`,
   'nbsp-padded': `"x-api-key: $(printf '\\240')$${KEY_ENV.primary}$(printf '\\240')"`,
 };
+
+/**
+ * curl `-F` arguments that send `parts` from files written under `bodyDir` (named `<prefix>-<i>-<name>`),
+ * so a reproducer can be pasted on the machine that ran the suite.
+ * @example fileFormArgs(parts, '/tmp/docproc-conformance-run1/bodies', '17') // ['-F', "'files[]=@/tmp/...;filename=\"a.pdf\";type=application/pdf'"]
+ */
+export function fileFormArgs(parts: FilePart[], bodyDir: string, prefix: string): string[] {
+  mkdirSync(bodyDir, { recursive: true });
+  return parts.flatMap((part, index) => {
+    const path = join(bodyDir, `${prefix}-${index}-${safeName(part.filename)}`);
+    writeFileSync(path, part.data);
+    const filename = part.filename.replace(/["\\]/g, '\\$&');
+    return ['-F', shellQuote(`${part.field}=@${path};filename="${filename}";type=${part.contentType}`)];
+  });
+}
 
 /**
  * Builds a curl command that sends the same request, with the key as `$DOCPROC_API_KEY`; request bodies are
@@ -45,13 +60,7 @@ export function curlCommand(request: SentRequest, bodyDir: string, seq: number):
   for (const [name, value] of Object.entries(request.headers)) args.push('-H', shellQuote(`${name}: ${value}`));
   const body = request.body;
   if (body?.kind === 'files') {
-    mkdirSync(bodyDir, { recursive: true });
-    body.parts.forEach((part, index) => {
-      const path = join(bodyDir, `${seq}-${index}-${safeName(part.filename)}`);
-      writeFileSync(path, part.data);
-      const filename = part.filename.replace(/["\\]/g, '\\$&');
-      args.push('-F', shellQuote(`${part.field}=@${path};filename="${filename}";type=${part.contentType}`));
-    });
+    args.push(...fileFormArgs(body.parts, bodyDir, String(seq)));
   } else if (body?.kind === 'raw') {
     mkdirSync(bodyDir, { recursive: true });
     const path = join(bodyDir, `${seq}-body.bin`);

@@ -3,7 +3,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { profileIncludes } from '../checks/define.js';
 import { responseCheckOrder, responseChecks } from '../checks/response.js';
 import { curlCommand } from './curl.js';
-import type { CredentialPlace, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
+import type { CredentialPlace, DocumentedTarget, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
 import { ConformanceFailure } from './verdict.js';
@@ -46,9 +46,34 @@ export interface HttpOptions {
   judge: Judge;
 }
 
+/** A request made ready to send: what it is, where it goes, and the exact headers and body it carries (the key included). */
+export interface PreparedRequest {
+  seq: number;
+  /** The request as recorded (the key never in it). */
+  request: SentRequest;
+  /** The URL as sent (a misplaced key included). */
+  url: string;
+  target: DocumentedTarget;
+  requestId?: string;
+  /** The headers as sent on the wire, the API key included: never printed or stored. */
+  wireHeaders: Record<string, string>;
+  /** A key misplaced into a form field, as sent. */
+  extraFields?: Array<[string, string]>;
+  reproduce(): string;
+}
+
+/** An answer received some other way than fetch (raw sockets), or the reason there was none. */
+export type RawAnswer = { status: number; headers: Headers; bytes: Uint8Array; durationMs: number } | { error: string; durationMs: number };
+
 /** The recording HTTP layer: every response is checked against the contract before the scenario sees it. */
 export interface Http {
   send(options: SendOptions): Promise<Exchange>;
+  /** Builds a request without sending it (to send it another way, or to log it first). */
+  prepare(options: SendOptions): PreparedRequest;
+  /** Sends a prepared request with fetch. */
+  dispatch(prepared: PreparedRequest): Promise<Exchange>;
+  /** Records the answer to a prepared request sent some other way, through the same checks as `send`. */
+  receive(prepared: PreparedRequest, answer: RawAnswer): Exchange;
   /** The judge every exchange is checked by. */
   readonly judge: Judge;
 }
@@ -69,13 +94,13 @@ function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined
 export const KEY_WORD = '$DOCPROC_API_KEY';
 
 /**
- * Puts the run's key where `place` says, into the URL, headers and body actually sent; the recorded URL
- * names the key by its environment variable instead, so no key is ever kept or printed.
+ * Puts the run's key where `place` says, into the URL, headers and form fields actually sent; the recorded
+ * URL names the key by its environment variable instead, so no key is ever kept or printed.
  */
 function misplaceKey(
   place: CredentialPlace,
   key: string,
-  sent: { url: string; recordedUrl: string; headers: Record<string, string>; body: BodyInit | undefined },
+  sent: { url: string; recordedUrl: string; headers: Record<string, string>; fields: Array<[string, string]>; hasForm: boolean },
 ): void {
   if (place.kind === 'query') {
     const join = sent.url.includes('?') ? '&' : '?';
@@ -83,7 +108,7 @@ function misplaceKey(
     sent.recordedUrl += `${join}${encodeURIComponent(place.name)}=${KEY_WORD}`;
   } else if (place.kind === 'header') sent.headers[place.name] = place.value(key);
   else if (place.kind === 'cookie') sent.headers.cookie = `${place.name}=${encodeURIComponent(key)}`;
-  else if (sent.body instanceof FormData) sent.body.append(place.name, key);
+  else if (sent.hasForm) sent.fields.push([place.name, key]);
   else throw new Error('conformance suite bug: a key in a form field needs an upload of file parts');
 }
 
@@ -93,12 +118,13 @@ export function keyVariant(key: string, variant: KeyVariant): string {
   return [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
 }
 
-function encodeBody(body: RequestBody | undefined): BodyInit | undefined {
+function encodeBody(body: RequestBody | undefined, fields: Array<[string, string]> = []): BodyInit | undefined {
   if (!body) return undefined;
   if (body.kind === 'raw') return new Blob([body.data as Uint8Array<ArrayBuffer>]);
   const form = new FormData();
   for (const part of body.parts)
     form.append(part.field, new Blob([part.data as Uint8Array<ArrayBuffer>], { type: part.contentType }), part.filename);
+  for (const [name, value] of fields) form.append(name, value);
   return form;
 }
 
@@ -110,96 +136,106 @@ export function createHttp(options: HttpOptions): Http {
   let seq = 0;
   const base = options.baseUrl.replace(/\/+$/, '');
   const { judge } = options;
-  return {
-    judge,
-    async send(o) {
-      const number = ++seq;
-      const method = (o.method ?? (o.operation ? options.contract.operation(o.operation)?.method : undefined) ?? 'get').toUpperCase();
-      const template = o.operation ? options.contract.operation(o.operation)?.path : undefined;
-      if (!o.path && !template) throw new Error(`conformance suite bug: unknown operation ${o.operation}`);
-      const pathname = o.path ?? template!.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(o.params?.[name])));
-      const search =
-        o.rawQuery ??
-        new URLSearchParams(Array.isArray(o.query) ? o.query : Object.entries(o.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
-      const url = `${base}${pathname}${search ? `?${search}` : ''}`;
-      const requestId = o.requestId === null ? undefined : (o.requestId ?? `${options.requestIdPrefix}-${number}`);
-      const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
-      if (o.body?.kind === 'raw' && o.body.contentType !== undefined) headers['content-type'] = o.body.contentType;
-      const key = o.key ?? 'primary';
-      const apiKey = keyValue(key, options.keys);
-      const sent = {
-        url,
-        recordedUrl: url,
-        headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
-        body: encodeBody(o.body),
-      };
-      if (typeof key === 'object' && 'misplaced' in key) misplaceKey(key.misplaced, options.keys.primary, sent);
-      const request: SentRequest = { method, url: sent.recordedUrl, key, headers, ...(o.body ? { body: o.body } : {}) };
-      const target = resolveTarget(options.contract, method, pathname);
-      let reproduced: string | undefined;
-      const reproduce = () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number));
-      const started = performance.now();
-      let response: Response;
-      let bytes: ArrayBuffer;
-      try {
-        response = await fetch(sent.url, {
-          method,
-          headers: sent.headers,
-          body: sent.body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(options.requestTimeoutMs),
-        });
-        bytes = await response.arrayBuffer();
-      } catch (error) {
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        const reason = cause?.code ?? cause?.message ?? (error as Error).message;
-        const exchange: Exchange = {
-          seq: number,
-          request,
-          target,
-          status: 0,
-          headers: new Headers(),
-          mediaType: '',
-          text: '',
-          json: undefined,
-          durationMs: performance.now() - started,
-          reproduce,
-          ...(requestId !== undefined ? { requestId } : {}),
-        };
-        const finding = responseChecks.responds.judge!({ reason, durationMs: exchange.durationMs, timeoutMs: options.requestTimeoutMs });
-        throw new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: reason });
-      }
-      const text = new TextDecoder().decode(bytes);
-      const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      let json: unknown;
-      let jsonError: string | undefined;
-      if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
-        try {
-          json = JSON.parse(text);
-        } catch (error) {
-          jsonError = (error as Error).message;
-        }
-      }
-      const exchange: Exchange = {
-        seq: number,
-        request,
-        target,
-        status: response.status,
-        headers: response.headers,
-        mediaType,
-        text,
-        json,
-        durationMs: performance.now() - started,
-        reproduce,
-        ...(jsonError !== undefined ? { jsonError } : {}),
-        ...(requestId !== undefined ? { requestId } : {}),
-      };
-      judge.pass(responseChecks.responds);
-      judge.coverage(target.coverageKey, response.status);
-      judgeResponse(exchange, options);
-      return exchange;
-    },
+  const prepare = (o: SendOptions): PreparedRequest => {
+    const number = ++seq;
+    const method = (o.method ?? (o.operation ? options.contract.operation(o.operation)?.method : undefined) ?? 'get').toUpperCase();
+    const template = o.operation ? options.contract.operation(o.operation)?.path : undefined;
+    if (!o.path && !template) throw new Error(`conformance suite bug: unknown operation ${o.operation}`);
+    const pathname = o.path ?? template!.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(o.params?.[name])));
+    const search =
+      o.rawQuery ??
+      new URLSearchParams(Array.isArray(o.query) ? o.query : Object.entries(o.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+    const url = `${base}${pathname}${search ? `?${search}` : ''}`;
+    const requestId = o.requestId === null ? undefined : (o.requestId ?? `${options.requestIdPrefix}-${number}`);
+    const headers: Record<string, string> = { ...(requestId !== undefined ? { 'x-request-id': requestId } : {}), ...o.headers };
+    if (o.body?.kind === 'raw' && o.body.contentType !== undefined) headers['content-type'] = o.body.contentType;
+    const key = o.key ?? 'primary';
+    const apiKey = keyValue(key, options.keys);
+    const sent = {
+      url,
+      recordedUrl: url,
+      headers: { ...headers, ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}) },
+      fields: [] as Array<[string, string]>,
+      hasForm: o.body?.kind === 'files',
+    };
+    if (typeof key === 'object' && 'misplaced' in key) misplaceKey(key.misplaced, options.keys.primary, sent);
+    const request: SentRequest = { method, url: sent.recordedUrl, key, headers, ...(o.body ? { body: o.body } : {}) };
+    let reproduced: string | undefined;
+    return {
+      seq: number,
+      request,
+      url: sent.url,
+      target: resolveTarget(options.contract, method, pathname),
+      wireHeaders: sent.headers,
+      ...(sent.fields.length ? { extraFields: sent.fields } : {}),
+      reproduce: () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number)),
+      ...(requestId !== undefined ? { requestId } : {}),
+    };
   };
+  const receive = (prepared: PreparedRequest, answer: RawAnswer): Exchange => {
+    const { seq: number, request, target, requestId, reproduce } = prepared;
+    const common = {
+      seq: number,
+      request,
+      target,
+      reproduce,
+      durationMs: answer.durationMs,
+      ...(requestId !== undefined ? { requestId } : {}),
+    };
+    if ('error' in answer) {
+      const exchange: Exchange = { ...common, status: 0, headers: new Headers(), mediaType: '', text: '', json: undefined };
+      const finding = responseChecks.responds.judge!({
+        reason: answer.error,
+        durationMs: answer.durationMs,
+        timeoutMs: options.requestTimeoutMs,
+      });
+      throw new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: answer.error });
+    }
+    const text = new TextDecoder().decode(answer.bytes);
+    const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    let json: unknown;
+    let jsonError: string | undefined;
+    if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        jsonError = (error as Error).message;
+      }
+    }
+    const exchange: Exchange = {
+      ...common,
+      status: answer.status,
+      headers: answer.headers,
+      mediaType,
+      text,
+      json,
+      ...(jsonError !== undefined ? { jsonError } : {}),
+    };
+    judge.pass(responseChecks.responds);
+    judge.coverage(target.coverageKey, answer.status);
+    judgeResponse(exchange, options);
+    return exchange;
+  };
+  const dispatch = async (prepared: PreparedRequest): Promise<Exchange> => {
+    const started = performance.now();
+    let answer: RawAnswer;
+    try {
+      const response = await fetch(prepared.url, {
+        method: prepared.request.method,
+        headers: prepared.wireHeaders,
+        body: encodeBody(prepared.request.body, prepared.extraFields),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.requestTimeoutMs),
+      });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      answer = { status: response.status, headers: response.headers, bytes, durationMs: performance.now() - started };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      answer = { error: cause?.code ?? cause?.message ?? (error as Error).message, durationMs: performance.now() - started };
+    }
+    return receive(prepared, answer);
+  };
+  return { judge, prepare, dispatch, receive, send: (o) => dispatch(prepare(o)) };
 }
 
 /**

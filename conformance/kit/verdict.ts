@@ -40,6 +40,17 @@ export class ConformanceFailure extends Error {
   }
 }
 
+/**
+ * The same failure with parts of its record replaced: a model run adds where in its sequence the
+ * difference showed and the script that replays the sequence; a race adds its schedule.
+ * @example throw amendFailure(failure, { curl: script, note: 'step 3 of 4' });
+ */
+export function amendFailure(failure: ConformanceFailure, patch: Partial<Omit<FailureRecord, 'check'>>): ConformanceFailure {
+  const amended = new ConformanceFailure({ id: failure.record.check } as AnyCheck, { received: '', expected: '' });
+  (amended as { record: FailureRecord }).record = { ...failure.record, ...patch };
+  return amended;
+}
+
 function toRecord(check: AnyCheck, { received, expected, exchange, note, noResponse }: FailureDetails): FailureRecord {
   return {
     check: check.id,

@@ -56,6 +56,14 @@ function offsetTimestamps(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, offsetTimestamps(v)]));
 }
 
+/** Every timestamp cut to the second it falls in (two changes within one second then share one `updated_at`). */
+function wholeSeconds(value: unknown): unknown {
+  if (typeof value === 'string') return UTC_TIMESTAMP.test(value) ? value.replace(/\.\d+Z$/, 'Z') : value;
+  if (Array.isArray(value)) return value.map(wholeSeconds);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wholeSeconds(v)]));
+}
+
 /** Header names in upper case (HTTP header names are case-insensitive). */
 export function shoutHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
@@ -113,6 +121,11 @@ export const benignVariants: BenignVariant[] = [
     // Both need two files in one upload.
     ...(n === 1 ? { notExercised: ['upload.all-or-nothing', 'upload.one-document-per-part'] } : {}),
   })),
+  {
+    name: 'whole-second-timestamps',
+    difference: 'timestamps in whole seconds, as a database column without fractions keeps them (RFC 3339 needs none)',
+    mutation: { response: (response) => rewriteJson(response, wholeSeconds) },
+  },
   {
     name: 'default-limits',
     difference:

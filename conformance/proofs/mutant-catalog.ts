@@ -3,10 +3,11 @@
 import type { ConformanceOptions } from '../run/config.js';
 import { type Mutant, mutants } from './mutants.js';
 import { contractMutants } from './mutants-contract.js';
+import { statefulMutants } from './mutants-stateful.js';
 import { composeMutations, type Mutation } from './mutation-proxy.js';
 
 /** Every mutant, each with the checks it must fail. */
-export const allMutants: readonly Mutant[] = [...mutants, ...contractMutants];
+export const allMutants: readonly Mutant[] = [...mutants, ...contractMutants, ...statefulMutants];
 
 type Keys = { primary: string; secondary: string };
 

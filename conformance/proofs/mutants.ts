@@ -79,7 +79,7 @@ export const mutants: Mutant[] = [
     name: 'idempotency-key-ignored',
     defect: 'uploads ignore the Idempotency-Key header (every retry creates new documents)',
     only: ['upload'],
-    fails: ['upload.idempotent-replay', 'upload.idempotency-key-reused', 'upload.idempotency-key-in-use'],
+    fails: ['upload.idempotent-replay', 'upload.idempotency-key-reused', 'upload.idempotency-key-in-use', 'upload.race-same-key'],
     options: () => ({ maxFileBytes: 65_536 }),
     mutation: () => ({
       request: (r) => {
@@ -224,7 +224,7 @@ export const mutants: Mutant[] = [
     name: 'retry-accepted-while-processing',
     defect: 'a retry while processing is accepted',
     only: ['retry'],
-    fails: ['retry.conflict-while-processing'],
+    fails: ['retry.conflict-while-processing', 'retry.race-finished'],
     mutation: () => ({
       respond: async (req, upstream) => {
         const res = await upstream(req);

@@ -62,9 +62,9 @@ describe('the suite fails every broken server, naming the broken property', { co
         expect(run.code, run.output).toBe(1);
         expect(failedChecks(run), run.output).toEqual([...mutant.fails].sort());
         expect(run.report!.unattributed, run.output).toEqual([]);
-        // Every failure carries a reproducer, and no key is ever printed or stored.
+        // Every failure carries a reproducer (a curl command, or a script of them), and no key is ever printed or stored.
         const failures = run.report!.checks.flatMap((c) => c.failures);
-        expect(failures.every((f) => f.curl?.startsWith('curl ') && f.received && f.expected)).toBe(true);
+        expect(failures.every((f) => /^(curl |#!\/bin\/sh\n)/.test(f.curl ?? '') && f.received && f.expected)).toBe(true);
         expect(run.output + JSON.stringify(run.report)).not.toContain(KEYS.primary);
         // A check its scenario never got to judge is not exercised, however far the scenario got.
         const passed = new Set(run.report!.checks.filter((c) => c.outcome === 'passed').map((c) => c.id));

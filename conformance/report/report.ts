@@ -35,6 +35,8 @@ export interface TestInput {
 /** Facts about the run the report starts with. */
 export interface RunInfo {
   runId: string;
+  /** The seed of the run's random sequences (rerun them with --seed). */
+  seed?: number;
   profile: Profile;
   target: string;
   spec: string;

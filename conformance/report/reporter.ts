@@ -39,7 +39,7 @@ export default class ConformanceReporter implements Reporter {
     this.vitest = vitest;
     const o = this.options;
     this.print(
-      `\n docproc conformance  run ${o.runId}  (profile ${o.profile}${o.strict ? ', strict' : ''}${o.only ? `, only ${o.only.join(',')}` : ''})\n   Target   ${o.target}\n`,
+      `\n docproc conformance  run ${o.runId}  (profile ${o.profile}${o.strict ? ', strict' : ''}${o.only ? `, only ${o.only.join(',')}` : ''}${o.seed !== undefined ? `, seed ${o.seed}` : ''})\n   Target   ${o.target}\n`,
     );
   }
 

@@ -17,6 +17,7 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     '',
     ` docproc conformance  ${report.result === 'passed' ? 'PASSED' : 'FAILED'}  (profile ${report.profile}${report.strict ? ', strict' : ''}, run ${report.runId})`,
     `   Target   ${report.target}`,
+    ...(report.seed !== undefined ? [`   Seed     ${report.seed} (--seed ${report.seed} runs the same random sequences again)`] : []),
     `   Checks   ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s['not-exercised']} not exercised${s['not-in-profile'] ? `, ${s['not-in-profile']} only in the full profile` : ''}`,
   ];
   const failed = report.checks.filter((c) => c.outcome === 'failed');

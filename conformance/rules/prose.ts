@@ -239,7 +239,6 @@ export const proseRules: readonly ProseRule[] = [
     id: 'document.ids-never-reused',
     where: 'schema:DocumentFields.document_id',
     quote: 'ids start at 1 and are never reused',
-    unobservable: 'the API deletes nothing, so no id is ever free to be reused; distinct ids are checked where documents are created',
   },
   { id: 'document.size-bytes', where: 'schema:DocumentFields.size_bytes', quote: 'The size of the stored file in bytes.' },
   {

@@ -14,6 +14,7 @@ export const CHECK_AREAS = {
   retry: 'Retry processing (`retryDocument`)',
   lifecycle: 'Processing lifecycle',
   robustness: 'Robustness',
+  model: 'Stateful model run',
 } as const;
 
 /** An area of the catalogue. */
@@ -33,4 +34,5 @@ export const SCENARIO_AREAS = [
   'retry',
   'lifecycle',
   'robustness',
+  'model',
 ] as const satisfies readonly CheckArea[];

@@ -20,10 +20,26 @@ export interface ConformanceOptions {
   only?: string[];
   /** Scenario files run at once (the suite's vitest config decides when absent: 2). */
   workers?: number;
+  /** Seeds the random sequences of the model run (a random one, printed, when absent). */
+  seed?: number;
+  /** How many random sequences the model run tries at most (default {@link MODEL_DEFAULTS}). */
+  modelRuns?: number;
+  /** How long the model run starts new sequences for, in ms (default {@link MODEL_DEFAULTS}). */
+  modelTimeMs?: number;
 }
 
+/** The model run's default bounds: whichever is reached first ends it. */
+export const MODEL_DEFAULTS = { runs: 50, timeMs: 20_000 } as const;
+
 /** What the CLI hands to the suite's test files (through vitest's `provide`): the options that judge the target, and the run's names. */
-export type ConformanceSuiteConfig = Omit<ConformanceOptions, 'junit' | 'report' | 'only' | 'workers'> & {
+export type ConformanceSuiteConfig = Omit<
+  ConformanceOptions,
+  'junit' | 'report' | 'only' | 'workers' | 'seed' | 'modelRuns' | 'modelTimeMs'
+> & {
+  /** The run's seed (given, or drawn and printed). */
+  seed: number;
+  modelRuns: number;
+  modelTimeMs: number;
   /** Names everything the run creates: `conformance-<runId>-...`. */
   runId: string;
   /** Where curl reproducers put request bodies. */

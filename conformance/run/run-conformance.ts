@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { loadContract } from '../../src/contract/contract.js';
 import { packageRoot } from '../../src/paths.js';
-import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, UsageError } from './config.js';
+import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, MODEL_DEFAULTS, UsageError } from './config.js';
 import { normaliseBaseUrl, preflight } from './target.js';
 
 /** A run id that sorts by time and never repeats: `20250102t030405-k3f9q2`. */
@@ -53,6 +53,8 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, options.requestTimeoutMs);
 
   const runId = createRunId();
+  const seed = options.seed ?? randomInt(2 ** 31);
+  const modelTimeMs = options.modelTimeMs ?? MODEL_DEFAULTS.timeMs;
   const reportFile = options.report ? resolve(options.report) : null;
   const config: ConformanceSuiteConfig = {
     baseUrl,
@@ -63,6 +65,9 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     requestTimeoutMs: options.requestTimeoutMs,
     strict: options.strict,
     runId,
+    seed,
+    modelRuns: options.modelRuns ?? MODEL_DEFAULTS.runs,
+    modelTimeMs,
     contractDocument,
     // Beside the report when there is one, so a CI artifact of the report's folder holds the reproducers' bodies.
     reproDir: join(reportFile ? dirname(reportFile) : tmpdir(), `docproc-conformance-${runId}`),
@@ -74,6 +79,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   let report: { result: 'passed' | 'failed' } | undefined;
   const reporterOptions = {
     runId,
+    seed,
     profile: options.profile,
     target: baseUrl,
     spec,
@@ -103,7 +109,8 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
       reporters: [[join(packageRoot, 'conformance/report/reporter.ts'), reporterOptions]],
       provide: { docprocConformance: config },
       // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
-      testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs,
+      // The model run starts sequences for modelTimeMs, then shrinks a failing one for as long again.
+      testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs + 2 * modelTimeMs,
       hookTimeout: 2 * options.requestTimeoutMs,
       ...(options.workers !== undefined ? { maxWorkers: options.workers, minWorkers: 1 } : {}),
     },

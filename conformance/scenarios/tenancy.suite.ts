@@ -86,12 +86,15 @@ describe('tenants are isolated', () => {
       exchange: search,
     }));
     kit.check(tenancy.totalsScoped, { kind: 'search', list: listed(search), token: kit.token(), hidden: doc.document_id }, search);
-    // Another upload by the first key must not move the other key's unfiltered total.
-    const before = await other.list({ limit: 1 });
+    // Another upload by the first key must not move the other key's total for a term that upload matches.
+    // Scoped by that term: other scenario files (the model run, the races) upload with the other key
+    // meanwhile, and its unfiltered total rightly moves with them.
+    const scoped = { limit: 1, search: kit.token('totals') };
+    const before = await other.list(scoped);
     const upload = await kit.api.upload([part(`${kit.token('totals')}.pdf`, wordPdf)]);
     if (upload.status !== 202)
       return tools.notExercised(`the first key's upload was not accepted (${upload.status})`, [tenancy.totalsScoped]);
-    const after = await other.list({ limit: 1 });
+    const after = await other.list(scoped);
     kit.require(tenancy.totalsScoped, before.status === 200 && after.status === 200, () => ({
       received: describeResponse(after.status === 200 ? before : after),
       expected: '200 (a valid list request)',

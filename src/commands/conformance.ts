@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SCENARIO_AREAS } from '../../conformance/run/areas.js';
-import { type ConformanceOptions, EXIT, UsageError } from '../../conformance/run/config.js';
+import { type ConformanceOptions, EXIT, MODEL_DEFAULTS, UsageError } from '../../conformance/run/config.js';
 import { runConformance } from '../../conformance/run/run-conformance.js';
 import { bundledSpecPath } from '../paths.js';
 import { integerOption } from './option-parsers.js';
@@ -91,6 +91,23 @@ export function conformanceCommand(): Command {
         new Option('--workers <n>', 'scenario files run at once (default: 2); 1 for a deployment that must see one client at a time')
           .env(env('WORKERS'))
           .argParser(integerOption(1, 16)),
+      )
+      .addOption(
+        new Option('--seed <n>', 'seed of the random sequences of the model run (default: a random one, printed with the results)')
+          .env(env('SEED'))
+          .argParser(integerOption(0, 2 ** 31 - 1)),
+      )
+      .addOption(
+        new Option('--model-runs <n>', 'random sequences the model run tries at most')
+          .env(env('MODEL_RUNS'))
+          .argParser(integerOption(1))
+          .default(MODEL_DEFAULTS.runs),
+      )
+      .addOption(
+        new Option('--model-time-ms <n>', 'how long the model run starts new sequences (a failing one is then shrunk for as long again)')
+          .env(env('MODEL_TIME_MS'))
+          .argParser(integerOption(1))
+          .default(MODEL_DEFAULTS.timeMs),
       )
       // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))

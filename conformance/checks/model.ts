@@ -1,0 +1,87 @@
+import { defineCheck } from './define.js';
+
+/**
+ * What the stateful model run judges: random sequences of uploads, lists, reads and retries (two tenants
+ * with --second-api-key), every answer compared with an executable model of the contract. The model
+ * itself is their judge (kit/model/state.ts): what an answer must be depends on every earlier answer of
+ * the sequence, so it judges each answer against the state it keeps, check by check, and says which.
+ */
+export const modelChecks = {
+  lists: defineCheck({
+    id: 'model.lists',
+    profile: 'full',
+    area: 'model',
+    description:
+      'In random sequences of operations, every list holds exactly the documents the model says match (status_filter, literal case-insensitive search on filename or completed text), newest first, with true totals and ceil(total/limit) pages.',
+    rules: [
+      'list.newest-first',
+      'list.status-filter',
+      'list.search',
+      'list.search-literal',
+      'list.search-not-completed',
+      'list.no-content',
+      'list.page-past-end',
+      'list.total',
+      'list.total-pages',
+      'list.page-echoed',
+      'list.limit-used',
+      'list.limit-default',
+      'list.page-default',
+      'tenancy.own-documents',
+      'upload.all-or-nothing',
+    ],
+  }),
+  documents: defineCheck({
+    id: 'model.documents',
+    profile: 'full',
+    area: 'model',
+    description:
+      'In random sequences of operations, every upload, read and retry answers as the model says: status code, fields, attempts, the lifecycle (processing -> completed | failed, retry -> processing), text with the words the suite put in the file.',
+    rules: [
+      'lifecycle.created-processing',
+      'lifecycle.run-ends',
+      'retry.starts-new-run',
+      'retry.busy-409',
+      'retry.accepted-202',
+      'retry.answer',
+      'retry.busy-document-busy',
+      'upload.accepted-202',
+      'upload.part-order',
+      'upload.filename-verbatim',
+      'document.size-bytes',
+      'document.attempts',
+      'get.with-content',
+      'get.unknown-404',
+    ],
+  }),
+  updatedAtMoves: defineCheck({
+    id: 'lifecycle.updated-at-moves',
+    profile: 'full',
+    area: 'lifecycle',
+    description:
+      '`updated_at` moves forward when a run ends and when a retry starts one, stays put while a finished document does not change, never goes back, and is never before `processed_at`.',
+    rules: ['document.updated-at'],
+  }),
+  processedAt: defineCheck({
+    id: 'lifecycle.processed-at',
+    profile: 'full',
+    area: 'lifecycle',
+    description:
+      '`processed_at` is set when a run ends (never before that run started) and stays the same until the next retry; `created_at` never changes.',
+    rules: ['document.processed-at', 'document.created-at'],
+  }),
+  idempotencyLifecycle: defineCheck({
+    id: 'upload.idempotency-lifecycle',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Over random sequences of uploads under a few Idempotency-Keys: a repeat replays (same ids, `Idempotent-Replayed: true`), other files are a 409 idempotency_key_reused, a failed upload is not remembered (its key then works for any files), and keys belong to their API key.',
+    rules: [
+      'idempotency.replay',
+      'idempotency.failure-forgotten',
+      'idempotency.replay-header',
+      'idempotency.scoped-to-api-key',
+      'idempotency.reused-409',
+    ],
+  }),
+} as const;

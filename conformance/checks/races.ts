@@ -1,0 +1,89 @@
+import { show } from '../kit/describe.js';
+import { sameSet, setText } from '../kit/sets.js';
+import { defineCheck, fail } from './define.js';
+
+/** How one request of a race was answered: its status and problem code, or the ids an upload made. */
+export interface RaceAnswer {
+  status: number;
+  code?: unknown;
+  ids?: number[];
+}
+
+const said = (answers: RaceAnswer[]) =>
+  show(answers.map((a) => (a.ids && a.status === 202 ? `202 ids ${show(a.ids)}` : `${a.status}${a.code ? ` ${String(a.code)}` : ''}`)));
+
+/** Requests released together (each written but its last byte, then every last byte at once). */
+export const raceChecks = {
+  retryFinished: defineCheck<{ kind: 'answers'; answers: RaceAnswer[] } | { kind: 'after'; attempts: number | undefined; before: number }>({
+    id: 'retry.race-finished',
+    profile: 'full',
+    area: 'retry',
+    description:
+      'Of simultaneous retries of a completed or of a failed document exactly one is a 202, every other one a 409 document_busy, and the document counts one more attempt.',
+    rules: ['retry.busy-409', 'retry.busy-document-busy', 'retry.starts-new-run'],
+    judge: (o) => {
+      if (o.kind === 'after')
+        return o.attempts === o.before + 1
+          ? undefined
+          : fail(`after the race: attempts ${o.attempts}`, `attempts ${o.before + 1}: one run started`);
+      const accepted = o.answers.filter((a) => a.status === 202).length;
+      const busy = o.answers.filter((a) => a.status === 409 && a.code === 'document_busy').length;
+      return accepted === 1 && busy === o.answers.length - 1
+        ? undefined
+        : fail(
+            said(o.answers),
+            `one 202 and ${o.answers.length - 1} x 409 document_busy: the first retry to arrive starts a run, which is in progress for the others`,
+          );
+    },
+  }),
+  sameKey: defineCheck<{ kind: 'answers'; answers: RaceAnswer[] } | { kind: 'stored'; token: string; ids: number[]; made: number[] }>({
+    id: 'upload.race-same-key',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Simultaneous uploads of the same files under one Idempotency-Key make one set of documents: every 202 carries the same ids, every other answer is a 409 idempotency_key_in_use.',
+    rules: ['idempotency.in-use-409', 'idempotency.replay'],
+    judge: (o) => {
+      if (o.kind === 'stored')
+        return sameSet(o.ids, o.made)
+          ? undefined
+          : fail(`documents named ${o.token}: ${setText(o.ids)}`, `only the one set ${setText(o.made)}`);
+      const sets = new Set(o.answers.filter((a) => a.status === 202).map((a) => JSON.stringify(a.ids)));
+      const others = o.answers.filter((a) => a.status !== 202);
+      return sets.size === 1 && others.every((a) => a.status === 409 && a.code === 'idempotency_key_in_use')
+        ? undefined
+        : fail(
+            said(o.answers),
+            'one set of documents: the first upload to arrive creates it, each other one is its replay or a 409 idempotency_key_in_use',
+          );
+    },
+  }),
+  distinctIds: defineCheck<
+    | { kind: 'created'; ids: number[]; names: string[] }
+    | { kind: 'read-back'; id: number; status: number; filename: unknown; name: string }
+    | { kind: 'new-id'; id: number; name: string; earlier: string | undefined }
+  >({
+    id: 'upload.distinct-ids',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Every document an upload creates gets an id no other document has or had: within one upload, across uploads sent at the same moment, across tenants; each id reads back as its own file.',
+    rules: ['document.ids-never-reused'],
+    judge: (o) => {
+      if (o.kind === 'new-id')
+        return o.earlier === undefined
+          ? undefined
+          : fail(`document ${o.id} for ${show(o.name)}`, `a new id: ${o.id} was already given to ${o.earlier}`);
+      if (o.kind === 'read-back')
+        return o.status === 200 && o.filename === o.name
+          ? undefined
+          : fail(
+              `document ${o.id} reads back as ${o.status} ${show(o.filename)}`,
+              `document ${o.id} is ${show(o.name)}, the one file its upload sent`,
+            );
+      return new Set(o.ids).size === o.ids.length && o.ids.length === o.names.length
+        ? undefined
+        : fail(`ids ${show(o.ids)} for ${show(o.names)}`, `${o.names.length} different ids, one per uploaded file`);
+    },
+  }),
+} as const;

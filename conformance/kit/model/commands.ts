@@ -1,0 +1,265 @@
+import fc from 'fast-check';
+import { checks } from '../../checks/index.js';
+import { show } from '../describe.js';
+import { part } from '../files.js';
+import { backoff } from '../wait.js';
+import { type FileKind, KIND_FACTS } from './files.js';
+import { answerOf, type RunContext, type Step } from './run-context.js';
+import { describeQuery, type ListQuery, type ModelDoc, type PartSpec, type ServiceModel, type Status, type WireDoc } from './state.js';
+
+type Cmd = fc.AsyncCommand<ServiceModel, RunContext>;
+
+// Letters whose upper and lower case every case folding agrees on (no ß, no dotted or dotless i, no final
+// sigma, no Kelvin sign): the contract says "case-insensitive" and nothing more about folding.
+const LETTERS = ['a', 'é', 'Ö', 'ж', 'Ω', 'ñ', 'Å', 'b'];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const swapCase = (text: string) => [...text].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+const tenantName = (tenant: string) => (tenant === 'primary' ? 'the first key' : 'the second key');
+const codeOf = (body: unknown) => (body as { code?: unknown } | undefined)?.code;
+
+/** An upload: new files (some of them a kind no deployment accepts), or a repeat of an earlier upload. */
+class UploadCommand implements Cmd {
+  constructor(
+    readonly tenant: number,
+    readonly kinds: FileKind[],
+    readonly bad: boolean,
+    readonly key: number | null,
+    readonly repeat: number | null,
+  ) {}
+
+  check = () => true;
+
+  async run(m: ServiceModel, r: RunContext): Promise<void> {
+    const tenant = r.tenant(this.tenant);
+    let parts: PartSpec[];
+    let key: string | null;
+    const earlier = this.repeat !== null && r.uploads.length > 0 ? r.uploads[this.repeat % r.uploads.length]! : undefined;
+    if (earlier) ({ parts, key } = earlier);
+    else {
+      const n = r.uploads.length + 1;
+      const good = this.kinds.filter((k) => r.env.kinds.includes(k)).slice(0, this.bad ? r.env.maxFiles - 1 : r.env.maxFiles);
+      const kinds: FileKind[] = this.bad ? [...good, 'not-a-document'] : good.length ? good : [r.env.kinds[0]!];
+      parts = kinds.map((kind, i) => ({
+        filename: `${r.token}-u${n}-${i + 1}-${LETTERS[(n + i) % LETTERS.length]}.${KIND_FACTS[kind].extension}`,
+        kind,
+        size: r.files.bytes[kind].length,
+      }));
+      key = this.key === null ? null : `${r.token}-key${this.key}`;
+    }
+    r.uploads.push({ parts, key });
+    const expected = m.expectUpload(tenant, parts, key);
+    const model =
+      expected.kind === 'created'
+        ? `202 with ${parts.length} new processing document(s)`
+        : expected.kind === 'replay'
+          ? `202 replaying ${show(expected.ids.map((id) => m.docs.find((d) => d.id === id)?.alias ?? id))}`
+          : `${expected.answers.map((a) => `${a.status} ${a.code}`).join(' or ')}, nothing created`;
+    const step = r.step(
+      `${earlier ? 'repeat an earlier upload' : 'upload'} as ${tenantName(tenant)}: ${show(parts.map((p) => p.kind))}${key ? `, ${r.env.idempotencyHeader} ${key.slice(r.token.length)}` : ''}`,
+      model,
+    );
+    const aliases = parts.map((_, i) => `D${m.docs.length + i + 1}`);
+    const exchange = await r.send(
+      step,
+      tenant,
+      {
+        operation: 'uploadDocuments',
+        body: { kind: 'files', parts: parts.map((p) => part(p.filename, r.files.bytes[p.kind], KIND_FACTS[p.kind].partType)) },
+        ...(key !== null ? { headers: { [r.env.idempotencyHeader]: key } } : {}),
+      },
+      expected.kind === 'created' ? { creates: aliases } : {},
+    );
+    const ids = ((exchange.json as { documents?: WireDoc[] } | undefined)?.documents ?? []).map((d) => d.document_id);
+    step.target = `${exchange.status}${codeOf(exchange.json) ? ` ${codeOf(exchange.json)}` : ''}${ids.length ? ` ids ${show(ids)}` : ''}`;
+    m.judgeUpload(tenant, parts, key, expected, answerOf(exchange), Date.now(), r.verify(step, exchange));
+  }
+
+  toString(): string {
+    return `upload(${this.tenant}, ${show(this.kinds)}, bad ${this.bad}, key ${this.key}, repeat ${this.repeat})`;
+  }
+}
+
+/** One page of a list, always scoped by a term only this sequence's documents can match. */
+class ListCommand implements Cmd {
+  constructor(
+    readonly tenant: number,
+    readonly page: number,
+    readonly limit: 'default' | 'max' | number,
+    readonly filter: Status | null,
+    readonly search: 'token' | 'token-upper' | 'name' | 'word',
+    readonly pick: number,
+  ) {}
+
+  // A list before any document exists proves little; one after an upload proves what it stored.
+  check = (m: Readonly<ServiceModel>) => m.docs.length > 0;
+
+  async run(m: ServiceModel, r: RunContext): Promise<void> {
+    const tenant = r.tenant(this.tenant);
+    // A name of the tenant's own documents when it has some: a search that should find something.
+    const own = m.listed(tenant).map((d) => d.filename);
+    const names = own.length ? own : r.uploads.flatMap((u) => u.parts.map((p) => p.filename));
+    let search: string;
+    if (this.search === 'token-upper') search = r.token.toUpperCase();
+    else if (this.search === 'word') search = swapCase(r.files.word.slice(0, 6)) + r.files.word.slice(6);
+    else if (this.search === 'name' && names.length) {
+      const name = names[this.pick % names.length]!;
+      search = swapCase(name.slice(0, name.lastIndexOf('.')));
+    } else search = r.token;
+    const limit = this.limit === 'default' ? r.env.defaultLimit : this.limit === 'max' ? r.env.maxLimit : this.limit;
+    const query: ListQuery = { page: Math.max(1, this.page), limit, search, ...(this.filter ? { statusFilter: this.filter } : {}) };
+    const step = r.step(
+      `list as ${tenantName(tenant)}: ${describeQuery(query)}, page ${query.page}, limit ${limit}`,
+      m.expectation(m.listed(tenant), query),
+    );
+    const exchange = await r.send(step, tenant, {
+      operation: 'listDocuments',
+      query: {
+        search,
+        ...(this.page > 0 ? { page: this.page } : {}),
+        ...(this.limit !== 'default' ? { limit } : {}),
+        ...(this.filter ? { status_filter: this.filter } : {}),
+      },
+    });
+    const body = exchange.json as { documents?: WireDoc[]; pagination?: { total?: number } } | undefined;
+    step.target = `${exchange.status} ${show((body?.documents ?? []).map((d) => m.docs.find((x) => x.id === d.document_id)?.alias ?? d.document_id))}, total ${body?.pagination?.total}`;
+    m.judgeList(tenant, query, answerOf(exchange), Date.now(), r.verify(step, exchange));
+  }
+
+  toString(): string {
+    return `list(${this.tenant}, page ${this.page}, limit ${this.limit}, ${this.filter}, ${this.search} ${this.pick})`;
+  }
+}
+
+/** A read or a retry of one of the sequence's documents, by its owner or by the other tenant. */
+class DocumentCommand implements Cmd {
+  constructor(
+    readonly action: 'get' | 'retry',
+    readonly tenant: number,
+    readonly pick: number,
+  ) {}
+
+  check = (m: Readonly<ServiceModel>) => m.docs.length > 0;
+
+  async run(m: ServiceModel, r: RunContext): Promise<void> {
+    const tenant = r.tenant(this.tenant);
+    const doc = m.docs[this.pick % m.docs.length]!;
+    const own = doc.tenant === tenant;
+    const model = !own
+      ? "404 not_found (the other key's document)"
+      : this.action === 'get'
+        ? `200, ${stateText(m, doc)}`
+        : doc.mayProcess
+          ? `409 document_busy while its run goes on, or 202 if it has just ended`
+          : `202, processing again with attempts ${doc.attempts + 1}`;
+    const step = r.step(`${this.action === 'get' ? 'read' : 'retry'} ${doc.alias} as ${tenantName(tenant)}`, model);
+    // A retry changes the document: it must come a clock tick (as the target's timestamps show it) after the last change seen.
+    if (this.action === 'retry' && own) await sleep(doc.seen.since + r.env.changeGapMs + m.grain.ms - Date.now());
+    const exchange = await r.send(
+      step,
+      tenant,
+      { operation: this.action === 'get' ? 'getDocument' : 'retryDocument', params: { document_id: doc.id } },
+      { names: { id: doc.id, alias: doc.alias } },
+    );
+    step.target = summary(exchange.status, exchange.json);
+    const verify = r.verify(step, exchange);
+    if (this.action === 'get') m.judgeGet(tenant, doc, answerOf(exchange), Date.now(), verify);
+    else m.judgeRetry(tenant, doc, answerOf(exchange), Date.now(), verify);
+  }
+
+  toString(): string {
+    return `${this.action}(${this.tenant}, ${this.pick})`;
+  }
+}
+
+/** Reads documents whose run may still be going until it has ended (every read judged): one, or all of them. */
+class SettleCommand implements Cmd {
+  constructor(readonly pick: number | 'all') {}
+
+  check = (m: Readonly<ServiceModel>) => m.docs.some((d) => d.mayProcess);
+
+  async run(m: ServiceModel, r: RunContext): Promise<void> {
+    const waiting = m.docs.filter((d) => d.mayProcess);
+    const docs = this.pick === 'all' ? waiting : [waiting[this.pick % waiting.length]!];
+    const step = r.step(
+      `read ${docs.map((d) => d.alias).join(', ')} until ${docs.length > 1 ? 'their runs have' : 'its run has'} ended`,
+      `${docs.map((d) => `${d.alias} ${[...d.outcomes].join(' or ')}`).join(', ')} within --timeout-ms ${r.env.timeoutMs}`,
+    );
+    for (const doc of docs) await settle(m, r, step, doc);
+  }
+
+  toString(): string {
+    return `settle(${this.pick})`;
+  }
+}
+
+async function settle(m: ServiceModel, r: RunContext, step: Step, doc: ModelDoc): Promise<void> {
+  const deadline = Date.now() + r.env.timeoutMs;
+  const delays = backoff(r.env.firstPollMs);
+  const first = step.calls.length;
+  for (let polls = 1; ; polls++) {
+    const exchange = await r.send(
+      step,
+      doc.tenant,
+      { operation: 'getDocument', params: { document_id: doc.id } },
+      {
+        names: { id: doc.id, alias: doc.alias },
+        poll: true,
+      },
+    );
+    // The script waits in a loop: one call per document is enough.
+    step.calls.splice(first, step.calls.length - first - 1);
+    step.target = `${doc.alias} ${summary(exchange.status, exchange.json)} after ${polls} read(s)`;
+    const verify = r.verify(step, exchange);
+    m.judgeGet(doc.tenant, doc, answerOf(exchange), Date.now(), verify);
+    if (!doc.mayProcess) return;
+    verify(checks.lifecycle.reachesTerminal, Date.now() < deadline, () => ({
+      received: `${doc.alias} still processing after ${r.env.timeoutMs} ms (${polls} reads)`,
+      expected: `completed or failed within --timeout-ms ${r.env.timeoutMs}`,
+    }));
+    await sleep(Math.min(delays.next().value as number, Math.max(1, deadline - Date.now())));
+  }
+}
+
+function stateText(m: ServiceModel, doc: ModelDoc): string {
+  return `${m.possible(doc).join(' or ')}, attempts ${doc.attempts}`;
+}
+
+function summary(status: number, body: unknown): string {
+  const d = body as Partial<WireDoc> | undefined;
+  if (status >= 300) return `${status} ${show(codeOf(body) ?? '')}`;
+  return `${status} ${d?.status}, attempts ${d?.attempts}, updated_at ${d?.updated_at}, processed_at ${d?.processed_at}`;
+}
+
+/**
+ * The commands of a model run, weighted toward what finds defects: uploads and lists most, then reads,
+ * retries and waits for a run to end.
+ */
+export function modelCommands(statuses: readonly string[]): Array<fc.Arbitrary<Cmd>> {
+  const tenant = fc.constantFrom(0, 1);
+  const kind = fc.constantFrom<FileKind>('word', 'word', 'plain', 'damaged', 'truncated-png');
+  const upload = fc
+    .record({
+      tenant,
+      kinds: fc.array(kind, { minLength: 1, maxLength: 3 }),
+      bad: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+      key: fc.constantFrom(null, 0, 0, 1),
+      repeat: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat(20) }),
+    })
+    .map((a) => new UploadCommand(a.tenant, a.kinds, a.bad, a.key, a.repeat));
+  const list = fc
+    .record({
+      tenant,
+      page: fc.constantFrom(0, 1, 1, 2, 3),
+      limit: fc.constantFrom<'default' | 'max' | number>('default', 'max', 1, 2, 3),
+      filter: fc.constantFrom<Status | null>(null, null, ...(statuses as Status[])),
+      search: fc.constantFrom<ListCommand['search']>('token', 'token-upper', 'name', 'word'),
+      pick: fc.nat(20),
+    })
+    .map((a) => new ListCommand(a.tenant, a.page, a.limit, a.filter, a.search, a.pick));
+  const get = fc.record({ tenant, pick: fc.nat(20) }).map((a) => new DocumentCommand('get', a.tenant, a.pick));
+  const retry = fc.record({ tenant, pick: fc.nat(20) }).map((a) => new DocumentCommand('retry', a.tenant, a.pick));
+  const settleOne = fc.nat(20).map((pick) => new SettleCommand(pick));
+  const settleAll = fc.constant(new SettleCommand('all'));
+  return [upload, upload, upload, list, list, list, get, get, retry, retry, settleOne, settleAll];
+}

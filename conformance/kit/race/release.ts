@@ -1,0 +1,187 @@
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import type { AnyCheck, Check } from '../../checks/index.js';
+import type { Exchange } from '../exchange.js';
+import type { Http, PreparedRequest, RawAnswer, SendOptions } from '../http.js';
+import { amendFailure, ConformanceFailure, type FailureDetails } from '../verdict.js';
+import { parseResponse, requestBytes } from './raw-http.js';
+
+/** One request of a race: when its last byte went out, and what came back. */
+export interface RaceEntry {
+  prepared: PreparedRequest;
+  /** When its last byte was written, in ms after the first one's. */
+  releasedMs: number;
+  /** When its answer was complete, in ms after the first release. */
+  answeredMs?: number;
+  exchange?: Exchange;
+  /** Why no checked exchange came back (no answer, or an answer a response check refused). */
+  failure?: ConformanceFailure;
+}
+
+/** Requests released together, and how to tell what happened. */
+export interface Race {
+  entries: RaceEntry[];
+  /** When the first last byte went out (`process.hrtime.bigint()`). */
+  releasedAt: bigint;
+  /** The exchanges that came back (in request order), for the race's own judgement. */
+  exchanges: Exchange[];
+  /** Who was released when and what each got, for a failure's note. */
+  schedule(describe?: (exchange: Exchange) => string): string;
+  /** A shell script that sends the requests at once (as near together as curl can). */
+  script(): string;
+  /** Records a pass of `check` when `holds`, else fails it with the schedule and the script. */
+  verify(check: AnyCheck, holds: boolean, details: () => FailureDetails): void;
+  /** Hands `observation` to the check's own judge; a finding fails it, shown by `exchange`, with the schedule and the script. */
+  check<I>(check: Check<I>, observation: I, exchange?: Exchange): void;
+}
+
+/** An answer in a few words: the status and the problem code, the document's state, or the ids an upload made. */
+export function brief(exchange: Exchange): string {
+  const body = exchange.json as
+    | { code?: unknown; status?: unknown; attempts?: unknown; documents?: Array<{ document_id?: unknown }> }
+    | undefined;
+  if (exchange.status >= 400) return `${exchange.status} ${String(body?.code ?? exchange.mediaType)}`;
+  if (Array.isArray(body?.documents)) return `${exchange.status} ids ${body.documents.map((d) => d.document_id).join(', ')}`;
+  if (body?.status !== undefined) return `${exchange.status} ${String(body.status)}, attempts ${String(body.attempts)}`;
+  return String(exchange.status);
+}
+
+/** How long the server gets to read every request but its last byte before they are released. */
+const SETTLE_MS = 30;
+
+function open(url: URL): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const socket =
+      url.protocol === 'https:'
+        ? tlsConnect({ host: url.hostname, port, servername: url.hostname }, () => resolve(socket))
+        : netConnect({ host: url.hostname, port }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+const write = (socket: Socket, data: Uint8Array) =>
+  new Promise<void>((resolve, reject) => socket.write(data, (e) => (e ? reject(e) : resolve())));
+
+/**
+ * Sends `requests` so that they reach the target together: each on its own connection, written but its
+ * last byte; then, once the target has had a moment to read them, every last byte in one synchronous
+ * loop, so they land within a millisecond of each other. Every answer goes through the same response
+ * checks as any other exchange; a failed one is kept on its entry and thrown once the race is judged.
+ * @example const race = await releaseTogether(kit.http, [1, 2, 3].map(() => ({ operation: 'retryDocument', params: { document_id: 7 } })), 30_000);
+ */
+export async function releaseTogether(http: Http, requests: SendOptions[], timeoutMs: number): Promise<Race> {
+  const prepared = requests.map((o) => http.prepare(o));
+  const bytes = prepared.map(requestBytes);
+  const opened = await Promise.allSettled(prepared.map((p) => open(new URL(p.url))));
+  const answers: Array<Promise<RawAnswer>> = [];
+  const finished: Array<number | undefined> = prepared.map(() => undefined);
+  let releasedAt = 0n;
+  opened.forEach((o, i) => {
+    if (o.status === 'rejected') {
+      answers.push(Promise.resolve({ error: (o.reason as NodeJS.ErrnoException).code ?? String(o.reason), durationMs: 0 }));
+      return;
+    }
+    const socket = o.value;
+    const chunks: Buffer[] = [];
+    answers.push(
+      new Promise<RawAnswer>((resolve) => {
+        const since = () => (releasedAt ? Number(process.hrtime.bigint() - releasedAt) / 1e6 : 0);
+        const timer = setTimeout(() => {
+          socket.destroy();
+          resolve({ error: `no complete answer within ${timeoutMs} ms`, durationMs: since() });
+        }, timeoutMs);
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        // A server may answer (and close) before the last byte: what it sent wins over a write error.
+        const finish = (reason?: string) => {
+          clearTimeout(timer);
+          finished[i] ??= since();
+          if (chunks.length === 0) return resolve({ error: reason ?? 'connection closed without an answer', durationMs: since() });
+          try {
+            const { status, headers, body } = parseResponse(Buffer.concat(chunks));
+            resolve({ status, headers, bytes: body, durationMs: since() });
+          } catch (error) {
+            resolve({ error: (error as Error).message, durationMs: since() });
+          }
+        };
+        socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
+        socket.once('close', () => finish());
+      }),
+    );
+  });
+  const sockets = opened.map((o) => (o.status === 'fulfilled' ? o.value : undefined));
+  // A write that fails (the server closed early) leaves its answer, or the reason, to the socket's own events.
+  await Promise.allSettled(sockets.map((s, i) => s && write(s, bytes[i]!.subarray(0, -1))));
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const released: number[] = [];
+  releasedAt = process.hrtime.bigint();
+  sockets.forEach((s, i) => {
+    s?.write(bytes[i]!.subarray(-1));
+    released[i] = Number(process.hrtime.bigint() - releasedAt) / 1e6;
+  });
+  const raw = await Promise.all(answers);
+  const entries: RaceEntry[] = prepared.map((p, i) => {
+    const entry: RaceEntry = {
+      prepared: p,
+      releasedMs: released[i] ?? 0,
+      ...(finished[i] !== undefined ? { answeredMs: finished[i] } : {}),
+    };
+    try {
+      entry.exchange = http.receive(p, raw[i]!);
+    } catch (error) {
+      if (!(error instanceof ConformanceFailure)) throw error;
+      entry.failure = error;
+    }
+    return entry;
+  });
+  const withSchedule = (judge: () => void) => {
+    try {
+      judge();
+    } catch (error) {
+      if (!(error instanceof ConformanceFailure)) throw error;
+      throw amendFailure(error, { note: [error.record.note, race.schedule()].filter(Boolean).join('\n'), curl: race.script() });
+    }
+  };
+  const race: Race = {
+    entries,
+    releasedAt,
+    exchanges: entries.flatMap((e) => (e.exchange ? [e.exchange] : [])),
+    schedule(describe = brief) {
+      const spread = Math.max(...entries.map((e) => e.releasedMs));
+      const targets = [...new Set(entries.map((e) => `${e.prepared.request.method} ${new URL(e.prepared.url).pathname}`))];
+      return [
+        `${entries.length} requests (${targets.join(', ')}), each written but its last byte; the last bytes went out within ${spread.toFixed(3)} ms:`,
+        ...entries.map(
+          (e, i) =>
+            `  #${i + 1} at +${e.releasedMs.toFixed(3)} ms -> ${e.exchange ? describe(e.exchange) : (e.failure?.record.received ?? '?')}${
+              e.answeredMs !== undefined ? ` (answered at +${e.answeredMs.toFixed(1)} ms)` : ''
+            }`,
+        ),
+      ].join('\n');
+    },
+    script() {
+      return [
+        '#!/bin/sh',
+        `# ${entries.length} requests at once. curl cannot hold back each last byte as the suite did, so these land`,
+        '# a few milliseconds apart, not within one: repeat it to see the race.',
+        ...entries.map((e) => `${e.prepared.reproduce()} &`),
+        'wait',
+      ].join('\n');
+    },
+    verify(check, holds, details) {
+      withSchedule(() => http.judge.verify(check, holds, details));
+    },
+    check(check, observation, exchange) {
+      withSchedule(() => http.judge.check(check, observation, exchange));
+    },
+  };
+  // An answer a response check refused fails the race as that check, with the schedule beside it.
+  const refused = entries.find((e) => e.failure);
+  if (refused?.failure) {
+    throw amendFailure(refused.failure, {
+      note: [refused.failure.record.note, race.schedule()].filter(Boolean).join('\n'),
+      curl: refused.failure.record.noResponse !== undefined ? refused.failure.record.curl : race.script(),
+    });
+  }
+  return race;
+}

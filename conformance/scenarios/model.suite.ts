@@ -1,0 +1,39 @@
+import { describe } from 'vitest';
+import { checks } from '../checks/index.js';
+import { runModel } from '../kit/model/run-model.js';
+import { openSuite } from '../kit/suite.js';
+
+const kit = await openSuite('model');
+const { model, races } = checks;
+const declared = [model.lists, model.documents, model.updatedAtMoves, model.processedAt, model.idempotencyLifecycle, races.distinctIds];
+
+describe('the model of the contract', () => {
+  kit.scenario(
+    `random sequences of uploads, lists, reads and retries${kit.config.secondApiKey !== undefined ? ' by two tenants' : ''} agree with it`,
+    { profile: 'full', checks: declared },
+    async () => {
+      const { sequences } = await runModel({
+        http: kit.http,
+        judge: kit.judge,
+        contract: kit.contract,
+        facts: kit.facts,
+        limits: kit.limits,
+        timeoutMs: kit.config.timeoutMs,
+        secondTenant: kit.config.secondApiKey !== undefined,
+        baseUrl: kit.config.baseUrl,
+        reproDir: kit.config.reproDir,
+        token: (label) => kit.token(label),
+        seed: kit.config.seed,
+        runs: kit.config.modelRuns,
+        timeMs: kit.config.modelTimeMs,
+      });
+      // A budget too small for some kind of step leaves its check without a verdict, said so, never passed.
+      for (const check of declared.filter((c) => !kit.judge.evaluated(c))) {
+        kit.judge.notExercised(
+          check,
+          `the ${sequences} random sequence(s) --model-runs and --model-time-ms allowed gave no occasion for it`,
+        );
+      }
+    },
+  );
+});
