@@ -92,7 +92,7 @@ describe('the client with retry on', () => {
   });
 
   it('sends retryDocument again after a 503, which changed nothing', async () => {
-    const { client, sent } = network((request, n) => (n === 1 ? { status: 503, retryAfterS: 0 } : undefined));
+    const { client, sent } = network((_request, n) => (n === 1 ? { status: 503, retryAfterS: 0 } : undefined));
     const [seeded] = await mock.controls.seed([{ status: 'completed' }]);
     expect((await client({ retry: { attempts: 2, maxDelayMs: 20 } }).retryDocument(seeded!.document_id)).data).toMatchObject({
       attempts: 2,
@@ -128,7 +128,7 @@ describe('the client, whatever its retry option', () => {
   });
 
   it('waitForDocument rides out 503s for their Retry-After, and returns a 404 at once', async () => {
-    const { client } = network((request, n) => (n === 2 || n === 3 ? { status: 503, retryAfterS: 0 } : undefined));
+    const { client } = network((_request, n) => (n === 2 || n === 3 ? { status: 503, retryAfterS: 0 } : undefined));
     const docproc = client();
     const { data } = await docproc.uploadDocuments([{ name: 'a.pdf', data: await pdf() }]);
     const done = await docproc.waitForDocument(data!.documents[0]!.document_id, { timeoutMs: 10_000, initialIntervalMs: 10 });
