@@ -7,7 +7,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Two tiers (package.json's scripts): `npm test` runs every project but `proofs` and `packaging`, which
 // `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly one). Those two are
 // about half the CPU time of the whole run, most of it fixed cost: 53 runs of the suite, each a vitest
-// run whose worker loads its libraries again, and two `npm install`s of ~390 packages from the tarballs.
+// run whose worker loads its libraries again, and three `npm install`s from the tarballs (two of the kit, ~400 packages).
 //
 // Every project sets the time one of its tests may take, fitted to what its tests wait on, instead of
 // vitest's 5 s default (too short for anything that spawns a process on a busy 2-core machine); tests

@@ -41,11 +41,9 @@ export interface DocprocMockOptions {
 
 /** The reference service's core in this process, with the memory store: what the MSW handlers and the fetch mock carry. */
 export interface InProcessService {
-  /** Whether the mock answers this URL: under `baseUrl` (or any origin) and on the API's or the controls' paths. */
-  answers(url: URL): boolean;
   /** Whether a URL is under `baseUrl` (every URL is without one). */
   underBase(url: URL): boolean;
-  /** {@link answers} as a RegExp on `origin + pathname`, as MSW matches handlers. */
+  /** The URLs the mock answers, as a RegExp on `origin + pathname` (how MSW matches handlers): the API's and the controls' paths under `baseUrl`, or on any origin. */
   readonly urlPattern: RegExp;
   /** Answers a request under `baseUrl` (a path the API does not own is a 404 problem). */
   serve(request: Request): Promise<Response>;
@@ -115,7 +113,6 @@ export function createInProcessService(options: DocprocMockOptions = {}): InProc
 
   const prefix = base ? `^${escapeRegExp(base.origin + base.path)}` : '^[a-z][a-z0-9+.-]*://[^/]+';
   const urlPattern = new RegExp(`${prefix}(?:${PREFIXES.map(escapeRegExp).join('|')})(?:/|$)`);
-  const answers = (url: URL) => urlPattern.test(url.origin + url.pathname);
 
   // The core sees paths from /api/v1 on: a base path in front of them is taken off.
   const serve = async (request: Request): Promise<Response> => {
@@ -127,7 +124,6 @@ export function createInProcessService(options: DocprocMockOptions = {}): InProc
   };
 
   return {
-    answers,
     underBase: (url) => !base || (url.origin === base.origin && `${url.pathname}/`.startsWith(`${base.path}/`)),
     urlPattern,
     serve,
