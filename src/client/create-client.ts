@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { createBackoff, sleep } from './backoff.js';
+import { type Attempt, NOTHING_CHANGED, type RetryOptions, retryAfterMs, retryPolicy, settled, TRANSIENT, withRetry } from './retry.js';
 import type { ClientError, Document, DocumentList, DocumentSummary, ListQuery, paths, Result, UploadFile, UploadResult } from './types.js';
 
 /** Options of {@link createDocprocClient}. */
@@ -8,18 +9,39 @@ export interface DocprocClientOptions {
   baseUrl: string;
   /** Sent as `x-api-key` on every request. */
   apiKey: string;
-  /** A fetch implementation (defaults to the global one); handy for tests, proxies and retries. */
+  /** A fetch implementation (defaults to the global one); handy for tests (createDocprocFetch) and proxies. */
   fetch?: typeof globalThis.fetch;
   /** Extra headers for every request, e.g. a fixed `X-Request-Id` prefix for tracing. */
   headers?: Record<string, string>;
+  /**
+   * Try again after transient failures (off by default; `true` is `{ attempts: 3, maxDelayMs: 10000 }`):
+   * exponential backoff with jitter, never sooner than a 429's or 503's `Retry-After`. Reads (list, get)
+   * are repeated after network errors and 408/429/5xx. Uploads too, always under an `Idempotency-Key` (the
+   * client makes one per call unless you give one), so an upload whose answer was lost is replayed by the
+   * server, never stored twice. `retryDocument` is repeated only after 429/503, which change nothing; after
+   * a lost answer (or a 5xx) it reads the document instead and resolves with it if it is `processing`.
+   */
+  retry?: RetryOptions | boolean;
+}
+
+/** Per-call options every method takes. */
+export interface CallOptions {
+  /** Aborts the call (and its retries): it rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Extra headers for this call only (e.g. `Prefer: code=404` for `docproc mock`). */
+  headers?: Record<string, string>;
+}
+
+/** Options of `uploadDocuments`. */
+export interface UploadOptions extends CallOptions {
+  /** One per logical upload; makes repeating the call safe (with `retry` on, the client makes one if absent). */
+  idempotencyKey?: string;
 }
 
 /** Options of `waitForDocument`. */
-export interface WaitOptions {
+export interface WaitOptions extends CallOptions {
   /** Give up after this long (default 60 s) with a {@link WaitTimeoutError}. */
   timeoutMs?: number;
-  /** Stops waiting (the promise rejects with the signal's reason). */
-  signal?: AbortSignal;
   /** First polling interval (default 200 ms); it grows by half each time up to 2 s. */
   initialIntervalMs?: number;
 }
@@ -77,11 +99,25 @@ async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Re
   };
 }
 
+// A UUID for Idempotency-Key: randomUUID exists only in secure contexts (https, localhost) of browsers.
+function uuid(): string {
+  if (typeof globalThis.crypto.randomUUID === 'function') return globalThis.crypto.randomUUID();
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const statusOf = (attempt: Attempt<unknown>) => attempt.result?.response.status;
+// A network failure or a transient status: worth asking again when asking again is safe.
+const transient = (attempt: Attempt<unknown>) => attempt.thrown !== undefined || TRANSIENT.includes(statusOf(attempt)!);
+
 /**
  * A typed client for the Document Processing Service, over openapi-fetch. Browser-safe.
  * Every call resolves to `{ data }` or `{ error }` (a typed problem); only network failures throw.
  * @example
- * const docproc = createDocprocClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key' });
+ * const docproc = createDocprocClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key', retry: true });
  * const { data, error } = await docproc.uploadDocuments([file]);
  * if (data) console.log(await docproc.waitForDocument(data.documents[0].document_id));
  */
@@ -91,67 +127,112 @@ export function createDocprocClient(options: DocprocClientOptions) {
     fetch: options.fetch,
     headers: { ...options.headers, 'x-api-key': options.apiKey },
   });
+  const policy = retryPolicy(options.retry);
+  const retrying = policy.attempts > 1;
 
-  const getDocument = (documentId: number, init?: { signal?: AbortSignal }): Promise<Result<Document>> =>
-    settle(api.GET(GET, { params: { path: { document_id: documentId } }, signal: init?.signal }));
+  const getOnce = (documentId: number, init: CallOptions = {}): Promise<Result<Document>> =>
+    settle(api.GET(GET, { params: { path: { document_id: documentId } }, signal: init.signal, headers: init.headers }));
+
+  /** One document with its extracted text. */
+  const getDocument = async (documentId: number, init: CallOptions = {}): Promise<Result<Document>> =>
+    settled(await withRetry(policy, () => getOnce(documentId, init), transient, init.signal));
+
+  /** One page of documents (page 1, 20 per page unless asked otherwise). */
+  const listDocuments = async (query: ListQuery = {}, init: CallOptions = {}): Promise<Result<DocumentList>> =>
+    settled(
+      await withRetry(
+        policy,
+        () => settle(api.GET(LIST, { params: { query }, signal: init.signal, headers: init.headers })),
+        transient,
+        init.signal,
+      ),
+    );
 
   return {
-    /** The underlying openapi-fetch client, typed from the contract, for anything not wrapped here. */
+    /** The underlying openapi-fetch client, typed from the contract, for anything not wrapped here (never retried). */
     api,
 
     /**
      * Uploads files as repeated `files[]` parts; all are accepted (202) or none is. Pass an
-     * `idempotencyKey` (one per logical upload) to make retrying the call after a network error safe.
+     * `idempotencyKey` (one per logical upload) to make repeating the call after a network error safe;
+     * with `retry` on the client makes one itself and repeats the call when that is safe.
      */
-    uploadDocuments(
-      files: UploadFile[],
-      init?: { signal?: AbortSignal; headers?: Record<string, string>; idempotencyKey?: string },
-    ): Promise<Result<UploadResult>> {
+    async uploadDocuments(files: UploadFile[], init: UploadOptions = {}): Promise<Result<UploadResult>> {
       const parts = files.map(toBlobAndName);
-      return settle(
-        api.POST(UPLOAD, {
-          params: { header: init?.idempotencyKey ? { 'Idempotency-Key': init.idempotencyKey } : {} },
-          body: { 'files[]': parts.map(([blob]) => blob) },
-          // openapi-fetch serializes bodies as JSON by default; multipart needs FormData (and no
-          // explicit Content-Type, so fetch writes the boundary).
-          bodySerializer: () => {
-            const form = new FormData();
-            for (const [blob, name] of parts) form.append('files[]', blob, name);
-            return form;
-          },
-          headers: init?.headers,
-          signal: init?.signal,
-        }),
-      );
+      const given = Object.keys(init.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
+      const key = init.idempotencyKey ?? (given || !retrying ? undefined : uuid());
+      const send = () =>
+        settle(
+          api.POST(UPLOAD, {
+            params: { header: key ? { 'Idempotency-Key': key } : {} },
+            body: { 'files[]': parts.map(([blob]) => blob) },
+            // openapi-fetch serializes bodies as JSON by default; multipart needs FormData (and no
+            // explicit Content-Type, so fetch writes the boundary).
+            bodySerializer: () => {
+              const form = new FormData();
+              for (const [blob, name] of parts) form.append('files[]', blob, name);
+              return form;
+            },
+            headers: init.headers,
+            signal: init.signal,
+          }),
+        );
+      // Under a key, a repeat is replayed (or told the first is still in flight, 409 idempotency_key_in_use).
+      const again = (attempt: Attempt<UploadResult>) =>
+        (key !== undefined || given) && (transient(attempt) || attempt.result?.error?.code === 'idempotency_key_in_use');
+      return settled(await withRetry(policy, send, again, init.signal));
     },
 
-    /** One page of documents (page 1, 20 per page unless asked otherwise). */
-    listDocuments(query: ListQuery = {}, init?: { signal?: AbortSignal }): Promise<Result<DocumentList>> {
-      return settle(api.GET(LIST, { params: { query }, signal: init?.signal }));
-    },
-
-    /** One document with its extracted text. */
+    listDocuments,
     getDocument,
 
-    /** Starts processing again on a completed or failed document (409 while processing). */
-    retryDocument(documentId: number, init?: { signal?: AbortSignal }): Promise<Result<Document>> {
-      return settle(api.POST(RETRY, { params: { path: { document_id: documentId } }, signal: init?.signal }));
+    /**
+     * Starts processing again on a completed or failed document (409 while processing). With `retry` on it
+     * is sent again only after a 429 or 503 (the contract: nothing was changed). A lost answer, a 408 or a
+     * 5xx may hide a run that started (and a new request could start a second one once it ended), so the
+     * document is read instead: if it is `processing`, that read is the result (`response` is the read's).
+     */
+    async retryDocument(documentId: number, init: CallOptions = {}): Promise<Result<Document>> {
+      const send = () =>
+        settle(api.POST(RETRY, { params: { path: { document_id: documentId } }, signal: init.signal, headers: init.headers }));
+      const first = await withRetry(policy, send, (a) => NOTHING_CHANGED.includes(statusOf(a)!), init.signal);
+      if (retrying && transient(first) && !NOTHING_CHANGED.includes(statusOf(first)!)) {
+        const read = await getDocument(documentId, init).catch(() => undefined);
+        if (read?.data?.status === 'processing') return read;
+      }
+      return settled(first);
     },
 
     /**
-     * Polls a document, backing off, until it is `completed` or `failed`; resolves with the last read
-     * (or its error, e.g. a 404). Rejects with {@link WaitTimeoutError} at the deadline.
+     * Polls a document, backing off, until it is `completed` or `failed`; resolves with that read. Rides
+     * out network errors and 408/429/5xx answers (waiting at least their `Retry-After`) until the
+     * deadline; any other error (a 404) is the result at once. Rejects with {@link WaitTimeoutError}
+     * at the deadline when the document was read still `processing`; a wait that never read it
+     * resolves with the last error instead (or rethrows the network error).
      */
-    async waitForDocument(documentId: number, { timeoutMs = 60_000, signal, initialIntervalMs = 200 }: WaitOptions = {}) {
+    async waitForDocument(documentId: number, { timeoutMs = 60_000, initialIntervalMs = 200, ...init }: WaitOptions = {}) {
       const deadline = Date.now() + timeoutMs;
       const backoff = createBackoff({ initialMs: initialIntervalMs, maxMs: 2_000 });
+      let last: Document | undefined;
       for (;;) {
-        signal?.throwIfAborted();
-        const result = await getDocument(documentId, { signal });
-        if (result.error || result.data.status !== 'processing') return result;
+        init.signal?.throwIfAborted();
+        let attempt: Attempt<Document>;
+        try {
+          attempt = { result: await getOnce(documentId, init) };
+        } catch (thrown) {
+          if (init.signal?.aborted) throw thrown;
+          attempt = { thrown };
+        }
+        const data = attempt.result?.data;
+        if (data && data.status !== 'processing') return attempt.result!;
+        if (data) last = data;
+        else if (!transient(attempt)) return attempt.result!;
         const left = deadline - Date.now();
-        if (left <= 0) throw new WaitTimeoutError(documentId, result.data, timeoutMs);
-        await sleep(Math.min(backoff.next(), left), signal);
+        if (left <= 0) {
+          if (last) throw new WaitTimeoutError(documentId, last, timeoutMs);
+          return settled(attempt);
+        }
+        await sleep(Math.min(Math.max(retryAfterMs(attempt.result?.response) ?? 0, backoff.next()), left), init.signal);
       }
     },
 
@@ -161,10 +242,10 @@ export function createDocprocClient(options: DocprocClientOptions) {
      */
     async *iterateDocuments(
       query: Omit<ListQuery, 'page'> & { page?: number } = {},
-      init?: { signal?: AbortSignal },
+      init: CallOptions = {},
     ): AsyncGenerator<DocumentSummary> {
       for (let page = query.page ?? 1; ; page++) {
-        const result = await settle(api.GET(LIST, { params: { query: { ...query, page } }, signal: init?.signal }));
+        const result = await listDocuments({ ...query, page }, init);
         if (result.error) throw new DocprocProblemError(result.error, result.response);
         yield* result.data.documents;
         if (page >= result.data.pagination.total_pages) return;

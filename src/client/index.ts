@@ -5,6 +5,7 @@
  * const docproc = createDocprocClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key' });
  */
 
-export type { DocprocClient, DocprocClientOptions, WaitOptions } from './create-client.js';
+export type { CallOptions, DocprocClient, DocprocClientOptions, UploadOptions, WaitOptions } from './create-client.js';
 export { createDocprocClient, DocprocProblemError, WaitTimeoutError } from './create-client.js';
+export type { RetryOptions } from './retry.js';
 export type * from './types.js';

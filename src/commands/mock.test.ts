@@ -119,6 +119,37 @@ describe('docproc mock beyond the examples', () => {
     expect(res.headers.get('sl-violations')).toContain('page');
   });
 
+  it.each([
+    { query: 'limit=1000', errors: [{ in: 'query', name: 'limit', message: 'must be <= 100' }] },
+    { query: 'status_filter=bogus', errors: [{ in: 'query', name: 'status_filter', message: expect.stringContaining('allowed values') }] },
+    {
+      query: 'limit=1000&status_filter=bogus',
+      errors: [
+        { in: 'query', name: 'limit', message: 'must be <= 100' },
+        { in: 'query', name: 'status_filter', message: expect.stringContaining('allowed values') },
+      ],
+    },
+  ])('lists the parameters that are wrong in the 400 body, in the contract errors shape: $query', async ({ query, errors }) => {
+    const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_documents?${query}`, { headers: KEY });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      code: 'invalid_request',
+      detail: `The request has ${errors.length} invalid parameter${errors.length === 1 ? '' : 's'}.`,
+    });
+    expect(body.errors).toEqual(errors);
+    const schema = contract.response('listDocuments', 400)!.content!['application/problem+json']!.schema!;
+    expect(contract.validate(schema, body).errors).toEqual([]);
+    expect(res.headers.get('sl-violations')).toContain(
+      'limit' in Object.fromEntries(new URLSearchParams(query)) ? 'limit' : 'status_filter',
+    );
+  });
+
+  it('names a bad path parameter as in: path', async () => {
+    const res = await fetch(`${mock.baseUrl}/api/v1/documents/get_document/abc`, { headers: KEY });
+    expect((await res.json()).errors).toEqual([{ in: 'path', name: 'document_id', message: 'must be integer' }]);
+  });
+
   it('never claims an upload was replayed (it keeps nothing to replay)', async () => {
     const res = await fetch(`${mock.baseUrl}/api/v1/documents/upload_files`, { method: 'POST', headers: KEY, body: twoFiles() });
     expect(res.status).toBe(202);

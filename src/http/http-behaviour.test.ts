@@ -104,13 +104,13 @@ describe('CORS for browser apps on other origins', () => {
     expect(res.headers.get('access-control-allow-methods')).toMatch(/POST/);
   });
 
-  it('exposes X-Request-Id to the page on real responses, errors included', async () => {
+  it('exposes X-Request-Id and Retry-After to the page on real responses, errors included', async () => {
     for (const headers of [{ origin: 'https://app.example', 'x-api-key': KEY }, { origin: 'https://app.example' }] as Array<
       Record<string, string>
     >) {
       const res = await fetch(`${server.baseUrl}${API}/get_documents`, { headers });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(res.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/);
+      expect(res.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id.*Retry-After/);
     }
   });
 

@@ -37,7 +37,8 @@ export function createFront({ logger, corsOrigins, extraAllowedHeaders = [], ext
     origins: corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
     allowedHeaders: ['x-api-key', 'content-type', 'x-request-id', 'idempotency-key', ...extraAllowedHeaders],
-    exposedHeaders: ['X-Request-Id', 'Allow', 'Idempotent-Replayed', ...extraExposedHeaders],
+    // Retry-After: a page's client can only honour the wait of a 429 or 503 it is allowed to read.
+    exposedHeaders: ['X-Request-Id', 'Allow', 'Idempotent-Replayed', 'Retry-After', ...extraExposedHeaders],
     maxAgeS: 600,
   });
   return (req, res) => {

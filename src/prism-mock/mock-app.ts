@@ -8,6 +8,7 @@ import { createFront, createHttpApp } from '../http/http-front.js';
 import { ApiError, invalidRequest } from '../http/problem.js';
 import { createUploadReceiver } from '../http/upload/multipart-receiver.js';
 import { refusalError } from '../http/upload/upload-refusal.js';
+import { invalidRequestBody } from './invalid-request.js';
 import { placeholderUpload } from './placeholder-upload.js';
 import type { PrismAnswer, PrismEngine, PrismRequest } from './prism-engine.js';
 
@@ -93,7 +94,7 @@ function prismRefusalError(answer: Extract<PrismAnswer, { kind: 'refusal' }>, re
   }
 }
 
-function send(res: Response, req: Request, answer: Extract<PrismAnswer, { kind: 'response' }>): void {
+function send(res: Response, req: Request, answer: Extract<PrismAnswer, { kind: 'response' }>, engine: PrismEngine): void {
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) {
     if (!DROPPED_HEADERS.has(name.toLowerCase())) res.setHeader(name, value);
@@ -101,11 +102,14 @@ function send(res: Response, req: Request, answer: Extract<PrismAnswer, { kind: 
   // Prism fills X-Request-Id from the contract's example; the real one identifies this request.
   res.setHeader('X-Request-Id', req.id);
   if (answer.violations.length) res.setHeader('sl-violations', JSON.stringify(answer.violations).slice(0, MAX_VIOLATIONS_HEADER));
-  if (answer.body === undefined || answer.body === null) {
+  // A 400 Prism chose because the request is invalid names what Prism found, not the example's parameter.
+  const body =
+    answer.status === 400 && answer.invalid.length > 0 ? invalidRequestBody(answer.body, answer.invalid, engine.operations) : answer.body;
+  if (body === undefined || body === null) {
     res.end();
     return;
   }
-  const payload = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const payload = typeof body === 'string' ? body : JSON.stringify(body);
   // A Buffer, so Express leaves the content type exactly as the contract gives it.
   res.send(Buffer.from(payload, 'utf8'));
 }
@@ -128,7 +132,7 @@ function answerWith(
       if (answer.status >= 500) logger.error({ requestId: req.id, refusal: answer }, 'Prism could not answer');
       throw prismRefusalError(answer, req, engine);
     }
-    send(res, req, answer);
+    send(res, req, answer, engine);
   };
 }
 

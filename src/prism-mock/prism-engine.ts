@@ -11,9 +11,15 @@ export type PrismRequest = IHttpRequest;
 /** What Prism's engine made of a request. */
 export type PrismAnswer =
   /** A response from the contract: an example (or generated body) for the status Prism chose. */
-  | { kind: 'response'; status: number; headers: Record<string, string>; body: unknown; violations: string[] }
+  | { kind: 'response'; status: number; headers: Record<string, string>; body: unknown; violations: string[]; invalid: InputViolation[] }
   /** Prism could not route or mock the request (unknown path, wrong method, a bad `Prefer`). */
   | { kind: 'refusal'; status: number; title: string; detail: string; headers: Record<string, string> };
+
+/** One way a request broke the contract, as Prism's validator found it: where (`['query', 'limit']`) and why. */
+export interface InputViolation {
+  path: string[];
+  message: string;
+}
 
 /** Prism's mock engine, driven as a library (no Prism HTTP server, so no Prism body parser). */
 export interface PrismEngine {
@@ -81,6 +87,7 @@ export async function createPrismEngine({ spec, dynamic, logger }: PrismEngineOp
         headers: { ...output.headers },
         body: output.body,
         violations: [...validations.input, ...validations.output].map((v) => `${(v.path ?? []).join('.')} ${v.message}`.trim()),
+        invalid: validations.input.map((v) => ({ path: (v.path ?? []).map(String), message: v.message })),
       };
     },
   };

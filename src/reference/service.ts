@@ -11,7 +11,7 @@ import { DEV_API_KEY } from './api/keys.js';
 import { createApp } from './app.js';
 import { createKeyring } from './auth.js';
 import { createFaults } from './controls/faults.js';
-import { seedFromFile } from './controls/seeding.js';
+import { seedFromFile } from './controls/seed-file.js';
 import { createReferenceCore } from './core.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import type { Processor } from './processing/processor.js';

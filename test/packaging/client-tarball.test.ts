@@ -1,4 +1,6 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -103,7 +105,7 @@ describe('@docproc-kit/client packed and installed on its own', () => {
   }, 60_000);
 
   it('imports as ESM in Node and uploads a file to the reference server, then reads its text back', async () => {
-    server = await startReferenceServer({ processingDelayMs: 50 });
+    server ??= await startReferenceServer({ processingDelayMs: 50 });
     const script = join(app!, 'smoke.mjs');
     await writeFile(
       script,
@@ -148,4 +150,88 @@ console.log(JSON.stringify({ status: done.status, content: done.content }));
     },
     150_000,
   );
+});
+
+// The done-when of the client's retry, on the packed client: a flaky network (a proxy that drops every
+// second upload's answer after the server stored it) in front of a reference server injecting 503 and 429
+// into half the uploads and reads. Ten uploads, then a wait for each and a count: exactly ten documents,
+// all completed, no error surfaced. The faults are random: with half of all attempts refused, 20 attempts
+// leave an upload failing with a chance of about 2^-19 (a run of 10 uploads: about 1 in 50 000).
+describe('@docproc-kit/client with retry on, through a network that loses answers, against a server that sheds load', () => {
+  let proxy: Server | undefined;
+  afterAll(() => new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve())));
+
+  it('stores each of 10 uploads exactly once and waits each to completed, surfacing no error', async () => {
+    server ??= await startReferenceServer({ processingDelayMs: 50 });
+    const key = 'docproc-dev-key';
+    const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+    await fetch(`${server.baseUrl}/_mock/reset`, { method: 'POST', headers });
+    const faults = await fetch(`${server.baseUrl}/_mock/faults`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({
+        errors: {
+          uploadDocuments: { rate: 0.5, status: 503, retry_after_s: 1 },
+          listDocuments: { rate: 0.5, status: 429, retry_after_s: 1 },
+          getDocument: { rate: 0.5, status: 429, retry_after_s: 1 },
+        },
+      }),
+    });
+    expect(faults.status).toBe(200);
+    const target = server.baseUrl;
+    let stored = 0;
+    let dropped = 0;
+    proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const forwarded = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
+      );
+      const body = chunks.length ? new Uint8Array(Buffer.concat(chunks)) : undefined;
+      const answer = await fetch(`${target}${req.url}`, { method: req.method, headers: forwarded as Record<string, string>, body });
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      // The server stored the upload (a 202 that is not a replay); every second such answer never reaches the client.
+      const storing = req.url!.endsWith('/upload_files') && answer.status === 202 && !answer.headers.has('idempotent-replayed');
+      if (storing && ++stored % 2 === 0) {
+        dropped++;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(bytes);
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const script = join(app!, 'flaky.mjs');
+    await writeFile(
+      script,
+      `import { readFile } from 'node:fs/promises';
+import { createDocprocClient } from '@docproc-kit/client';
+const [baseUrl, pdf] = process.argv.slice(2);
+const docproc = createDocprocClient({ baseUrl, apiKey: 'docproc-dev-key', retry: { attempts: 20, maxDelayMs: 2000 } });
+const data = await readFile(pdf);
+const surfaced = [];
+const done = await Promise.all(Array.from({ length: 10 }, async (_, i) => {
+  const up = await docproc.uploadDocuments([{ name: 'flaky-' + i + '.pdf', data }]);
+  if (up.error) return surfaced.push(up.error);
+  const read = await docproc.waitForDocument(up.data.documents[0].document_id, { timeoutMs: 60_000 });
+  if (read.error) return surfaced.push(read.error);
+  return read.data.status;
+}));
+const list = await docproc.listDocuments({ limit: 100 });
+if (list.error) surfaced.push(list.error);
+console.log(JSON.stringify({ done, total: list.data?.pagination.total, names: list.data?.documents.map((d) => d.filename).sort(), surfaced }));
+`,
+    );
+    const { stdout } = await runOk(process.execPath, [script, proxyUrl, join(repoRoot, 'fixtures', 'text.pdf')], {
+      cwd: app!,
+      timeoutMs: 120_000,
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      done: Array(10).fill('completed'),
+      total: 10,
+      names: Array.from({ length: 10 }, (_, i) => `flaky-${i}.pdf`).sort(),
+      surfaced: [],
+    });
+    expect(dropped).toBe(5);
+  }, 150_000);
 });

@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { build } from 'esbuild';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyWorkingTree, npmPack, type PackedTarball, removeAll, repoRoot, run, runOk } from './packing.js';
+import { copyWorkingTree, npmPack, type PackedTarball, removeAll, repoRoot, run, runOk, scratchProject } from './packing.js';
 
 // The kit as the README's "Conformance in CI" section has a team use it before it is on the registry:
 // packed from a clone (here a copy of this working tree), the tarball kept in the team's repository under
@@ -157,4 +159,126 @@ exit "$status"`;
     },
     300_000,
   );
+});
+
+// A frontend team's app with the kit and msw installed from the tarball and the registry: its MSW handlers,
+// under msw/node's setupServer, judged by the full conformance profile from the same install (the suite runs
+// in its own process, so a tiny server in the app hands each request to the app's fetch, which MSW
+// intercepts); the entries bundled for the browser from the installed files; its types in a strict program.
+describe('docproc-kit/msw in a fresh app with msw installed', () => {
+  let mswApp: string | undefined;
+  beforeAll(async () => {
+    const msw = JSON.parse(await readFile(join(repoRoot, 'node_modules', 'msw', 'package.json'), 'utf8')) as { version: string };
+    mswApp = await scratchProject({ type: 'module' }, [packed.tarball, `msw@${msw.version}`], 600_000);
+  }, 660_000);
+  afterAll(() => removeAll([mswApp]));
+
+  it('runs the full conformance profile green against createDocprocHandlers under msw/node', async () => {
+    await writeFile(
+      join(mswApp!, 'conformance-msw.mjs'),
+      `import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { setupServer } from 'msw/node';
+import { createDocprocHandlers } from 'docproc-kit/msw';
+const keys = ['app-key', 'app-second-key'];
+const base = 'http://docproc.app.test';
+const handlers = createDocprocHandlers({ apiKeys: keys, baseUrl: base, processingDelayMs: 200, maxFileBytes: 65536 });
+const msw = setupServer(...handlers);
+msw.listen({ onUnhandledRequest: 'error' });
+const skip = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect']);
+const bridge = createServer(async (req, res) => {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (!skip.has(req.rawHeaders[i].toLowerCase())) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
+  const answer = await fetch(base + req.url, { method: req.method, headers, body, redirect: 'manual' });
+  const bytes = Buffer.from(await answer.arrayBuffer());
+  res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(req.method === 'HEAD' ? undefined : bytes);
+});
+await new Promise((resolve) => bridge.listen(0, '127.0.0.1', resolve));
+const args = ['conformance', '--base-url', 'http://127.0.0.1:' + bridge.address().port, '--api-key', keys[0], '--second-api-key', keys[1],
+  '--max-files', '20', '--max-file-bytes', '65536', '--report', 'reports/msw.json'];
+const suite = spawn('node_modules/.bin/docproc', args, { stdio: 'inherit' });
+const code = await new Promise((resolve) => suite.on('exit', resolve));
+bridge.closeAllConnections();
+bridge.close();
+msw.close();
+await handlers.close();
+process.exit(code);
+`,
+    );
+    const result = await run(process.execPath, ['conformance-msw.mjs'], { cwd: mswApp!, timeoutMs: 240_000, env: { TMPDIR: mswApp! } });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(mswApp!, 'reports', 'msw.json'), 'utf8')) as {
+      result: string;
+      profile: string;
+      checks: { id: string; outcome: string }[];
+    };
+    expect(report).toMatchObject({ result: 'passed', profile: 'full' });
+    expect(report.checks.filter((c) => c.outcome !== 'passed').map((c) => `${c.id}: ${c.outcome}`)).toEqual([]);
+  }, 300_000);
+
+  it('bundles docproc-kit/msw and docproc-kit/fetch for the browser from the installed files, with no Node built-in', async () => {
+    const nodeImports: string[] = [];
+    const result = await build({
+      stdin: { contents: "export * from 'docproc-kit/msw'; export * from 'docproc-kit/fetch';", resolveDir: mswApp!, loader: 'js' },
+      bundle: true,
+      splitting: true,
+      outdir: 'out',
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+      plugins: [
+        {
+          name: 'record-node-imports',
+          setup(b) {
+            b.onResolve({ filter: /.*/ }, ({ path, importer }) => {
+              if (!path.startsWith('node:') && !builtinModules.includes(path.split('/')[0]!)) return undefined;
+              nodeImports.push(`${importer} imports ${path}`);
+              return { path, external: true };
+            });
+          },
+        },
+      ],
+    });
+    expect(result.errors).toEqual([]);
+    expect(nodeImports).toEqual([]);
+  }, 60_000);
+
+  it('type-checks a strict program using the handlers, the fetch mock and the client together', async () => {
+    await writeFile(
+      join(mswApp!, 'mock-consumer.ts'),
+      `import { setupServer } from 'msw/node';
+import { createDocprocClient } from 'docproc-kit/client';
+import { createDocprocFetch } from 'docproc-kit/fetch';
+import { createDocprocHandlers, type DocprocHandlers } from 'docproc-kit/msw';
+
+const handlers: DocprocHandlers = createDocprocHandlers({ processingDelayMs: 0, extractText: () => 'RECEIPT' });
+export const server = setupServer(...handlers);
+export const client = createDocprocClient({ baseUrl: 'http://docproc.test', apiKey: 'docproc-dev-key', fetch: createDocprocFetch() });
+export const seeded: Promise<string[]> = handlers.controls.seed([{ status: 'failed', count: 2 }]).then((docs) => docs.map((d) => d.filename));
+// @ts-expect-error: a seeded document is processing, completed or failed
+void handlers.controls.seed([{ status: 'archived' }]);
+`,
+    );
+    const compilerOptions = {
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      target: 'ES2022',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      types: [],
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+    };
+    await writeFile(join(mswApp!, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['mock-consumer.ts'] }));
+    const checked = await run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
+      cwd: mswApp!,
+      timeoutMs: 120_000,
+    });
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  }, 150_000);
 });

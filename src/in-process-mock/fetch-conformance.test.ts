@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSuite, type SuiteRun } from '../../conformance/proofs/run-suite.js';
+import { bridgeFetch, type FetchBridge } from '../../test/support/fetch-bridge.js';
+import { createDocprocFetch } from './docproc-fetch.js';
+
+// createDocprocFetch judged by the full conformance profile: the suite runs in its own process, so a tiny
+// server on a port hands each of its requests to the fetch mock. Limits as in conformance/full-profile.test.ts.
+const KEYS = ['fetch-key', 'fetch-second-key'];
+const MAX_FILE_BYTES = 65_536;
+const docprocFetch = createDocprocFetch({ apiKeys: KEYS, processingDelayMs: 200, maxFileBytes: MAX_FILE_BYTES });
+let bridge: FetchBridge;
+let run: SuiteRun;
+
+beforeAll(async () => {
+  bridge = await bridgeFetch(docprocFetch, 'http://docproc.fetch.test');
+  const args = ['--base-url', bridge.baseUrl, '--api-key', KEYS[0]!, '--second-api-key', KEYS[1]!];
+  run = await runSuite([...args, '--max-files', '20', '--max-file-bytes', String(MAX_FILE_BYTES), '--timeout-ms', '20000', '--strict'], {
+    timeoutMs: 240_000,
+  });
+}, 300_000);
+afterAll(async () => {
+  await bridge?.close();
+  await docprocFetch.close();
+});
+
+describe('createDocprocFetch, judged by the full conformance profile', () => {
+  it('passes every check, each one exercised', () => {
+    expect(run.code, run.output).toBe(0);
+    const notPassed = run
+      .report!.checks.filter((c) => c.outcome !== 'passed')
+      .map((c) => `${c.id}: ${c.outcome} ${c.notExercised.join('; ')}`);
+    expect(notPassed, run.output).toEqual([]);
+  });
+});
