@@ -1,6 +1,6 @@
 import { foldForSearch } from '../../contract/search-folding.js';
 import type { DocumentRecord, DocumentStatus, ListQuery } from '../model.js';
-import type { EarlierUpload } from './document-store.js';
+import type { EarlierUpload, KeyClaim } from './document-store.js';
 import { createTenantIndex, listPage, type Searchable, type TenantIndex } from './tenant-index.js';
 
 /**
@@ -37,8 +37,6 @@ export interface Catalog {
   /** Forgets a document. */
   delete(id: number): void;
   list(tenant: string, query: ListQuery): { documents: DocumentRecord[]; total: number };
-  /** The tenant's unexpired upload under `key`, its documents as its 202 showed them. */
-  earlier(tenant: string, key: string, now: string): EarlierUpload | undefined;
   /** The remembered upload under a tenant's key, expired or not. */
   keyOf(tenant: string, key: string): UploadKey | undefined;
   keysOf(tenant: string): UploadKey[];
@@ -46,9 +44,11 @@ export interface Catalog {
   /** Remembers an upload under its key (and lets go of the key's claim). */
   remember(upload: UploadKey): void;
   forget(upload: UploadKey): void;
-  /** Marks a key as held by an upload in flight; false when it already is. */
-  claim(tenant: string, key: string): boolean;
-  release(tenant: string, key: string): void;
+  /**
+   * The store's `claimKey` for a store in one process: the earlier unexpired upload under the key, or the
+   * key held by an upload in flight, or a claim on it (released by its `release`, or by `remember`).
+   */
+  claimKey(tenant: string, key: string, now: string): KeyClaim;
 }
 
 const slot = (tenant: string, key: string) => `${tenant}\n${key}`;
@@ -88,6 +88,20 @@ export function createCatalog(): Catalog {
     text: (record) => (record.status === 'completed' ? foldedTexts.get(record.id) : undefined),
   };
 
+  // The tenant's unexpired upload under `key`, its documents as its 202 showed them.
+  const earlier = (tenant: string, key: string, now: string): EarlierUpload | undefined => {
+    const upload = keys.get(slot(tenant, key));
+    if (!upload || upload.expires_at <= now) return undefined;
+    const documents: DocumentRecord[] = [];
+    for (let id = upload.first_id; id < upload.first_id + upload.count; id++) {
+      const record = byId.get(id);
+      // A document of the upload is gone (a reset raced the key's removal): nothing to replay.
+      if (record?.tenant !== tenant) return undefined;
+      documents.push(asUploaded(record));
+    }
+    return { fingerprint: upload.fingerprint, documents };
+  };
+
   return {
     get: (id) => byId.get(id),
     ofTenant(tenant, id) {
@@ -118,18 +132,6 @@ export function createCatalog(): Catalog {
       tenants.get(record.tenant)?.remove(record);
     },
     list: (tenant, query) => listPage(tenants.get(tenant), query, searchable),
-    earlier(tenant, key, now) {
-      const upload = keys.get(slot(tenant, key));
-      if (!upload || upload.expires_at <= now) return undefined;
-      const documents: DocumentRecord[] = [];
-      for (let id = upload.first_id; id < upload.first_id + upload.count; id++) {
-        const record = byId.get(id);
-        // A document of the upload is gone (a reset raced the key's removal): nothing to replay.
-        if (record?.tenant !== tenant) return undefined;
-        documents.push(asUploaded(record));
-      }
-      return { fingerprint: upload.fingerprint, documents };
-    },
     keyOf: (tenant, key) => keys.get(slot(tenant, key)),
     keysOf: (tenant) => [...keys.values()].filter((u) => u.tenant === tenant),
     expiredKeys: (now) => [...keys.values()].filter((u) => u.expires_at <= now),
@@ -141,12 +143,13 @@ export function createCatalog(): Catalog {
       const at = slot(upload.tenant, upload.key);
       if (keys.get(at) === upload) keys.delete(at);
     },
-    claim(tenant, key) {
+    claimKey(tenant, key, now) {
+      const upload = earlier(tenant, key, now);
+      if (upload) return { kind: 'earlier', upload };
       const at = slot(tenant, key);
-      if (claims.has(at)) return false;
+      if (claims.has(at)) return { kind: 'in_use' };
       claims.add(at);
-      return true;
+      return { kind: 'claimed', release: async () => void claims.delete(at) };
     },
-    release: (tenant, key) => void claims.delete(slot(tenant, key)),
   };
 }

@@ -130,12 +130,7 @@ export async function openLowdbStore(
     get writes() {
       return metaFile.writes + segments.writes;
     },
-    async claimKey(tenant, key, now) {
-      const upload = catalog.earlier(tenant, key, now);
-      if (upload) return { kind: 'earlier', upload };
-      if (!catalog.claim(tenant, key)) return { kind: 'in_use' };
-      return { kind: 'claimed', release: async () => catalog.release(tenant, key) };
-    },
+    claimKey: async (tenant, key, now) => catalog.claimKey(tenant, key, now),
     async insert(files, now, remember) {
       // Ids are taken synchronously, so concurrent uploads never share one, and never handed out again
       // even if this upload fails below.

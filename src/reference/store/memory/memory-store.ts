@@ -28,12 +28,7 @@ export function createMemoryStore({ tenantSalt = randomSalt() }: MemoryStoreOpti
 
   return {
     tenantSalt,
-    async claimKey(tenant, key, now) {
-      const upload = catalog.earlier(tenant, key, now);
-      if (upload) return { kind: 'earlier', upload };
-      if (!catalog.claim(tenant, key)) return { kind: 'in_use' };
-      return { kind: 'claimed', release: async () => catalog.release(tenant, key) };
-    },
+    claimKey: async (tenant, key, now) => catalog.claimKey(tenant, key, now),
     async insert(files, now, remember) {
       // Taken before anything is awaited, so concurrent uploads never share an id, and never handed
       // out again even if this upload fails.
