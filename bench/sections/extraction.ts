@@ -8,8 +8,8 @@ import { createCanvas } from '@napi-rs/canvas';
 import Tesseract from 'tesseract.js';
 import type { ContentType } from '../../src/reference/model.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS } from '../../src/reference/processing/extractor.js';
-import { englishLangPath } from '../../src/reference/processing/ocr-extractor.js';
-import { RENDER_DPI } from '../../src/reference/processing/pdf-extractor.js';
+import { englishLangPath } from '../../src/reference/processing/ocr-reader.js';
+import { RENDER_DPI } from '../../src/reference/processing/pdf-pages.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
 
 const execFile = promisify(execFileCb);
@@ -77,7 +77,7 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
     }
   }
 
-  const extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, workers: 1 });
+  const extractor = createExtractor(DEFAULT_EXTRACTION_LIMITS);
   const rows: Table['rows'] = [];
   try {
     // Warm-up: start the PDF worker and the tesseract worker, as a running server has them.

@@ -68,6 +68,7 @@ describe('docproc serve --help', () => {
       ['--max-file-bytes', 'DOCPROC_MAX_FILE_BYTES'],
       ['--max-files', 'DOCPROC_MAX_FILES'],
       ['--concurrency', 'DOCPROC_CONCURRENCY'],
+      ['--extraction-memory-mb', 'DOCPROC_EXTRACTION_MEMORY_MB'],
       ['--min-upload-rate', 'DOCPROC_MIN_UPLOAD_RATE'],
       ['--max-connections', 'DOCPROC_MAX_CONNECTIONS'],
       ['--headers-timeout-ms', 'DOCPROC_HEADERS_TIMEOUT_MS'],
@@ -81,12 +82,14 @@ describe('docproc serve --help', () => {
     expect(output).toContain('(default: 4010, env: PORT)');
     expect(output).toContain('(default: "./.docproc", env: DOCPROC_DATA_DIR)');
     expect(output).toContain('(default: 1500, env: DOCPROC_PROCESSING_DELAY_MS)');
+    expect(output).toContain('(default: 512, env: DOCPROC_EXTRACTION_MEMORY_MB)');
   });
 
   it.each([
     [['--failure-rate', '2'], /--failure-rate/],
     [['--processing-delay-ms', '-5'], /--processing-delay-ms/],
     [['--log-level', 'loud'], /--log-level/],
+    [['--extraction-memory-mb', '100'], /--extraction-memory-mb.*from 256/],
   ])('refuses %j with a message naming the option', (args, message) => {
     const { status, output } = serveSync(args);
     expect(status).not.toBe(0);

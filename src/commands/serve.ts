@@ -5,6 +5,7 @@ import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../http/
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
 import { DEV_API_KEY } from '../reference/auth.js';
+import { DEFAULT_EXTRACTION_LIMITS, MIN_EXTRACTION_MEMORY_MB } from '../reference/processing/extractor.js';
 import { DEFAULT_PROCESSING_DELAY_MS } from '../reference/processing/settings.js';
 import type { ReferenceService } from '../reference/service.js';
 import { integerOption, portOption } from './option-parsers.js';
@@ -24,6 +25,7 @@ export interface ServeOptions {
   minUploadRate: number;
   maxConnections: number;
   concurrency: number;
+  extractionMemoryMb: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   corsOrigin: string[];
@@ -128,6 +130,15 @@ export function serveCommand(): Command {
         .argParser(integerOption(1, 64)),
     )
     .addOption(
+      new Option(
+        '--extraction-memory-mb <MiB>',
+        'all the memory one extraction (PDF parsing, page rendering, OCR) may take; a document that needs more fails unreadable_document',
+      )
+        .env('DOCPROC_EXTRACTION_MEMORY_MB')
+        .default(DEFAULT_EXTRACTION_LIMITS.memoryMb)
+        .argParser(integerOption(MIN_EXTRACTION_MEMORY_MB)),
+    )
+    .addOption(
       new Option('--headers-timeout-ms <ms>', 'time a client has to send its request headers (slow clients are cut)')
         .env('DOCPROC_HEADERS_TIMEOUT_MS')
         .default(DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs)
@@ -186,6 +197,7 @@ export function serveCommand(): Command {
           maxFiles: options.maxFiles,
           minUploadRate: { bytesPerSecond: options.minUploadRate },
           concurrency: options.concurrency,
+          extraction: { memoryMb: options.extractionMemoryMb },
           corsOrigins,
           seedFile: options.seedFile,
           logger,

@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import { createKeyring, DEV_API_KEY } from './auth.js';
 import { createFaults } from './controls/faults.js';
 import { seedFromFile } from './controls/seeding.js';
+import { EXTRACTION_START_TIMEOUT_MS } from './processing/extraction-pool.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import { createProcessor, type Processor } from './processing/processor.js';
 import { createRandom, createSettings, DEFAULT_PROCESSING_DELAY_MS, type SettingsRegistry } from './processing/settings.js';
@@ -57,7 +58,7 @@ export interface ReferenceService {
   close(): Promise<void>;
 }
 
-// How long past the extraction time limit a run may still hold its slot.
+// How long past the extraction time limit (and its process's start-up limit) a run may still hold its slot.
 const RUN_BUDGET_GRACE_MS = 2_000;
 
 /**
@@ -83,7 +84,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     failure_rate: options.failureRate ?? 0,
   });
   const extraction = { ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction };
-  const extractor = createExtractor({ ...extraction, workers: concurrency });
+  const extractor = createExtractor(extraction);
   const processor = createProcessor({
     store,
     extractor,
@@ -92,7 +93,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     clock,
     concurrency,
     // The extractors stop at their own limit with a precise message; this catches any that do not.
-    runBudgetMs: extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
+    runBudgetMs: EXTRACTION_START_TIMEOUT_MS + extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
     logger: logger.child({ component: 'processor' }),
   });
   const keyring = createKeyring(apiKeys, store.tenantSalt);

@@ -69,9 +69,10 @@ describe('the processor', () => {
   it("starts another tenant's document as soon as a slot frees, ahead of the rest of a long backlog", async () => {
     const extractor = timedExtractor(() => 100);
     start(extractor);
+    // Both stored first, so tenant B's document is queued while A's first run is still under way.
     const backlog = await upload('tenant-a', 6);
-    processor!.submit(backlog);
     const [other] = await upload('tenant-b', 1);
+    processor!.submit(backlog);
     processor!.submit([other!]);
     expect(await until(() => store.byId(other!.id)!.status === 'completed', 10_000)).toBe(true);
     // One of tenant A's runs (the one already under way), then tenant B's.
