@@ -73,6 +73,7 @@ describe('docproc serve --help', () => {
       ['--max-connections', 'DOCPROC_MAX_CONNECTIONS'],
       ['--headers-timeout-ms', 'DOCPROC_HEADERS_TIMEOUT_MS'],
       ['--request-timeout-ms', 'DOCPROC_REQUEST_TIMEOUT_MS'],
+      ['--shutdown-grace-ms', 'DOCPROC_SHUTDOWN_GRACE_MS'],
       ['--cors-origin', 'DOCPROC_CORS_ORIGINS'],
       ['--log-level', 'DOCPROC_LOG_LEVEL'],
     ]) {

@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { CONTRACT_UPLOAD_LIMITS as DEFAULT_UPLOAD_LIMITS } from '../contract/bundled-values.js';
-import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../http/http-server.js';
+import { ANSWER_WAIT_MS } from '../http/drain.js';
+import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, DEFAULT_SHUTDOWN_GRACE_MS, listen } from '../http/http-server.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
 import { DEV_API_KEY } from '../reference/auth.js';
@@ -28,6 +29,7 @@ export interface ServeOptions {
   extractionMemoryMb: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  shutdownGraceMs: number;
   corsOrigin: string[];
   logLevel: LevelWithSilent;
   logFormat: 'auto' | 'pretty' | 'json';
@@ -152,6 +154,15 @@ export function serveCommand(): Command {
     )
     .addOption(
       new Option(
+        '--shutdown-grace-ms <ms>',
+        'on SIGTERM/SIGINT, how long requests already being handled may take to finish (new ones get a 503); an upload not stored by then is not stored',
+      )
+        .env('DOCPROC_SHUTDOWN_GRACE_MS')
+        .default(DEFAULT_SHUTDOWN_GRACE_MS)
+        .argParser(integerOption(0)),
+    )
+    .addOption(
+      new Option(
         '--cors-origin <origin>',
         'a browser origin allowed to call the API, repeatable; env DOCPROC_CORS_ORIGINS (comma-separated)',
       )
@@ -244,12 +255,13 @@ export function serveCommand(): Command {
         // the first counts. A shutdown that hangs is cut short rather than left running.
         if (stopping) return;
         stopping = true;
+        const longest = options.shutdownGraceMs + ANSWER_WAIT_MS + 10_000;
         setTimeout(() => {
-          process.stderr.write('docproc serve: shutdown took longer than 20 s, exiting anyway\n');
+          process.stderr.write(`docproc serve: shutdown took longer than ${longest / 1000} s, exiting anyway\n`);
           process.exit(1);
-        }, 20_000).unref();
-        logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-        await http.close();
+        }, longest).unref();
+        logger.info({ signal }, 'shutting down: new requests are answered 503, requests in flight finish');
+        await http.close(options.shutdownGraceMs);
         await service.close();
         logger.flush?.();
         process.exit(0);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
+import { createDrain } from './drain.js';
 import { isSaneRequestId } from './request-id.js';
 
 /** How long a client may take; slow clients are cut so they cannot hold connections forever. */
@@ -22,6 +23,9 @@ export const DEFAULT_MAX_CONNECTIONS = 512;
 
 /** The timeouts `docproc serve` uses unless told otherwise. */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000 };
+
+/** How long a shutdown lets requests already being handled finish (default 10 s). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 // Errors Node raises before a request reaches Express (a timeout, malformed HTTP, oversized
 // headers): answered with the same problem+json as everything else instead of Node's bare text.
@@ -81,8 +85,10 @@ export interface ListeningServer {
   url: string;
   port: number;
   /**
-   * Stops accepting connections and lets requests in flight finish (their durable writes
-   * included); connections still busy after `graceMs` are cut.
+   * Shuts down (see drain.ts): new requests, on new connections and on ones already open, are
+   * answered 503 with Retry-After; requests already being handled finish and are answered, with
+   * `Connection: close`. Past `graceMs`, nothing they have not stored yet is stored, and the
+   * connections are cut once the requests whose body had arrived are answered.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -103,15 +109,14 @@ export function listen(
 ): Promise<ListeningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
   return new Promise((resolve, reject) => {
-    const server = createServer(
-      {
-        headersTimeout: headersTimeoutMs,
-        requestTimeout: requestTimeoutMs,
-        // Node checks the two timeouts above only this often (30 s by default).
-        connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
-      },
-      app,
-    );
+    const server = createServer({
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // Node checks the two timeouts above only this often (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+    });
+    const drain = createDrain(server, app);
+    server.on('request', drain.listener);
     server.keepAliveTimeout = keepAliveTimeoutMs;
     server.maxConnections = maxConnections;
     server.on('clientError', answerClientError);
@@ -124,23 +129,11 @@ export function listen(
       // A wildcard address is not something a browser can open.
       const wildcard = address.address === '0.0.0.0' || address.address === '::';
       const shownHost = wildcard ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      let closing: Promise<void> | undefined;
       resolve({
         server,
         port: address.port,
         url: `http://${shownHost}:${address.port}`,
-        close(graceMs = 10_000) {
-          closing ??= new Promise<void>((done) => {
-            const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-            timer.unref();
-            server.close(() => {
-              clearTimeout(timer);
-              done();
-            });
-            server.closeIdleConnections();
-          });
-          return closing;
-        },
+        close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => drain.close(graceMs),
       });
     });
   });

@@ -1,5 +1,7 @@
 import { type Response, Router } from 'express';
+import { SHUTDOWN_RETRY_AFTER_S } from '../../http/drain.js';
 import { ApiError, methodNotAllowed } from '../../http/errors.js';
+import { requestSignal } from '../../http/request-lifetime.js';
 import { createUploadReceiver, rejectionError, type UploadLimits } from '../../http/upload/upload-parser.js';
 import { tenantOf } from '../auth.js';
 import { type DocumentRecord, toDocument, toSummary } from '../model.js';
@@ -40,6 +42,10 @@ function sendUpload(res: Response, outcome: UploadOutcome): void {
       );
     case 'rejected':
       throw rejectionError(outcome.rejection);
+    case 'abandoned':
+      throw new ApiError('service_unavailable', 'The upload was not stored: the server is shutting down. Retry it.', {
+        headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_S) },
+      });
   }
 }
 
@@ -59,6 +65,7 @@ export function documentRoutes({ store, processor, clock, limits }: DocumentRout
         tenant: tenantOf(res),
         idempotencyKey: idempotencyKeyOf(req),
         receive: () => receive(req, res),
+        signal: requestSignal(req),
       });
       sendUpload(res, outcome);
     })

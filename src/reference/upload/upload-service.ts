@@ -15,7 +15,8 @@ export type UploadOutcome =
   | { kind: 'replayed'; documents: DocumentRecord[] }
   | { kind: 'key_reused'; key: string }
   | { kind: 'key_in_use'; key: string }
-  | { kind: 'rejected'; rejection: UploadRejection };
+  | { kind: 'rejected'; rejection: UploadRejection }
+  | { kind: 'abandoned' };
 
 /** One upload to decide. */
 export interface UploadRequest {
@@ -26,6 +27,12 @@ export interface UploadRequest {
    * received is refused before a byte of its own body is stored.
    */
   receive: () => Promise<ReceivedUpload>;
+  /**
+   * Aborted once the upload must not be stored any more: its client went away, or the server's
+   * shutdown grace period ended, so no answer would reach the client. Checked right before the store
+   * commits; an upload stopped by it is `abandoned` and leaves nothing behind.
+   */
+  signal?: AbortSignal;
 }
 
 /** What the upload service needs. */
@@ -56,7 +63,7 @@ export function createUploadService({ store, processor, clock }: UploadServiceDe
   // knows a key once its documents are written; a repeat before that is refused, not stored twice.
   const inFlight = new Set<string>();
 
-  async function decide(tenant: string, key: string | undefined, received: ReceivedUpload): Promise<UploadOutcome> {
+  async function decide(tenant: string, key: string | undefined, received: ReceivedUpload, signal?: AbortSignal): Promise<UploadOutcome> {
     if (received.kind === 'rejected') return received;
     const { files } = received;
     const now = clock();
@@ -73,6 +80,10 @@ export function createUploadService({ store, processor, clock }: UploadServiceDe
       key === undefined
         ? undefined
         : { key, fingerprint: fingerprint(files), expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+    if (signal?.aborted) {
+      await dropAll(files);
+      return { kind: 'abandoned' };
+    }
     const documents = await store.insert(
       files.map((f) => ({ tenant, filename: f.filename, content_type: f.contentType, size_bytes: f.size, tempPath: f.tempPath })),
       now.toISOString(),
@@ -83,13 +94,13 @@ export function createUploadService({ store, processor, clock }: UploadServiceDe
   }
 
   return {
-    async upload({ tenant, idempotencyKey: key, receive }) {
-      if (key === undefined) return decide(tenant, undefined, await receive());
+    async upload({ tenant, idempotencyKey: key, receive, signal }) {
+      if (key === undefined) return decide(tenant, undefined, await receive(), signal);
       const slot = `${tenant}\n${key}`;
       if (inFlight.has(slot)) return { kind: 'key_in_use', key };
       inFlight.add(slot);
       try {
-        return await decide(tenant, key, await receive());
+        return await decide(tenant, key, await receive(), signal);
       } finally {
         inFlight.delete(slot);
       }
