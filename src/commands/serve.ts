@@ -2,7 +2,13 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { CONTRACT_UPLOAD_LIMITS as DEFAULT_UPLOAD_LIMITS } from '../contract/bundled-values.js';
 import { ANSWER_WAIT_MS } from '../http/drain.js';
-import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, DEFAULT_SHUTDOWN_GRACE_MS, listen } from '../http/http-server.js';
+import {
+  DEFAULT_HTTP_TIMEOUTS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  listen,
+} from '../http/http-server.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
 import { DEV_API_KEY } from '../reference/auth.js';
@@ -25,6 +31,7 @@ export interface ServeOptions {
   maxFiles: number;
   minUploadRate: number;
   maxConnections: number;
+  maxConnectionsPerAddress: number;
   concurrency: number;
   extractionMemoryMb: number;
   headersTimeoutMs: number;
@@ -120,10 +127,19 @@ export function serveCommand(): Command {
         .argParser(integerOption(0)),
     )
     .addOption(
-      new Option('--max-connections <n>', 'connections open at once; new ones beyond are closed')
+      new Option('--max-connections <n>', 'connections open at once; beyond, a new one replaces an idle one, or is closed')
         .env('DOCPROC_MAX_CONNECTIONS')
         .default(DEFAULT_MAX_CONNECTIONS)
         .argParser(integerOption(1)),
+    )
+    .addOption(
+      new Option(
+        '--max-connections-per-address <n>',
+        'connections open at once from one client address; beyond, a new one replaces an idle one of that address, or is closed (0: off, as behind a proxy)',
+      )
+        .env('DOCPROC_MAX_CONNECTIONS_PER_ADDRESS')
+        .default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS)
+        .argParser(integerOption(0)),
     )
     .addOption(
       new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once')
@@ -222,6 +238,7 @@ export function serveCommand(): Command {
           host: options.host,
           timeouts,
           maxConnections: options.maxConnections,
+          maxConnectionsPerAddress: options.maxConnectionsPerAddress,
         }).catch(async (error: unknown) => {
           await service!.close();
           throw error;
