@@ -71,6 +71,7 @@ describe('docproc serve --help', () => {
       ['--extraction-memory-mb', 'DOCPROC_EXTRACTION_MEMORY_MB'],
       ['--min-upload-rate', 'DOCPROC_MIN_UPLOAD_RATE'],
       ['--max-connections', 'DOCPROC_MAX_CONNECTIONS'],
+      ['--max-connections-per-address', 'DOCPROC_MAX_CONNECTIONS_PER_ADDRESS'],
       ['--headers-timeout-ms', 'DOCPROC_HEADERS_TIMEOUT_MS'],
       ['--request-timeout-ms', 'DOCPROC_REQUEST_TIMEOUT_MS'],
       ['--shutdown-grace-ms', 'DOCPROC_SHUTDOWN_GRACE_MS'],
@@ -132,6 +133,31 @@ describe('docproc serve with a key setting that holds no key', () => {
       const { status, output } = serveSync(['--data-dir', join(dataDir, 'empty-keys'), '--port', '0', ...args], env);
       expect(status).toBe(2);
       expect(output).toMatch(message);
+      expect(output).not.toContain('listening');
+    },
+    30_000,
+  );
+});
+
+describe('docproc serve with a key that no HTTP client can send intact', () => {
+  it.each([
+    ['--api-key Kü', ['--api-key', 'Kü'], {}, /--api-key has a key whose character 2 is U\+00FC/],
+    ['--api-key with a bell', ['--api-key', 'ok-key', '--api-key', 'bad\u0007key'], {}, /--api-key has a key whose character 4 is U\+0007/],
+    ['--api-key with a space', ['--api-key', 'two words'], {}, /character 4 is U\+0020/],
+    [
+      'DOCPROC_API_KEYS with a tab inside',
+      [],
+      { DOCPROC_API_KEYS: 'fine, tab\tbed' },
+      /DOCPROC_API_KEYS has a key whose character 4 is U\+0009/,
+    ],
+  ])(
+    '%s stops start-up with exit 2, naming the rule but not the key',
+    (_what, args, env, message) => {
+      const { status, output } = serveSync(['--data-dir', join(dataDir, 'bad-keys'), '--port', '0', ...args], env);
+      expect(status).toBe(2);
+      expect(output).toMatch(message);
+      expect(output).toContain('printable ASCII without spaces (0x21-0x7E');
+      expect(output).not.toMatch(/Kü|bad\u0007key|two words|tab\tbed/);
       expect(output).not.toContain('listening');
     },
     30_000,

@@ -72,6 +72,33 @@ export function emptyKeySetting(flagKeys: string[], envKeys: string | undefined)
   return undefined;
 }
 
+/**
+ * What an API key may hold: printable ASCII other than space (0x21-0x7E). An HTTP header carries
+ * other bytes unreliably (clients encode non-ASCII differently or refuse it, control characters are
+ * refused, spaces at either end are stripped), so a key with them could never be sent intact.
+ */
+export const API_KEY_RULE = /^[\x21-\x7E]+$/;
+
+/**
+ * Why a configured key breaks {@link API_KEY_RULE}, naming the setting, the position and the code
+ * point (never the key), or undefined when every key keeps it.
+ * @example keyRuleViolation(['Kü'], undefined); // '--api-key has a key whose character 2 is U+00FC; ...'
+ */
+export function keyRuleViolation(flagKeys: string[], envKeys: string | undefined): string | undefined {
+  const [setting, keys] = flagKeys.length > 0 ? ['--api-key', flagKeys] : ['DOCPROC_API_KEYS', fromList(envKeys)];
+  for (const key of keys) {
+    if (API_KEY_RULE.test(key)) continue;
+    const chars = [...key];
+    const at = chars.findIndex((char) => !API_KEY_RULE.test(char));
+    const codePoint = `U+${chars[at]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    return (
+      `${setting} has a key whose character ${at + 1} is ${codePoint}; an API key is printable ASCII without spaces ` +
+      '(0x21-0x7E: letters, digits and punctuation), since an HTTP header cannot carry anything else intact.'
+    );
+  }
+  return undefined;
+}
+
 /** `docproc serve`: the reference server with its embedded store. */
 export function serveCommand(): Command {
   return new Command('serve')
@@ -83,7 +110,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         '--api-key <key>',
-        `an accepted API key, repeatable; env DOCPROC_API_KEYS (comma-separated). When set, the dev key ${DEV_API_KEY} is off`,
+        `an accepted API key (printable ASCII, no spaces), repeatable; env DOCPROC_API_KEYS (comma-separated). When set, the dev key ${DEV_API_KEY} is off`,
       )
         .argParser(collect)
         .default([], `${DEV_API_KEY}`),
@@ -200,7 +227,8 @@ export function serveCommand(): Command {
         .choices(['auto', 'pretty', 'json']),
     )
     .action(async (options: ServeOptions) => {
-      const refusal = emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS);
+      const refusal =
+        emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS) ?? keyRuleViolation(options.apiKey, process.env.DOCPROC_API_KEYS);
       if (refusal) {
         process.stderr.write(`docproc serve: ${refusal}\n`);
         process.exit(2);
