@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark of BENCHMARKS.md in one run, ours beside Prism (and a bare
 // Express app), printed as markdown and saved under bench/results/.
 //   npm run bench                       # everything (about 10 minutes on 2 cores)
-//   npm run bench -- --only throughput  # one section: throughput, uploads, scale, processing, extraction, cold-start
+//   npm run bench -- --only throughput  # one section: throughput, uploads, scale, processing, extraction, extraction-process, hostile-memory, cold-start
+//   npm run bench -- --only hostile-memory --baseline /path/to/other/bin/docproc.js   # another build first, then this one
 //   npm run bench -- --quick            # shorter runs and smaller scale, to try the harness
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,12 +13,16 @@ import { type Table, toMarkdown } from './lib/report.js';
 import { seedStore } from './lib/seed.js';
 import { coldStart } from './sections/cold-start.js';
 import { extraction } from './sections/extraction.js';
+import { extractionProcess } from './sections/extraction-process.js';
+import { hostileMemory } from './sections/hostile-memory.js';
 import { processing } from './sections/processing.js';
 import { scale } from './sections/scale.js';
 import { throughput } from './sections/throughput.js';
 import { uploads } from './sections/uploads.js';
 
-const { values: args } = parseArgs({ options: { only: { type: 'string', multiple: true }, quick: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { only: { type: 'string', multiple: true }, quick: { type: 'boolean', default: false }, baseline: { type: 'string' } },
+});
 const wanted = (name: string) => !args.only || args.only.includes(name);
 const durationSec = args.quick ? 3 : 10;
 
@@ -43,6 +48,8 @@ try {
     );
   if (wanted('processing')) tables.push(...(await processing({ workDir })));
   if (wanted('extraction')) tables.push(...(await extraction({ workDir, runs: args.quick ? 1 : 5 })));
+  if (wanted('extraction-process')) tables.push(...(await extractionProcess({ runs: args.quick ? 1 : 5 })));
+  if (wanted('hostile-memory')) tables.push(...(await hostileMemory({ workDir, baseline: args.baseline })));
   if (wanted('cold-start')) tables.push(...(await coldStart({ workDir, runs: args.quick ? 2 : 5 })));
 } finally {
   await rm(workDir, { recursive: true, force: true });

@@ -32,7 +32,7 @@ const CASES: Array<{ file: string; type: ContentType; word: string; native: 'pdf
 const has = (tool: string) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error === undefined;
 
 /**
- * Extraction time per file, ours (in-process, warm workers, the server's extractor) beside the
+ * Extraction time per file, ours (the server's extractor, a warm extraction process) beside the
  * native tools on the same file in the same run: pdftotext, and pdftoppm + tesseract for scans,
  * tesseract with the very model file we ship (LSTM, `best_int`). Native tools missing: ours alone.
  */
@@ -136,7 +136,7 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
     {
       title: 'Extraction: ours vs the native tools, same files',
       note:
-        `Median of ${runs} runs per file. Ours: the server's extractor in-process with warm workers (one PDF worker thread, one tesseract.js worker), ` +
+        `Median of ${runs} runs per file. Ours: the server's extractor with a warm extraction process (pdf.js and one tesseract.js worker loaded), ` +
         `so it is the engine's time without HTTP or queueing. Native: one process per call (start-up and model load included, as a user of the CLI pays), ` +
         `tesseract ${missing.includes('tesseract') ? '(missing)' : `--oem 1 on one thread (OMP_THREAD_LIMIT=1) with the same eng.traineddata (4.0.0_best_int) we ship; its start-up and model load alone (an 8×8 blank PNG) take ${fmt(median(startup), 0)} ms of each call`}; scanned PDFs rendered at the same ${RENDER_DPI} dpi. ` +
         `"Reads" says whether the text has the file's word (for the hopeless scan: whether it is empty).`,

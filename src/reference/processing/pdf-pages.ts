@@ -27,15 +27,18 @@ export interface PdfFile {
 
 // pdf.js carries on past errors in a page's content (a damaged font, a broken operator) and only
 // warns, which is right for damaged files, but a stream that could not be inflated for lack of memory
-// would then read as an empty page. Its warnings go to console.log (at verbosity 1), so they are
-// watched here: this process does nothing but extraction, and its output is not read.
+// would then read as an empty page. Its warnings go to console.log as "Warning: ..." (at verbosity
+// 1), so they are watched here, and dropped as before (at verbosity 0 it printed none); anything else
+// logged goes through.
 let allocationFailed = false;
 let watching = false;
 function watchPdfjsWarnings(): void {
   if (watching) return;
   watching = true;
+  const log = console.log.bind(console);
   console.log = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && saysAllocationFailed(args[0])) allocationFailed = true;
+    if (typeof args[0] !== 'string' || !args[0].startsWith('Warning: ')) return log(...args);
+    if (saysAllocationFailed(args[0])) allocationFailed = true;
   };
 }
 function throwIfAllocationFailed(): void {

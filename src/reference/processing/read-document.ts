@@ -46,10 +46,8 @@ async function readPdf(bytes: Uint8Array, job: ExtractionJob, ocr: OcrReader, at
       const read = await pdf.withPage(number, async (page): Promise<Extraction> => {
         if (page.kind === 'text') return { ok: true, text: page.text };
         if (page.kind === 'blank') return { ok: true, text: '' };
-        const image = await page.render();
         rendered = true;
-        collectGarbage();
-        return ocr.readRendered(image);
+        return ocr.readRendered(await page.render());
       });
       if (rendered) {
         collectGarbage();
