@@ -80,7 +80,7 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
   const extractor = createExtractor(DEFAULT_EXTRACTION_LIMITS);
   const rows: Table['rows'] = [];
   try {
-    // Warm-up: start the PDF worker and the tesseract worker, as a running server has them.
+    // Warm-up: start the extraction process (pdf.js and tesseract loaded), as a running server has it.
     await extractor.extract(fixture('scan-jpeg.pdf'), 'application/pdf');
     for (const c of CASES) {
       const ours: number[] = [];

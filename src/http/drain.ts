@@ -96,9 +96,11 @@ export function createDrain(server: Server, app: RequestListener): Drain {
       const finish = () => {
         whenAnswered = undefined;
         for (const timer of timers) clearTimeout(timer);
-        // Refused requests close their connections once answered; one whose refused request never
-        // finishes its body is cut at the end of the grace period.
-        server.closeIdleConnections();
+        // http's close() now: it closes the idle connections and stops Node's timeout checks (the
+        // listening socket is closed already). Refused requests close their connections once
+        // answered; one whose refused request never finishes its body is cut at the end of the grace
+        // period.
+        server.close();
         const cut = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline - Date.now()));
         cut.unref();
       };

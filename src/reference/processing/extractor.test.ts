@@ -155,7 +155,7 @@ describe('guards against hostile files', () => {
   it("the time limit covers the OCR of a scanned PDF's pages, not only its parsing", async () => {
     const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500 });
     try {
-      // Warm: the PDF worker has loaded pdf.js and the canvas, so parsing the scan takes a fraction
+      // Warm: the extraction process has loaded pdf.js and the canvas, so parsing the scan takes a fraction
       // of the limit and OCR of its full A4 page (several seconds) is what runs into it.
       expect((await hasty.extract(fixture('text.pdf'), 'application/pdf')).ok).toBe(true);
       const started = performance.now();
