@@ -4,11 +4,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // conformance/scenarios/ is NOT collected here: those files are the conformance suite itself and need a
 // target; `docproc conformance` runs them, and conformance/*.test.ts prove them against real targets.
 //
-// Two tiers (package.json's scripts): `npm test` runs every project but `proofs` and `packaging`, which
-// `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly one). Those two are
-// most of the CPU time of the whole run: a run of the suite per broken server, each a vitest run whose
-// worker loads its libraries again, the model run's self-test (thousands of sequences against the
-// reference server, CPU-bound for minutes), and `npm install`s from the tarballs.
+// Two tiers (package.json's scripts): `npm test` runs every project but `proofs`, `packaging` and
+// `hostile-load`, which `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly
+// one). Those are most of the CPU time of the whole run: a run of the suite per broken server, each a
+// vitest run whose worker loads its libraries again, the model run's self-test (thousands of sequences
+// against the reference server, CPU-bound for minutes), `npm install`s from the tarballs, and minutes of
+// extraction of hostile PDFs.
 //
 // Every project sets the time one of its tests may take, fitted to what its tests wait on, instead of
 // vitest's 5 s default (too short for anything that spawns a process on a busy 2-core machine); tests
@@ -66,10 +67,12 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/packaging/**'],
+          exclude: [...configDefaults.exclude, 'test/packaging/**', 'test/hostile-load/**'],
           testTimeout: 60_000,
         },
       },
+      // Issue 21's hostile PDFs from two tenants at once on a real server, its process tree measured (slow tier: minutes of extraction).
+      { extends: true, test: { name: 'hostile-load', include: ['test/hostile-load/**/*.test.ts'], testTimeout: 300_000 } },
       // Packs the kit and the client, installs the tarballs into scratch projects and runs them (slow tier: npm install).
       { extends: true, test: { name: 'packaging', include: ['test/packaging/**/*.test.ts'], testTimeout: 300_000 } },
     ],

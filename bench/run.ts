@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark of BENCHMARKS.md in one run, ours beside Prism (and a bare
 // Express app), printed as markdown and saved under bench/results/.
 //   npm run bench                       # everything (about 10 minutes on 2 cores)
-//   npm run bench -- --only hot-path    # one section: hot-path, throughput, uploads, scale, processing, extraction, cold-start
+//   npm run bench -- --only hot-path    # one section: hot-path, throughput, uploads, scale, processing, extraction,
+//                                       #   extraction-process, hostile-memory, cold-start
 //   npm run bench -- --quick            # shorter runs and smaller scale, to try the harness
-//   npm run bench -- --only hot-path --baseline ../docproc-kit-before   # beside another built checkout (before vs after)
+//   npm run bench -- --only hot-path --only hostile-memory --baseline ../docproc-kit-before   # beside another built checkout
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -13,6 +14,8 @@ import { type Table, toMarkdown } from './lib/report.js';
 import { seedStore } from './lib/seed.js';
 import { coldStart } from './sections/cold-start.js';
 import { extraction } from './sections/extraction.js';
+import { extractionProcess } from './sections/extraction-process.js';
+import { hostileMemory } from './sections/hostile-memory.js';
 import { hotPath } from './sections/hot-path.js';
 import { processing } from './sections/processing.js';
 import { scale } from './sections/scale.js';
@@ -48,6 +51,8 @@ try {
     );
   if (wanted('processing')) tables.push(...(await processing({ workDir })));
   if (wanted('extraction')) tables.push(...(await extraction({ workDir, runs: args.quick ? 1 : 5 })));
+  if (wanted('extraction-process')) tables.push(...(await extractionProcess({ runs: args.quick ? 1 : 5 })));
+  if (wanted('hostile-memory')) tables.push(...(await hostileMemory({ workDir, baseline: args.baseline })));
   if (wanted('cold-start')) tables.push(...(await coldStart({ workDir, runs: args.quick ? 2 : 5 })));
 } finally {
   await rm(workDir, { recursive: true, force: true });

@@ -8,8 +8,8 @@ import { createCanvas } from '@napi-rs/canvas';
 import Tesseract from 'tesseract.js';
 import type { ContentType } from '../../src/reference/model.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type FileSource } from '../../src/reference/processing/extractor.js';
-import { englishLangPath } from '../../src/reference/processing/ocr-extractor.js';
-import { RENDER_DPI } from '../../src/reference/processing/pdf-extractor.js';
+import { englishLangPath } from '../../src/reference/processing/ocr-reader.js';
+import { RENDER_DPI } from '../../src/reference/processing/pdf-pages.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
 
 const onDisk = (path: string): FileSource => ({ path, bytes: () => readFile(path) });
@@ -34,7 +34,7 @@ const CASES: Array<{ file: string; type: ContentType; word: string; native: 'pdf
 const has = (tool: string) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error === undefined;
 
 /**
- * Extraction time per file, ours (in-process, warm workers, the server's extractor) beside the
+ * Extraction time per file, ours (the server's extractor, a warm extraction process) beside the
  * native tools on the same file in the same run: pdftotext, and pdftoppm + tesseract for scans,
  * tesseract with the very model file we ship (LSTM, `best_int`). Native tools missing: ours alone.
  */
@@ -79,10 +79,10 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
     }
   }
 
-  const extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, workers: 1 });
+  const extractor = createExtractor(DEFAULT_EXTRACTION_LIMITS);
   const rows: Table['rows'] = [];
   try {
-    // Warm-up: start the PDF worker and the tesseract worker, as a running server has them.
+    // Warm-up: start the extraction process (pdf.js and tesseract loaded), as a running server has it.
     await extractor.extract(onDisk(fixture('scan-jpeg.pdf')), 'application/pdf');
     for (const c of CASES) {
       const ours: number[] = [];
@@ -138,7 +138,7 @@ export async function extraction({ workDir, runs }: { workDir: string; runs: num
     {
       title: 'Extraction: ours vs the native tools, same files',
       note:
-        `Median of ${runs} runs per file. Ours: the server's extractor in-process with warm workers (one PDF worker thread, one tesseract.js worker), ` +
+        `Median of ${runs} runs per file. Ours: the server's extractor with a warm extraction process (pdf.js and one tesseract.js worker loaded), ` +
         `so it is the engine's time without HTTP or queueing. Native: one process per call (start-up and model load included, as a user of the CLI pays), ` +
         `tesseract ${missing.includes('tesseract') ? '(missing)' : `--oem 1 on one thread (OMP_THREAD_LIMIT=1) with the same eng.traineddata (4.0.0_best_int) we ship; its start-up and model load alone (an 8×8 blank PNG) take ${fmt(median(startup), 0)} ms of each call`}; scanned PDFs rendered at the same ${RENDER_DPI} dpi. ` +
         `"Reads" says whether the text has the file's word (for the hopeless scan: whether it is empty).`,

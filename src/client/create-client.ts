@@ -210,7 +210,10 @@ export function createDocprocClient(options: DocprocClientOptions) {
      * at the deadline when the document was read still `processing`; a wait that never read it
      * resolves with the last error instead (or rethrows the network error).
      */
-    async waitForDocument(documentId: number, { timeoutMs = 60_000, initialIntervalMs = 200, ...init }: WaitOptions = {}) {
+    async waitForDocument(
+      documentId: number,
+      { timeoutMs = 60_000, initialIntervalMs = 200, ...init }: WaitOptions = {},
+    ): Promise<Result<Document>> {
       const deadline = Date.now() + timeoutMs;
       const backoff = createBackoff({ initialMs: initialIntervalMs, maxMs: 2_000 });
       let last: Document | undefined;

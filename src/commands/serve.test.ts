@@ -68,10 +68,13 @@ describe('docproc serve --help', () => {
       ['--max-file-bytes', 'DOCPROC_MAX_FILE_BYTES'],
       ['--max-files', 'DOCPROC_MAX_FILES'],
       ['--concurrency', 'DOCPROC_CONCURRENCY'],
+      ['--extraction-memory-mb', 'DOCPROC_EXTRACTION_MEMORY_MB'],
       ['--min-upload-rate', 'DOCPROC_MIN_UPLOAD_RATE'],
       ['--max-connections', 'DOCPROC_MAX_CONNECTIONS'],
+      ['--max-connections-per-address', 'DOCPROC_MAX_CONNECTIONS_PER_ADDRESS'],
       ['--headers-timeout-ms', 'DOCPROC_HEADERS_TIMEOUT_MS'],
       ['--request-timeout-ms', 'DOCPROC_REQUEST_TIMEOUT_MS'],
+      ['--shutdown-grace-ms', 'DOCPROC_SHUTDOWN_GRACE_MS'],
       ['--cors-origin', 'DOCPROC_CORS_ORIGINS'],
       ['--log-level', 'DOCPROC_LOG_LEVEL'],
     ]) {
@@ -81,12 +84,14 @@ describe('docproc serve --help', () => {
     expect(output).toContain('(default: 4010, env: PORT)');
     expect(output).toContain('(default: "./.docproc", env: DOCPROC_DATA_DIR)');
     expect(output).toContain('(default: 1500, env: DOCPROC_PROCESSING_DELAY_MS)');
+    expect(output).toContain('(default: 512, env: DOCPROC_EXTRACTION_MEMORY_MB)');
   });
 
   it.each([
     [['--failure-rate', '2'], /--failure-rate/],
     [['--processing-delay-ms', '-5'], /--processing-delay-ms/],
     [['--log-level', 'loud'], /--log-level/],
+    [['--extraction-memory-mb', '100'], /--extraction-memory-mb.*from 256/],
   ])('refuses %j with a message naming the option', (args, message) => {
     const { status, output } = serveSync(args);
     expect(status).not.toBe(0);
@@ -128,6 +133,31 @@ describe('docproc serve with a key setting that holds no key', () => {
       const { status, output } = serveSync(['--data-dir', join(dataDir, 'empty-keys'), '--port', '0', ...args], env);
       expect(status).toBe(2);
       expect(output).toMatch(message);
+      expect(output).not.toContain('listening');
+    },
+    30_000,
+  );
+});
+
+describe('docproc serve with a key that no HTTP client can send intact', () => {
+  it.each([
+    ['--api-key Kü', ['--api-key', 'Kü'], {}, /--api-key has a key whose character 2 is U\+00FC/],
+    ['--api-key with a bell', ['--api-key', 'ok-key', '--api-key', 'bad\u0007key'], {}, /--api-key has a key whose character 4 is U\+0007/],
+    ['--api-key with a space', ['--api-key', 'two words'], {}, /character 4 is U\+0020/],
+    [
+      'DOCPROC_API_KEYS with a tab inside',
+      [],
+      { DOCPROC_API_KEYS: 'fine, tab\tbed' },
+      /DOCPROC_API_KEYS has a key whose character 4 is U\+0009/,
+    ],
+  ])(
+    '%s stops start-up with exit 2, naming the rule but not the key',
+    (_what, args, env, message) => {
+      const { status, output } = serveSync(['--data-dir', join(dataDir, 'bad-keys'), '--port', '0', ...args], env);
+      expect(status).toBe(2);
+      expect(output).toMatch(message);
+      expect(output).toContain('printable ASCII without spaces (0x21-0x7E');
+      for (const key of ['Kü', 'bad\u0007key', 'two words', 'tab\tbed']) expect(output).not.toContain(key);
       expect(output).not.toContain('listening');
     },
     30_000,

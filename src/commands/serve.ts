@@ -1,10 +1,18 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { BUNDLED } from '../contract/bundled.js';
-import { DEFAULT_HTTP_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, listen } from '../http/http-server.js';
+import { ANSWER_WAIT_MS } from '../http/drain.js';
+import {
+  DEFAULT_HTTP_TIMEOUTS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  listen,
+} from '../http/http-server.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
 import { DEV_API_KEY } from '../reference/api/keys.js';
+import { DEFAULT_EXTRACTION_LIMITS, MIN_EXTRACTION_MEMORY_MB } from '../reference/processing/extractor.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PROCESSING_DELAY_MS } from '../reference/processing/settings.js';
 import type { ReferenceService } from '../reference/service.js';
 import { integerOption, portOption } from './option-parsers.js';
@@ -23,9 +31,12 @@ export interface ServeOptions {
   maxFiles: number;
   minUploadRate: number;
   maxConnections: number;
+  maxConnectionsPerAddress: number;
   concurrency: number;
+  extractionMemoryMb: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  shutdownGraceMs: number;
   corsOrigin: string[];
   logLevel: LevelWithSilent;
   logFormat: 'auto' | 'pretty' | 'json';
@@ -61,6 +72,33 @@ export function emptyKeySetting(flagKeys: string[], envKeys: string | undefined)
   return undefined;
 }
 
+/**
+ * What an API key may hold: printable ASCII other than space (0x21-0x7E). An HTTP header carries
+ * other bytes unreliably (clients encode non-ASCII differently or refuse it, control characters are
+ * refused, spaces at either end are stripped), so a key with them could never be sent intact.
+ */
+export const API_KEY_RULE = /^[\x21-\x7E]+$/;
+
+/**
+ * Why a configured key breaks {@link API_KEY_RULE}, naming the setting, the position and the code
+ * point (never the key), or undefined when every key keeps it.
+ * @example keyRuleViolation(['Kü'], undefined); // '--api-key has a key whose character 2 is U+00FC; ...'
+ */
+export function keyRuleViolation(flagKeys: string[], envKeys: string | undefined): string | undefined {
+  const [setting, keys] = flagKeys.length > 0 ? ['--api-key', flagKeys] : ['DOCPROC_API_KEYS', fromList(envKeys)];
+  for (const key of keys) {
+    if (API_KEY_RULE.test(key)) continue;
+    const chars = [...key];
+    const at = chars.findIndex((char) => !API_KEY_RULE.test(char));
+    const codePoint = `U+${chars[at]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    return (
+      `${setting} has a key whose character ${at + 1} is ${codePoint}; an API key is printable ASCII without spaces ` +
+      '(0x21-0x7E: letters, digits and punctuation), since an HTTP header cannot carry anything else intact.'
+    );
+  }
+  return undefined;
+}
+
 /** `docproc serve`: the reference server with its embedded store. */
 export function serveCommand(): Command {
   return new Command('serve')
@@ -72,7 +110,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         '--api-key <key>',
-        `an accepted API key, repeatable; env DOCPROC_API_KEYS (comma-separated). When set, the dev key ${DEV_API_KEY} is off`,
+        `an accepted API key (printable ASCII, no spaces), repeatable; env DOCPROC_API_KEYS (comma-separated). When set, the dev key ${DEV_API_KEY} is off`,
       )
         .argParser(collect)
         .default([], `${DEV_API_KEY}`),
@@ -116,16 +154,34 @@ export function serveCommand(): Command {
         .argParser(integerOption(0)),
     )
     .addOption(
-      new Option('--max-connections <n>', 'connections open at once; new ones beyond are closed')
+      new Option('--max-connections <n>', 'connections open at once; beyond, a new one replaces an idle one, or is closed')
         .env('DOCPROC_MAX_CONNECTIONS')
         .default(DEFAULT_MAX_CONNECTIONS)
         .argParser(integerOption(1)),
+    )
+    .addOption(
+      new Option(
+        '--max-connections-per-address <n>',
+        'connections open at once from one client address; beyond, a new one replaces an idle one of that address, or is closed (0: off, as behind a proxy)',
+      )
+        .env('DOCPROC_MAX_CONNECTIONS_PER_ADDRESS')
+        .default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS)
+        .argParser(integerOption(0)),
     )
     .addOption(
       new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once')
         .env('DOCPROC_CONCURRENCY')
         .default(DEFAULT_CONCURRENCY)
         .argParser(integerOption(1, 64)),
+    )
+    .addOption(
+      new Option(
+        '--extraction-memory-mb <MiB>',
+        'all the memory one extraction (PDF parsing, page rendering, OCR) may take; a document that needs more fails unreadable_document',
+      )
+        .env('DOCPROC_EXTRACTION_MEMORY_MB')
+        .default(DEFAULT_EXTRACTION_LIMITS.memoryMb)
+        .argParser(integerOption(MIN_EXTRACTION_MEMORY_MB)),
     )
     .addOption(
       new Option('--headers-timeout-ms <ms>', 'time a client has to send its request headers (slow clients are cut)')
@@ -138,6 +194,15 @@ export function serveCommand(): Command {
         .env('DOCPROC_REQUEST_TIMEOUT_MS')
         .default(DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs)
         .argParser(integerOption(1)),
+    )
+    .addOption(
+      new Option(
+        '--shutdown-grace-ms <ms>',
+        'on SIGTERM/SIGINT, how long requests already being handled may take to finish (new ones get a 503); an upload not stored by then is not stored',
+      )
+        .env('DOCPROC_SHUTDOWN_GRACE_MS')
+        .default(DEFAULT_SHUTDOWN_GRACE_MS)
+        .argParser(integerOption(0)),
     )
     .addOption(
       new Option(
@@ -162,7 +227,8 @@ export function serveCommand(): Command {
         .choices(['auto', 'pretty', 'json']),
     )
     .action(async (options: ServeOptions) => {
-      const refusal = emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS);
+      const refusal =
+        emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS) ?? keyRuleViolation(options.apiKey, process.env.DOCPROC_API_KEYS);
       if (refusal) {
         process.stderr.write(`docproc serve: ${refusal}\n`);
         process.exit(2);
@@ -186,6 +252,7 @@ export function serveCommand(): Command {
           maxFiles: options.maxFiles,
           minUploadRate: { bytesPerSecond: options.minUploadRate },
           concurrency: options.concurrency,
+          extraction: { memoryMb: options.extractionMemoryMb },
           corsOrigins,
           seedFile: options.seedFile,
           logger,
@@ -199,6 +266,7 @@ export function serveCommand(): Command {
           host: options.host,
           timeouts,
           maxConnections: options.maxConnections,
+          maxConnectionsPerAddress: options.maxConnectionsPerAddress,
         }).catch(async (error: unknown) => {
           await service!.close();
           throw error;
@@ -232,12 +300,13 @@ export function serveCommand(): Command {
         // the first counts. A shutdown that hangs is cut short rather than left running.
         if (stopping) return;
         stopping = true;
+        const longest = options.shutdownGraceMs + ANSWER_WAIT_MS + 10_000;
         setTimeout(() => {
-          process.stderr.write('docproc serve: shutdown took longer than 20 s, exiting anyway\n');
+          process.stderr.write(`docproc serve: shutdown took longer than ${longest / 1000} s, exiting anyway\n`);
           process.exit(1);
-        }, 20_000).unref();
-        logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-        await http.close();
+        }, longest).unref();
+        logger.info({ signal }, 'shutting down: new requests are answered 503, requests in flight finish');
+        await http.close(options.shutdownGraceMs);
         await service.close();
         logger.flush?.();
         process.exit(0);

@@ -21,7 +21,15 @@ export interface ApiRequest {
   receive(options: ReceiveOptions): Promise<ReceivedUpload>;
   /** Reads a JSON body: undefined when there is none or it is not `application/json`; an ApiError (400) when malformed. */
   json(): Promise<unknown>;
+  /**
+   * Aborted once nothing may be changed on this request's behalf any more: its client went away before
+   * the answer, or the server's shutdown grace period ended (see http/request-lifetime.ts).
+   */
+  signal?: AbortSignal;
 }
+
+/** What a client is told to wait before retrying a request refused because the server is shutting down, in seconds. */
+export const SHUTDOWN_RETRY_AFTER_S = 5;
 
 /** An answer of the API, written by the adapter as it is (status, headers, a JSON body). */
 export interface ApiResponse {

@@ -55,6 +55,7 @@ export function fetchApi(api: HandlesApi, { limits }: { limits: UploadLimits }):
       query: queryOf(url),
       header: (name) => request.headers.get(name) ?? undefined,
       requestId,
+      signal: request.signal,
       receive: (options) => receiveFormData(request, limits, options),
       json: () => readJson(request),
     };

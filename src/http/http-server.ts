@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { limitConnections } from './connection-limits.js';
+import { createDrain } from './drain.js';
 import { isSaneRequestId } from './request-id.js';
 
 /** How long a client may take; slow clients are cut so they cannot hold connections forever. */
@@ -14,13 +16,24 @@ export interface HttpTimeouts {
 }
 
 /**
- * Connections open at once beyond which new ones are closed at once (default 512): kept below the
- * usual 1,024 open files, so sockets never starve the server of the files it writes.
+ * Connections open at once (default 512): kept below the usual 1,024 open files, so sockets never
+ * starve the server of the files it writes. At the cap, a new connection closes the oldest idle one
+ * of the address holding the most, or is closed itself when none is idle (see connection-limits.ts).
  */
 export const DEFAULT_MAX_CONNECTIONS = 512;
 
+/**
+ * Connections open at once from one client address (default 128: a browser opens 6 per host, so
+ * twenty people behind one NAT fit), so one address can hold at most a quarter of the default 512;
+ * 0 turns it off, as a deployment behind a proxy must (every client then has the proxy's address).
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
+
 /** The timeouts `docproc serve` uses unless told otherwise. */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000 };
+
+/** How long a shutdown lets requests already being handled finish (default 10 s). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 // Errors Node raises before a request reaches Express (a timeout, malformed HTTP, oversized
 // headers): answered with the same problem+json as everything else instead of Node's bare text.
@@ -80,15 +93,17 @@ export interface ListeningServer {
   url: string;
   port: number;
   /**
-   * Stops accepting connections and lets requests in flight finish (their durable writes
-   * included); connections still busy after `graceMs` are cut.
+   * Shuts down (see drain.ts): no new connection is accepted, and a new request on one already
+   * open is answered 503 with Retry-After; requests already being handled finish and are answered,
+   * with `Connection: close`. Past `graceMs`, nothing they have not stored yet is stored, and the
+   * connections are cut once the requests whose body had arrived are answered.
    */
   close(graceMs?: number): Promise<void>;
 }
 
 /**
- * Listens on host:port (0 picks a free port) with the given timeouts and connection cap, and
- * resolves once listening.
+ * Listens on host:port (0 picks a free one) with the given timeouts and connection caps (in all, and
+ * per client address), and resolves once listening.
  * @example const { url, close } = await listen(app, { port: 4010, host: '127.0.0.1' });
  */
 export function listen(
@@ -98,21 +113,21 @@ export function listen(
     host,
     timeouts = {},
     maxConnections = DEFAULT_MAX_CONNECTIONS,
-  }: { port: number; host: string; timeouts?: Partial<HttpTimeouts>; maxConnections?: number },
+    maxConnectionsPerAddress = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  }: { port: number; host: string; timeouts?: Partial<HttpTimeouts>; maxConnections?: number; maxConnectionsPerAddress?: number },
 ): Promise<ListeningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
   return new Promise((resolve, reject) => {
-    const server = createServer(
-      {
-        headersTimeout: headersTimeoutMs,
-        requestTimeout: requestTimeoutMs,
-        // Node checks the two timeouts above only this often (30 s by default).
-        connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
-      },
-      app,
-    );
+    const server = createServer({
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // Node checks the two timeouts above only this often (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+    });
+    const drain = createDrain(server, app);
+    server.on('request', drain.listener);
     server.keepAliveTimeout = keepAliveTimeoutMs;
-    server.maxConnections = maxConnections;
+    limitConnections(server, { maxConnections, maxPerAddress: maxConnectionsPerAddress });
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);
     server.listen(port, host);
@@ -123,23 +138,11 @@ export function listen(
       // A wildcard address is not something a browser can open.
       const wildcard = address.address === '0.0.0.0' || address.address === '::';
       const shownHost = wildcard ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      let closing: Promise<void> | undefined;
       resolve({
         server,
         port: address.port,
         url: `http://${shownHost}:${address.port}`,
-        close(graceMs = 10_000) {
-          closing ??= new Promise<void>((done) => {
-            const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-            timer.unref();
-            server.close(() => {
-              clearTimeout(timer);
-              done();
-            });
-            server.closeIdleConnections();
-          });
-          return closing;
-        },
+        close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => drain.close(graceMs),
       });
     });
   });

@@ -13,6 +13,7 @@ import { createKeyring } from './auth.js';
 import { createFaults } from './controls/faults.js';
 import { seedFromFile } from './controls/seed-file.js';
 import { createReferenceCore } from './core.js';
+import { EXTRACTION_START_TIMEOUT_MS } from './processing/extraction-pool.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import type { Processor } from './processing/processor.js';
 import { createLocalRunQueue } from './processing/queue/local-run-queue.js';
@@ -93,7 +94,7 @@ async function openStore(
   return { store, location: store.layout.root };
 }
 
-// How long past the extraction time limit a run may still hold its slot.
+// How long past the extraction time limit (and its process's start-up limit) a run may still hold its slot.
 const RUN_BUDGET_GRACE_MS = 2_000;
 
 /**
@@ -126,7 +127,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     failure_rate: options.failureRate ?? 0,
   });
   const extraction = { ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction };
-  const extractor = createExtractor({ ...extraction, workers: concurrency });
+  const extractor = createExtractor(extraction);
   const keyring = createKeyring(apiKeys, store.tenantSalt);
   const { api, processor } = createReferenceCore({
     store,
@@ -138,7 +139,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     clock,
     random: createRandom(options.seed),
     // The extractors stop at their own limit with a precise message; this catches any that do not.
-    runBudgetMs: extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
+    runBudgetMs: EXTRACTION_START_TIMEOUT_MS + extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
     logger: logger.child({ component: 'processor' }),
   });
   const app = createApp({

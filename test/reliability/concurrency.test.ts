@@ -8,7 +8,8 @@ let server: Server;
 let client: DocprocClient;
 beforeAll(async () => {
   // Runs last long enough that all 20 concurrent retries arrive while the first one's run is going.
-  server = await startReferenceServer({ processingDelayMs: 1_500 });
+  // The 200 concurrent uploads below come from one address: the per-address connection cap is off.
+  server = await startReferenceServer({ processingDelayMs: 1_500, maxConnectionsPerAddress: 0 });
   client = createDocprocClient({ baseUrl: server.baseUrl, apiKey: 'docproc-dev-key' });
 });
 afterAll(() => server?.close());

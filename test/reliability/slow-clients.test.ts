@@ -12,7 +12,11 @@ const HEADERS_TIMEOUT_MS = 1_000;
 const SLOW_CLIENTS = 200;
 let server: Server;
 beforeAll(async () => {
-  server = await startReferenceServer({ timeouts: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: 5_000 } });
+  // All 200 come from 127.0.0.1: the per-address cap (connection-fairness.test.ts) is off here.
+  server = await startReferenceServer({
+    timeouts: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: 5_000 },
+    maxConnectionsPerAddress: 0,
+  });
 });
 afterAll(() => server?.close());
 
@@ -94,7 +98,11 @@ describe('slow uploads and too many connections', () => {
   const CAP = 400;
   let drips: Server;
   beforeAll(async () => {
-    drips = await startReferenceServer({ minUploadRate: { bytesPerSecond: 1_000, windowMs: WINDOW_MS }, maxConnections: CAP });
+    drips = await startReferenceServer({
+      minUploadRate: { bytesPerSecond: 1_000, windowMs: WINDOW_MS },
+      maxConnections: CAP,
+      maxConnectionsPerAddress: 0,
+    });
   });
   afterAll(() => drips?.close());
 
@@ -143,7 +151,7 @@ describe('slow uploads and too many connections', () => {
     }
   }, 60_000);
 
-  it(`closes connections beyond the cap of ${CAP} at once, and serves again once they are gone`, async () => {
+  it(`keeps at most ${CAP} connections open (beyond, the oldest idle ones are closed), and serves meanwhile`, async () => {
     const port = Number(new URL(drips.baseUrl).port);
     const sockets = await Promise.all(
       Array.from(
@@ -173,10 +181,11 @@ describe('slow uploads and too many connections', () => {
       const open = closedSoon.filter((closed) => !closed).length;
       expect(open).toBeLessThanOrEqual(CAP);
       expect(open).toBeGreaterThan(CAP - 10);
+      // The server is full of idle connections: a client's new one takes the place of one of them.
+      const client = createDocprocClient({ baseUrl: drips.baseUrl, apiKey: 'docproc-dev-key' });
+      expect((await client.listDocuments()).response.status).toBe(200);
     } finally {
       for (const s of sockets) s.destroy();
     }
-    const client = createDocprocClient({ baseUrl: drips.baseUrl, apiKey: 'docproc-dev-key' });
-    expect(await until(async () => (await client.listDocuments()).response.status === 200, 5_000)).toBe(true);
   }, 30_000);
 });

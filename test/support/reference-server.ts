@@ -14,6 +14,8 @@ export interface ReferenceServerOptions extends Partial<Omit<ReferenceServiceOpt
   timeouts?: Partial<HttpTimeouts>;
   /** Connections at once (default: that of `docproc serve`). */
   maxConnections?: number;
+  /** Connections at once from one address (default: that of `docproc serve`; every test client is 127.0.0.1). */
+  maxConnectionsPerAddress?: number;
 }
 
 /** A reference server running in this process on 127.0.0.1 (or with no port at all, see {@link startReferenceInProcess}). */
@@ -63,6 +65,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     host: '127.0.0.1',
     timeouts: options.timeouts,
     maxConnections: options.maxConnections,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress,
   });
   let closing: Promise<void> | undefined;
   return {

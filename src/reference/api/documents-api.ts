@@ -1,4 +1,4 @@
-import { type ApiRequest, type ApiResponse, jsonResponse } from '../../http/exchange.js';
+import { type ApiRequest, type ApiResponse, jsonResponse, SHUTDOWN_RETRY_AFTER_S } from '../../http/exchange.js';
 import { ApiError } from '../../http/problem.js';
 import { refusalError } from '../../http/upload/upload-refusal.js';
 import type { Processor, RetryResult } from '../processing/processor.js';
@@ -39,6 +39,10 @@ function answerUpload(outcome: UploadOutcome): ApiResponse {
       );
     case 'refused':
       throw refusalError(outcome.refusal);
+    case 'abandoned':
+      throw new ApiError('service_unavailable', 'The upload was not stored: the server is shutting down. Retry it.', {
+        headers: { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_S) },
+      });
   }
 }
 
@@ -76,7 +80,9 @@ export function createDocumentsApi({ store, processor, uploads }: DocumentsApiDe
   return {
     async uploadDocuments(request, tenant) {
       const idempotencyKey = parseIdempotencyKey(request.header(IDEMPOTENCY_HEADER));
-      return answerUpload(await uploads.upload({ tenant, idempotencyKey, receive: (options) => request.receive(options) }));
+      return answerUpload(
+        await uploads.upload({ tenant, idempotencyKey, receive: (options) => request.receive(options), signal: request.signal }),
+      );
     },
     async listDocuments(request, tenant) {
       const query = parseListQuery(request.query);

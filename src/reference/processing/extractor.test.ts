@@ -14,7 +14,7 @@ let dir: string;
 let extractor: Extractor;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'docproc-extract-'));
-  extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, maxPdfPages: 5, maxImagePixels: 4_000_000, timeoutMs: 20_000, workers: 1 });
+  extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, maxPdfPages: 5, maxImagePixels: 4_000_000, timeoutMs: 20_000 });
 });
 afterAll(async () => {
   await extractor?.close();
@@ -132,7 +132,7 @@ describe('guards against hostile files', () => {
   });
 
   it('a PDF that takes too long is cut off at the time limit, and the next file is read normally', async () => {
-    const slow = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500, workers: 1 });
+    const slow = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500 });
     try {
       // Eight megabytes of text operators: seconds of parsing, far beyond the limit.
       const heavy = Array.from(
@@ -155,9 +155,9 @@ describe('guards against hostile files', () => {
   }, 30_000);
 
   it("the time limit covers the OCR of a scanned PDF's pages, not only its parsing", async () => {
-    const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500, workers: 1 });
+    const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 1_500 });
     try {
-      // Warm: the PDF worker has loaded pdf.js and the canvas, so parsing the scan takes a fraction
+      // Warm: the extraction process has loaded pdf.js and the canvas, so parsing the scan takes a fraction
       // of the limit and OCR of its full A4 page (several seconds) is what runs into it.
       expect((await hasty.extract(onDisk(fixture('text.pdf')), 'application/pdf')).ok).toBe(true);
       const started = performance.now();
@@ -173,7 +173,7 @@ describe('guards against hostile files', () => {
   }, 30_000);
 
   it('OCR that takes too long is cut off, its worker replaced, and later jobs still answer', async () => {
-    const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 5, workers: 1 });
+    const hasty = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, timeoutMs: 5 });
     try {
       for (let i = 0; i < 2; i++) {
         const result = await hasty.extract(onDisk(fixture('scanned.png')), 'image/png');

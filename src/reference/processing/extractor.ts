@@ -1,7 +1,6 @@
 import type { ContentType } from '../model.js';
+import { createExtractionPool } from './extraction-pool.js';
 import type { Extraction } from './lifecycle.js';
-import { createOcrExtractor, type OcrExtractor } from './ocr-extractor.js';
-import { createPdfExtractor, type PdfExtractor } from './pdf-extractor.js';
 
 /** The guards of text extraction. */
 export interface ExtractionLimits {
@@ -11,8 +10,11 @@ export interface ExtractionLimits {
   maxImagePixels: number;
   /** One extraction may take at most this long (default 60 s). */
   timeoutMs: number;
-  /** Heap limit of a PDF worker, in MB (default 512). */
-  maxPdfMemoryMb: number;
+  /**
+   * All the memory one extraction may take, in MiB (default 512): its process's resident memory,
+   * JavaScript heap, buffers, canvases and OCR engine alike (`--extraction-memory-mb`).
+   */
+  memoryMb: number;
 }
 
 /**
@@ -26,8 +28,11 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   maxPdfPages: 500,
   maxImagePixels: 100_000_000,
   timeoutMs: 60_000,
-  maxPdfMemoryMb: 512,
+  memoryMb: 512,
 };
+
+/** The smallest memory limit an extraction process can start and read a page under, in MiB. */
+export const MIN_EXTRACTION_MEMORY_MB = 256;
 
 /** A stored file to extract: its bytes, and where it is on disk when it is in a file. */
 export interface FileSource {
@@ -41,57 +46,31 @@ export interface Extractor {
   close(): Promise<void>;
 }
 
-// The text of a PDF: each page's text layer; a page without one (a scan) is rendered and read by
-// OCR, one page after another on the shared OCR workers, all within the document's time limit.
-async function readPdf(pdf: PdfExtractor, ocr: OcrExtractor, bytes: Uint8Array, timeoutMs: number): Promise<Extraction> {
-  const started = performance.now();
-  const reading = await pdf.extract(bytes);
-  if (!reading.ok) return reading;
-  const texts: string[] = [];
-  for (const [index, page] of reading.pages.entries()) {
-    if ('text' in page) {
-      texts.push(page.text);
-      continue;
-    }
-    const left = timeoutMs - (performance.now() - started);
-    const read = left > 0 ? await ocr.extract(page.image, left) : undefined;
-    // Out of time, whether before this page or while reading it.
-    if (!read || (!read.ok && performance.now() - started >= timeoutMs)) {
-      const message = `Reading the PDF (OCR of its scanned pages) took longer than ${timeoutMs / 1000} s, the processing time limit.`;
-      return { ok: false, error: { code: 'unreadable_document', message } };
-    }
-    if (!read.ok) return { ok: false, error: { ...read.error, message: `Page ${index + 1}: ${read.error.message}` } };
-    texts.push(read.text);
-  }
-  return { ok: true, text: texts.filter(Boolean).join('\n\n') };
-}
-
 /**
- * The real extractor: the PDF text layer through unpdf (and OCR of pages without one), OCR for PNG
- * and JPEG through tesseract.js, both started lazily. `workers` bounds the OCR workers (match the
- * queue's concurrency).
- * @example const extractor = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, workers: 2 });
+ * The real extractor: each document is read in an extraction process (one per concurrent
+ * extraction; the processor's queue bounds how many) under the time and memory limits: the PDF text layer through unpdf (pdf.js), pages
+ * without one rendered and read by OCR one at a time, PNG and JPEG by OCR (tesseract.js).
+ * @example const extractor = createExtractor(DEFAULT_EXTRACTION_LIMITS);
  */
-export function createExtractor(options: ExtractionLimits & { workers: number }): Extractor {
-  const pdf = createPdfExtractor({
-    maxPages: options.maxPdfPages,
-    timeoutMs: options.timeoutMs,
-    maxMemoryMb: options.maxPdfMemoryMb,
+export function createExtractor(options: ExtractionLimits): Extractor {
+  const pool = createExtractionPool({
+    ...options,
     maxRenderPixels: Math.min(MAX_RENDER_PIXELS, options.maxImagePixels),
+    recycleAboveMb: Math.floor(options.memoryMb / 2),
   });
-  const ocr = createOcrExtractor({ maxImagePixels: options.maxImagePixels, timeoutMs: options.timeoutMs, workers: options.workers });
   return {
     async extract(source, contentType) {
+      // A file on this machine's disk is read by the extraction process itself; bytes a store keeps
+      // elsewhere (memory, a database) are handed to it.
+      if (source.path !== undefined) return pool.extract({ path: source.path }, contentType);
       let bytes: Uint8Array;
       try {
         bytes = await source.bytes();
       } catch {
         return { ok: false, error: { code: 'processing_error', message: 'The stored file could not be read; a retry may succeed.' } };
       }
-      return contentType === 'application/pdf' ? readPdf(pdf, ocr, bytes, options.timeoutMs) : ocr.extract(bytes);
+      return pool.extract({ bytes }, contentType);
     },
-    async close() {
-      await Promise.all([pdf.close(), ocr.close()]);
-    },
+    close: () => pool.close(),
   };
 }

@@ -3,12 +3,6 @@ import type { DocumentError, DocumentRecord, ForcedOutcome } from '../model.js';
 /** What extracting a file's text gave. */
 export type Extraction = { ok: true; text: string } | { ok: false; error: DocumentError };
 
-/** Reads the text of one kind of file from its bytes (the PDF and the OCR extractor). */
-export interface BytesExtractor {
-  extract(bytes: Uint8Array): Promise<Extraction>;
-  close(): Promise<void>;
-}
-
 /** How a run ends: the text of a completed run, or the error of a failed one. */
 export type RunOutcome = { status: 'completed'; content: string } | { status: 'failed'; error: DocumentError };
 

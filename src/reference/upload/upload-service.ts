@@ -14,7 +14,8 @@ export type UploadOutcome =
   | { kind: 'replayed'; documents: DocumentRecord[] }
   | { kind: 'key_reused'; key: string }
   | { kind: 'key_in_use'; key: string }
-  | { kind: 'refused'; refusal: UploadRefusal };
+  | { kind: 'refused'; refusal: UploadRefusal }
+  | { kind: 'abandoned' };
 
 /** One upload to decide. */
 export interface UploadRequest {
@@ -26,6 +27,12 @@ export interface UploadRequest {
    * remembered one, so a replay writes nothing.
    */
   receive: (options: ReceiveOptions) => Promise<ReceivedUpload>;
+  /**
+   * Aborted once the upload must not be stored any more: its client went away, or the server's
+   * shutdown grace period ended, so no answer would reach the client. Checked right before the store
+   * commits; an upload stopped by it is `abandoned` and leaves nothing behind.
+   */
+  signal?: AbortSignal;
 }
 
 /** What the upload service needs. */
@@ -50,7 +57,7 @@ export interface UploadService {
  * @example const outcome = await createUploadService({ store, processor, clock }).upload({ tenant, idempotencyKey, receive });
  */
 export function createUploadService({ store, processor, clock }: UploadServiceDeps): UploadService {
-  async function create(tenant: string, key: string | undefined, received: ReceivedUpload): Promise<UploadOutcome> {
+  async function create(tenant: string, key: string | undefined, received: ReceivedUpload, signal?: AbortSignal): Promise<UploadOutcome> {
     if (received.kind === 'refused') return received;
     const { files } = received;
     const now = clock();
@@ -58,6 +65,10 @@ export function createUploadService({ store, processor, clock }: UploadServiceDe
       key === undefined
         ? undefined
         : { key, fingerprint: await fingerprint(files), expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+    if (signal?.aborted) {
+      await Promise.all(files.map((f) => f.file.discard()));
+      return { kind: 'abandoned' };
+    }
     const documents = await store.insert(
       files.map((f) => ({ tenant, filename: f.filename, content_type: f.contentType, size_bytes: f.size, file: f.file })),
       now.toISOString(),
@@ -68,8 +79,8 @@ export function createUploadService({ store, processor, clock }: UploadServiceDe
   }
 
   return {
-    async upload({ tenant, idempotencyKey: key, receive }) {
-      if (key === undefined) return create(tenant, undefined, await receive({ keep: true }));
+    async upload({ tenant, idempotencyKey: key, receive, signal }) {
+      if (key === undefined) return create(tenant, undefined, await receive({ keep: true }), signal);
       const claim = await store.claimKey(tenant, key, clock().toISOString());
       if (claim.kind === 'in_use') return { kind: 'key_in_use', key };
       if (claim.kind === 'earlier') {
@@ -80,7 +91,7 @@ export function createUploadService({ store, processor, clock }: UploadServiceDe
           : { kind: 'key_reused', key };
       }
       try {
-        return await create(tenant, key, await receive({ keep: true }));
+        return await create(tenant, key, await receive({ keep: true }), signal);
       } finally {
         // After an upload that remembered the key this frees nothing; after any other outcome the key is
         // free again (a failed upload is not remembered).

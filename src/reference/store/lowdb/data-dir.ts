@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type FileHandle, link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -44,17 +45,33 @@ export function layoutOf(dataDir: string): DataDirLayout {
   };
 }
 
+// A process killed but not yet reaped by its parent (a zombie, state Z in /proc/<pid>/stat; X while
+// it is being reaped) still answers kill(pid, 0), but it runs no code and holds nothing. Where there
+// is no /proc, only kill(pid, 0) is asked.
+function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return false;
+  }
+  const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+  return state === 'Z' || state === 'X';
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    // EPERM: it exists, run by another user.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !isZombie(pid);
 }
 
 // Two servers writing one db file would lose each other's writes, so the dir is locked by pid. A
-// lock left by a killed process (or by our own pid, as after a container restart as PID 1) is stale.
+// lock left by a killed process (a zombie included), or by our own pid (as after a container restart
+// as PID 1), is stale.
 // Lock files this process holds: our own pid in a lock file is stale unless it is listed here.
 const heldHere = new Set<string>();
 
