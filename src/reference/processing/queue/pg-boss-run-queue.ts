@@ -12,6 +12,8 @@ import type { RunJob, RunQueue } from './run-queue.js';
 export const QUEUE_SCHEMA = 'docproc_queue';
 const QUEUE = 'docproc-runs';
 const CHANNEL = 'docproc_runs';
+// An advisory lock id of this module's own (node-pg-migrate and pg-boss use others).
+const QUEUE_SETUP_LOCK = 0x646f6370;
 // pg-boss's own schema version, which its start-up migrates to.
 const BOSS_SCHEMA_VERSION = (createRequire(import.meta.url)('pg-boss/version.json') as { schema: number }).schema;
 
@@ -82,9 +84,20 @@ export async function openPgBossRunQueue(options: PgBossRunQueueOptions): Promis
     maintenanceIntervalSeconds: leaseCheckEveryS,
   });
   boss.on('error', (err) => logger?.warn({ err: { message: err.message } }, 'job queue maintenance failed; it runs again later'));
-  await boss.start();
   const leaseS = Math.max(1, Math.ceil(leaseMs / 1000));
-  await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard', retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: leaseS });
+  // pg-boss 10 creates a queue's partition without a lock of its own, and replicas starting at once
+  // deadlock on it: one replica at a time sets the queue up, the others then find it there.
+  const setup = await db.pool.connect();
+  try {
+    await setup.query('SELECT pg_advisory_lock($1)', [QUEUE_SETUP_LOCK]);
+    await boss.start();
+    if (!(await boss.getQueue(QUEUE))) {
+      await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard', retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: leaseS });
+    }
+  } finally {
+    await setup.query('SELECT pg_advisory_unlock($1)', [QUEUE_SETUP_LOCK]).catch(() => {});
+    setup.release();
+  }
 
   let work: ((job: RunJob) => Promise<void>) | undefined;
   let stopped = false;
