@@ -124,6 +124,8 @@ async function openStore(
 const RUN_BUDGET_GRACE_MS = 2_000;
 // How long past its run budget a started run still belongs to its replica (with a database).
 const RUN_LEASE_GRACE_MS = 30_000;
+// How often a replica looks for documents left with no queued run (with a database).
+const STRANDED_SWEEP_MS = 10_000;
 
 /**
  * Opens the store and builds the processor and the app; documents a previous process left
@@ -187,7 +189,12 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
   });
   const recovered = await processor.recover();
+  // With a shared queue, a replica that died between storing an upload and queueing its runs leaves
+  // documents with no run: every replica looks for such documents now and then and queues them (a run
+  // queued already keeps its place, so this queues each stranded run once).
+  const sweeper = parts.queue ? setInterval(() => void processor.recover().catch(() => {}), STRANDED_SWEEP_MS).unref() : undefined;
   const close = async () => {
+    clearInterval(sweeper);
     await processor.stop();
     await Promise.all([extractor.close(), store.close()]);
     await parts.close?.();

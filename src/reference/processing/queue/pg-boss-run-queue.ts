@@ -191,7 +191,16 @@ export async function openPgBossRunQueue(options: PgBossRunQueueOptions): Promis
     async enqueue(jobs, delayMs) {
       const byTenant = new Map<string, RunJob[]>();
       for (const job of jobs) byTenant.set(job.tenant, [...(byTenant.get(job.tenant) ?? []), job]);
-      for (const [tenant, mine] of byTenant) {
+      for (const [tenant, all] of byTenant) {
+        // A run already queued (start-up recovery and the sweep queue every stranded run again) keeps its
+        // place: only new runs take places in line, so a tenant's line is not pushed back.
+        const { rows } = await db.query<{ id: string }>(
+          `SELECT id::text FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[])`,
+          [QUEUE, all.map(jobId)],
+        );
+        const queued = new Set(rows.map((r) => r.id));
+        const mine = all.filter((job) => !queued.has(jobId(job)));
+        if (mine.length === 0) continue;
         const tags = await nextTags(db, tenant, mine.length);
         await boss.insert(
           mine.map((job, i) => ({

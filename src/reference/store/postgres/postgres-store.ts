@@ -288,11 +288,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await reachable(db);
     await migrate(db, url, { info: () => {} });
     const store = await createPostgresStore(db, options);
+    let closing: Promise<void> | undefined;
     return {
       ...store,
-      async close() {
-        await store.close();
-        await db.close();
+      close() {
+        closing ??= (async () => {
+          await store.close();
+          await db.close();
+        })();
+        return closing;
       },
     };
   } catch (error) {

@@ -50,6 +50,24 @@ export function likePattern(term: string): string {
 }
 
 /**
+ * The query of the documents a search finds ($1 tenant, $2 the LIKE pattern, $3 the status when
+ * `byStatus`): those whose folded name or text has the term, found through each column's trigram index
+ * first (MATERIALIZED: otherwise the planner may walk the tenant's whole list and test every row), then
+ * narrowed to the tenant, the status and the contract's rule (the text of completed documents only).
+ */
+export function matchingDocuments(byStatus: boolean): string {
+  return `WITH hits AS MATERIALIZED (
+      SELECT id FROM docproc.documents WHERE folded_name LIKE $2
+      UNION
+      SELECT id FROM docproc.documents WHERE folded_content LIKE $2)
+    SELECT ${RECORD_COLUMNS.split(', ')
+      .map((c) => `d.${c}`)
+      .join(', ')} FROM docproc.documents d JOIN hits USING (id)
+    WHERE d.tenant = $1 ${byStatus ? 'AND d.status = $3' : ''}
+      AND (d.folded_name LIKE $2 OR (d.status = 'completed' AND d.folded_content LIKE $2))`;
+}
+
+/**
  * One page of a tenant's documents, newest first (`created_at`, then id), filtered as the contract says,
  * and the filtered total. Without a search, the total is the tenant's counts row (kept by triggers) and
  * the page one index range; a search is a literal substring of the folded filename, or of the folded text
@@ -73,16 +91,15 @@ export async function listPage(db: Queryable, tenant: string, query: ListQuery):
     return { documents: page.rows.map(recordOf), total };
   }
   const pattern = likePattern(foldForSearch(query.search));
-  const where = `tenant = $1 ${status ? 'AND status = $3' : ''}
-    AND (folded_name LIKE $2 OR (status = 'completed' AND folded_content LIKE $2))`;
   const values = status ? [tenant, pattern, status] : [tenant, pattern];
+  const matching = matchingDocuments(status !== undefined);
   const page = await db.query<RecordRow & { total: string }>(
-    `SELECT ${RECORD_COLUMNS}, count(*) OVER () AS total FROM docproc.documents WHERE ${where}
+    `SELECT *, count(*) OVER () AS total FROM (${matching}) m
      ORDER BY created_at DESC, id DESC LIMIT ${Math.trunc(query.limit)} OFFSET ${Math.trunc(skip)}`,
     values,
   );
   if (page.rows.length > 0) return { documents: page.rows.map(recordOf), total: Number(page.rows[0]!.total) };
   if (skip === 0) return { documents: [], total: 0 };
-  const counted = await db.query<{ n: string }>(`SELECT count(*) AS n FROM docproc.documents WHERE ${where}`, values);
+  const counted = await db.query<{ n: string }>(`SELECT count(*) AS n FROM (${matching}) m`, values);
   return { documents: [], total: Number(counted.rows[0]!.n) };
 }
