@@ -49,6 +49,27 @@ describe('replicas of the reference service on one PostgreSQL', () => {
     );
   });
 
+  it('answer 503 service_unavailable with Retry-After while the database is down, and 200 again once it is back', async () => {
+    const [one] = await replicas(1);
+    expect((await send(one!, '/api/v1/documents/get_documents')).status).toBe(200);
+    await cluster.halt();
+    try {
+      for (const [path, init] of [
+        ['/api/v1/documents/get_documents', {}],
+        ['/api/v1/documents/get_document/1', {}],
+        ['/api/v1/documents/retry_documents/1', { method: 'POST' }],
+        ['/_mock/settings', json({ failure_rate: 0.5 })],
+      ] as const) {
+        const res = await send(one!, path, init);
+        expect({ path, status: res.status, retryAfter: res.headers.get('retry-after') }).toEqual({ path, status: 503, retryAfter: '5' });
+        expect(await res.json()).toMatchObject({ status: 503, code: 'service_unavailable' });
+      }
+    } finally {
+      await cluster.start();
+    }
+    expect(await until(async () => (await send(one!, '/api/v1/documents/get_documents')).status === 200, 15_000, 200)).toBe(true);
+  }, 40_000);
+
   it('process a document whose replica died between storing it and queueing its run', async () => {
     const [one] = await replicas(1);
     const tenant = 'stranded-tenant';

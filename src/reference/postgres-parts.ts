@@ -9,6 +9,9 @@ import { type Notifications, openNotifications } from './store/postgres/notifica
 import { createPostgresStore } from './store/postgres/postgres-store.js';
 import { createSharedControls } from './store/postgres/shared-controls.js';
 
+// The advisory lock of exclusively(): a key of its own (node-pg-migrate, pg-boss and the queue's set-up use others).
+const EXCLUSIVE_LOCK = 0x646f6373;
+
 /** Options of {@link openPostgresParts}. */
 export interface PostgresPartsOptions {
   /** Runs at once in this replica. */
@@ -32,6 +35,8 @@ export interface PostgresParts {
   faults: FaultRegistry;
   /** `host:port/database`, for people (never the password). */
   where: string;
+  /** Runs `work` while no other replica runs work under this function (a session advisory lock). */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   /** Closes the listening connection and the pool (after the processor and the store were stopped). */
   close(): Promise<void>;
 }
@@ -69,6 +74,16 @@ export async function openPostgresParts(url: string, options: PostgresPartsOptio
       settings,
       faults,
       where: db.where,
+      async exclusively(work) {
+        const client = await db.pool.connect();
+        try {
+          await client.query('SELECT pg_advisory_lock($1)', [EXCLUSIVE_LOCK]);
+          return await work();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [EXCLUSIVE_LOCK]).catch(() => {});
+          client.release();
+        }
+      },
       async close() {
         await opened.close();
         await db.close();

@@ -102,6 +102,8 @@ interface StateParts {
   faults?: FaultRegistry;
   /** Lets go of what the parts hold beyond the store (a database's pool). */
   close?: () => Promise<void>;
+  /** Runs work no other replica runs at the same time (start-up seeding). */
+  exclusively?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 // The store the options choose (and with a database, the shared queue and registries), and where its documents are, for people.
@@ -202,7 +204,9 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   let seeded = 0;
   if (options.seedFile) {
     try {
-      seeded = await seedFromFile({ store, processor, clock }, options.seedFile, (key) => keyring.tenantOf(key), apiKeys);
+      const seed = () => seedFromFile({ store, processor, clock }, options.seedFile!, (key) => keyring.tenantOf(key), apiKeys);
+      // Replicas starting at once seed one after another, so a tenant is seeded once.
+      seeded = await (parts.exclusively ? parts.exclusively(seed) : seed());
     } catch (error) {
       await close();
       throw error;
