@@ -70,6 +70,18 @@ describe('replicas of the reference service on one PostgreSQL', () => {
     expect(await until(async () => (await send(one!, '/api/v1/documents/get_documents')).status === 200, 15_000, 200)).toBe(true);
   }, 40_000);
 
+  it('tell every replica of changes again once the database came back (their listeners reconnect and reload)', async () => {
+    const [one, two] = await replicas(2);
+    await cluster.halt();
+    await cluster.start();
+    // The first change after the outage may go through before the other's listener is back: it reloads then.
+    expect(await until(async () => (await send(one!, '/_mock/settings', json({ failure_rate: 0.25 }))).status === 200, 15_000, 200)).toBe(
+      true,
+    );
+    const rate = async () => ((await (await send(two!, '/_mock/settings')).json()) as { failure_rate: number }).failure_rate;
+    expect(await until(async () => (await rate()) === 0.25, 15_000, 100)).toBe(true);
+  }, 40_000);
+
   it('process a document whose replica died between storing it and queueing its run', async () => {
     const [one] = await replicas(1);
     const tenant = 'stranded-tenant';
