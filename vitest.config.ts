@@ -67,12 +67,15 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/packaging/**', 'test/hostile-load/**'],
+          exclude: [...configDefaults.exclude, 'test/packaging/**', 'test/hostile-load/**', 'test/replicas/**'],
           testTimeout: 60_000,
         },
       },
-      // Issue 21's hostile PDFs from two tenants at once on a real server, its process tree measured (slow tier: minutes of extraction).
+      // Hostile PDFs from two tenants at once on a real server, its process tree measured (slow tier: minutes of extraction).
       { extends: true, test: { name: 'hostile-load', include: ['test/hostile-load/**/*.test.ts'], testTimeout: 300_000 } },
+      // Three `docproc serve` processes on one throwaway PostgreSQL behind a real nginx: the conformance suite,
+      // a replica killed mid-processing, the database stopped and back (slow tier: minutes of real processes).
+      { extends: true, test: { name: 'replicas', include: ['test/replicas/**/*.test.ts'], testTimeout: 300_000 } },
       // Packs the kit and the client, installs the tarballs into scratch projects and runs them (slow tier: npm install).
       { extends: true, test: { name: 'packaging', include: ['test/packaging/**/*.test.ts'], testTimeout: 300_000 } },
     ],

@@ -6,6 +6,12 @@ import { openLowdbStore } from '../../src/reference/store/lowdb/lowdb-store.js';
 /** The word every seeded document's text contains once, at a position that varies. */
 export const SEED_WORD = 'quetzal';
 
+/** The text of the n-th seeded document: a page of words, and {@link SEED_WORD} in every 1000th. */
+export function seededText(n: number): string {
+  const words = `Seeded document ${n}. Freight invoice for harbor logistics, pallets and containers. `.repeat(8);
+  return n % 1000 === 0 ? `${words}${SEED_WORD} ${n}` : words;
+}
+
 /**
  * Fills a data dir with `count` completed documents of the dev key's tenant, through the store
  * (as uploads and finished runs would, minus HTTP and extraction), each with a page of text.
@@ -37,8 +43,7 @@ export async function seedStore(dataDir: string, count: number): Promise<void> {
       await Promise.all(
         records.map((record, i) => {
           const n = start + i;
-          const words = `Seeded document ${n}. Freight invoice for harbor logistics, pallets and containers. `.repeat(8);
-          const text = n % 1000 === 0 ? `${words}${SEED_WORD} ${n}` : words;
+          const text = seededText(n);
           return store.update(record.id, () => ({ record: { ...record, status: 'completed', processed_at: now, updated_at: now }, text }));
         }),
       );

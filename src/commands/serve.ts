@@ -23,6 +23,8 @@ export interface ServeOptions {
   port: number;
   host: string;
   dataDir: string;
+  databaseUrl?: string;
+  runLeaseMs?: number;
   apiKey: string[];
   processingDelayMs: number;
   failureRate: number;
@@ -106,7 +108,28 @@ export function serveCommand(): Command {
     .exitOverride(exitOnUsageError)
     .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(portOption))
     .addOption(new Option('--host <host>', 'interface to listen on').env('DOCPROC_HOST').default('127.0.0.1'))
-    .addOption(new Option('--data-dir <dir>', 'where documents, files and text are stored').env('DOCPROC_DATA_DIR').default('./.docproc'))
+    .addOption(
+      new Option(
+        '--data-dir <dir>',
+        'where documents, files and text are stored (with --database-url: only uploads in flight, per replica)',
+      )
+        .env('DOCPROC_DATA_DIR')
+        .default('./.docproc'),
+    )
+    .addOption(
+      new Option(
+        '--database-url <url>',
+        'a PostgreSQL database (postgres://user:password@host:5432/db) shared by any number of replicas: documents, the processing queue and the mock controls live there',
+      ).env('DOCPROC_DATABASE_URL'),
+    )
+    .addOption(
+      new Option(
+        '--run-lease-ms <ms>',
+        'with --database-url: how long a started run belongs to its replica before another takes it over (default: the extraction time limit + 32 s)',
+      )
+        .env('DOCPROC_RUN_LEASE_MS')
+        .argParser(integerOption(1000)),
+    )
     .addOption(
       new Option(
         '--api-key <key>',
@@ -244,6 +267,10 @@ export function serveCommand(): Command {
       try {
         service = await createReferenceService({
           dataDir: options.dataDir,
+          databaseUrl: options.databaseUrl,
+          runLeaseMs: options.runLeaseMs,
+          // Runs of a replica that died are looked for ten times per lease (at least every second, at most every 10 s).
+          leaseCheckEveryS: options.runLeaseMs ? Math.min(10, Math.max(1, Math.round(options.runLeaseMs / 10_000))) : undefined,
           apiKeys,
           processingDelayMs: options.processingDelayMs,
           failureRate: options.failureRate,
@@ -273,7 +300,8 @@ export function serveCommand(): Command {
         });
       } catch (error) {
         process.stderr.write(`docproc serve: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.exit(1);
+        // A database that cannot be reached, or whose schema is newer than this code, is a refusal (exit 2).
+        process.exit((error as { exitCode?: unknown }).exitCode === 2 ? 2 : 1);
       }
 
       const keyLine = apiKeys.length

@@ -10,18 +10,21 @@ import { prepareScratchDir } from '../http/upload/scratch-dir.js';
 import { DEV_API_KEY } from './api/keys.js';
 import { createApp } from './app.js';
 import { createKeyring } from './auth.js';
-import { createFaults } from './controls/faults.js';
+import { createFaults, type FaultRegistry } from './controls/faults.js';
 import { seedFromFile } from './controls/seed-file.js';
 import { createReferenceCore } from './core.js';
+import { openPostgresParts } from './postgres-parts.js';
 import { EXTRACTION_START_TIMEOUT_MS } from './processing/extraction-pool.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extractor.js';
 import type { Processor } from './processing/processor.js';
 import { createLocalRunQueue } from './processing/queue/local-run-queue.js';
+import type { RunQueue } from './processing/queue/run-queue.js';
 import {
   createRandom,
   createSettings,
   DEFAULT_CONCURRENCY,
   DEFAULT_PROCESSING_DELAY_MS,
+  type ProcessingSettings,
   type SettingsRegistry,
 } from './processing/settings.js';
 import type { DocumentStore } from './store/document-store.js';
@@ -37,6 +40,15 @@ export interface ReferenceServiceOptions {
   dataDir: string;
   /** Where documents live: `lowdb`, on disk in `dataDir` (default), or `memory` (gone when the service stops). */
   store?: 'lowdb' | 'memory';
+  /**
+   * A PostgreSQL database shared by any number of replicas: documents, the run queue and the mock controls'
+   * settings and faults live there (`store` is then ignored, and `dataDir` only receives uploads in flight).
+   */
+  databaseUrl?: string;
+  /** With `databaseUrl`: how long a started run belongs to its replica before another takes it over (default: the run budget + 30 s). */
+  runLeaseMs?: number;
+  /** With `databaseUrl`: how often a replica looks for runs whose lease ran out, in seconds (default 10). */
+  leaseCheckEveryS?: number;
   /** Accepted keys; empty or absent means the dev key `docproc-dev-key`. */
   apiKeys?: string[];
   /** Minimum time a run stays processing (default 1500 ms). */
@@ -67,7 +79,7 @@ export interface ReferenceService {
   /** The same service as a `fetch` function: its API in this process, no port, no Express (tests). */
   fetch: (request: Request) => Promise<Response>;
   store: DocumentStore;
-  /** Where the documents are: the data dir of the lowdb store, or `memory`. */
+  /** Where the documents are: the data dir of the lowdb store, `memory`, or the PostgreSQL database (no password). */
   storeLocation: string;
   processor: Processor;
   settings: SettingsRegistry;
@@ -83,12 +95,30 @@ export interface ReferenceService {
   close(): Promise<void>;
 }
 
-// The store the options choose, and where its documents are, for people.
+/** Where a replica keeps its state: the store, and with a database also the run queue and the controls' registries. */
+interface StateParts {
+  store: DocumentStore;
+  location: string;
+  queue?: RunQueue;
+  settings?: SettingsRegistry;
+  faults?: FaultRegistry;
+  /** Lets go of what the parts hold beyond the store (a database's pool). */
+  close?: () => Promise<void>;
+  /** Runs work no other replica runs at the same time (start-up seeding). */
+  exclusively?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+// The store the options choose (and with a database, the shared queue and registries), and where its documents are, for people.
 async function openStore(
   options: ReferenceServiceOptions,
   logger: Logger,
   clock: () => Date,
-): Promise<{ store: DocumentStore; location: string }> {
+  shared: { concurrency: number; runLeaseMs: number; defaults: ProcessingSettings },
+): Promise<StateParts> {
+  if (options.databaseUrl) {
+    const parts = await openPostgresParts(options.databaseUrl, { ...shared, leaseCheckEveryS: options.leaseCheckEveryS, logger, clock });
+    return { ...parts, location: `PostgreSQL ${parts.where}` };
+  }
   if (options.store === 'memory') return { store: createMemoryStore(), location: 'memory (gone when the server stops)' };
   const store = await openLowdbStore(options.dataDir, { logger: logger.child({ component: 'store' }), clock });
   return { store, location: store.layout.root };
@@ -96,6 +126,10 @@ async function openStore(
 
 // How long past the extraction time limit (and its process's start-up limit) a run may still hold its slot.
 const RUN_BUDGET_GRACE_MS = 2_000;
+// How long past its run budget a started run still belongs to its replica (with a database).
+const RUN_LEASE_GRACE_MS = 30_000;
+// How often a replica looks for documents left with no queued run (with a database).
+const STRANDED_SWEEP_MS = 10_000;
 
 /**
  * Opens the store and builds the processor and the app; documents a previous process left
@@ -114,32 +148,41 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     minRate: { ...DEFAULT_MIN_UPLOAD_RATE, ...options.minUploadRate },
   };
 
-  const { store, location } = await openStore(options, logger, clock);
+  const defaults: ProcessingSettings = {
+    processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
+    failure_rate: options.failureRate ?? 0,
+  };
+  const extraction = { ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction };
+  // The extractors stop at their own limit with a precise message; this catches any that do not.
+  const runBudgetMs = EXTRACTION_START_TIMEOUT_MS + extraction.timeoutMs + RUN_BUDGET_GRACE_MS;
+  const parts = await openStore(options, logger, clock, {
+    concurrency,
+    runLeaseMs: options.runLeaseMs ?? runBudgetMs + RUN_LEASE_GRACE_MS,
+    defaults,
+  });
+  const { store, location } = parts;
   let tmpDir: string;
   try {
     tmpDir = await prepareScratchDir(join(options.dataDir, 'tmp'));
   } catch (error) {
+    await parts.queue?.stop();
     await store.close();
+    await parts.close?.();
     throw error;
   }
-  const settings = createSettings({
-    processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
-    failure_rate: options.failureRate ?? 0,
-  });
-  const extraction = { ...DEFAULT_EXTRACTION_LIMITS, ...options.extraction };
+  const settings = parts.settings ?? createSettings(defaults);
   const extractor = createExtractor(extraction);
   const keyring = createKeyring(apiKeys, store.tenantSalt);
   const { api, processor } = createReferenceCore({
     store,
     extractor,
-    queue: createLocalRunQueue({ concurrency }),
+    queue: parts.queue ?? createLocalRunQueue({ concurrency }),
     keyring,
     settings,
-    faults: createFaults(),
+    faults: parts.faults ?? createFaults(),
     clock,
     random: createRandom(options.seed),
-    // The extractors stop at their own limit with a precise message; this catches any that do not.
-    runBudgetMs: EXTRACTION_START_TIMEOUT_MS + extraction.timeoutMs + RUN_BUDGET_GRACE_MS,
+    runBudgetMs,
     logger: logger.child({ component: 'processor' }),
   });
   const app = createApp({
@@ -150,14 +193,22 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
   });
   const recovered = await processor.recover();
+  // With a shared queue, a replica that died between storing an upload and queueing its runs leaves
+  // documents with no run: every replica looks for such documents now and then and queues them (a run
+  // queued already keeps its place, so this queues each stranded run once).
+  const sweeper = parts.queue ? setInterval(() => void processor.recover().catch(() => {}), STRANDED_SWEEP_MS).unref() : undefined;
   const close = async () => {
+    clearInterval(sweeper);
     await processor.stop();
     await Promise.all([extractor.close(), store.close()]);
+    await parts.close?.();
   };
   let seeded = 0;
   if (options.seedFile) {
     try {
-      seeded = await seedFromFile({ store, processor, clock }, options.seedFile, (key) => keyring.tenantOf(key), apiKeys);
+      const seed = () => seedFromFile({ store, processor, clock }, options.seedFile!, (key) => keyring.tenantOf(key), apiKeys);
+      // Replicas starting at once seed one after another, so a tenant is seeded once.
+      seeded = await (parts.exclusively ? parts.exclusively(seed) : seed());
     } catch (error) {
       await close();
       throw error;

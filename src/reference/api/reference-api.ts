@@ -2,6 +2,7 @@ import { BUNDLED_OPERATIONS } from '../../contract/bundled.js';
 import { type ApiRequest, type ApiResponse, problemResponse } from '../../http/exchange.js';
 import { ApiError } from '../../http/problem.js';
 import { applyFaults, type FaultRegistry } from '../controls/faults.js';
+import { StoreUnavailable } from '../store/store-unavailable.js';
 import type { Keyring } from './keys.js';
 
 /** A handler of requests under one prefix, for the caller's tenant; undefined when nothing is at the path. */
@@ -38,10 +39,21 @@ function methodNotAllowed(method: string, allowed: string[]): ApiError {
   return new ApiError('method_not_allowed', `${method} is not supported here; use ${allow[0]}.`, { headers: { Allow: allow.join(', ') } });
 }
 
+// The store could not be reached (its database is down): nothing changed, and the client may try again.
+const unavailable = (error: StoreUnavailable) =>
+  new ApiError(
+    'service_unavailable',
+    'The service cannot reach its database right now; nothing was changed. Retry after the Retry-After seconds.',
+    {
+      headers: { 'Retry-After': String(error.retryAfterS) },
+    },
+  );
+
 /**
  * The API of the reference service, with no framework and no Node module in it: the key is checked first
  * (401 before anything else), then the caller's injected faults, then the operation the contract's paths
- * name (404 for an unknown path, 405 with `Allow` for a known path's other methods). Express
+ * name (404 for an unknown path, 405 with `Allow` for a known path's other methods). A store that cannot
+ * be reached is a 503 with `Retry-After`, here and nowhere else. Express
  * (express-api.ts) and `fetch` (fetch-api.ts) carry requests to it.
  * @example const api = createReferenceApi({ keyring, faults, operations, controls }); await api.handle(request);
  */
@@ -80,8 +92,9 @@ export function createReferenceApi({ keyring, faults, operations, controls, rand
         }
         response = await dispatch(request, tenant);
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        response = problemResponse(error, request);
+        if (error instanceof StoreUnavailable) response = problemResponse(unavailable(error), request);
+        else if (error instanceof ApiError) response = problemResponse(error, request);
+        else throw error;
       }
       response.headers['Cache-Control'] = NO_STORE;
       if (tenant !== undefined) response.tenant = tenant;

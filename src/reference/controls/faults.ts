@@ -48,8 +48,21 @@ export const MAX_FAULT_LATENCY_MS = 60_000;
 const DEFAULT_RETRY_AFTER_S = 5;
 const CODES: Record<FaultStatus, ErrorCode> = { 429: 'too_many_requests', 500: 'internal_error', 503: 'service_unavailable' };
 
-const none = (): Faults => ({ latency_ms: 0, jitter_ms: 0, errors: {} });
+/** No faults: a tenant's faults before any are set. */
+export const none = (): Faults => ({ latency_ms: 0, jitter_ms: 0, errors: {} });
 const copy = (faults: Faults): Faults => ({ ...faults, errors: { ...faults.errors } });
+
+/** A tenant's faults after a change (latency replaced, rules merged by operation, `null` removes one); `faults` is left as it is. */
+export function changedFaults(faults: Faults, change: FaultsChange): Faults {
+  const next = copy(faults);
+  if (change.latency_ms !== undefined) next.latency_ms = change.latency_ms;
+  if (change.jitter_ms !== undefined) next.jitter_ms = change.jitter_ms;
+  for (const [operationId, rule] of Object.entries(change.errors ?? {})) {
+    if (rule === null) delete next.errors[operationId];
+    else next.errors[operationId] = rule;
+  }
+  return next;
+}
 
 /**
  * Holds each tenant's injected faults (none by default).
@@ -61,13 +74,7 @@ export function createFaults(): FaultRegistry {
     get: (tenant) => copy(byTenant.get(tenant) ?? none()),
     peek: (tenant) => byTenant.get(tenant),
     async update(tenant, change) {
-      const next = copy(byTenant.get(tenant) ?? none());
-      if (change.latency_ms !== undefined) next.latency_ms = change.latency_ms;
-      if (change.jitter_ms !== undefined) next.jitter_ms = change.jitter_ms;
-      for (const [operationId, rule] of Object.entries(change.errors ?? {})) {
-        if (rule === null) delete next.errors[operationId];
-        else next.errors[operationId] = rule;
-      }
+      const next = changedFaults(byTenant.get(tenant) ?? none(), change);
       byTenant.set(tenant, next);
       return copy(next);
     },

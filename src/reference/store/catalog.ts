@@ -54,7 +54,7 @@ export interface Catalog {
 const slot = (tenant: string, key: string) => `${tenant}\n${key}`;
 
 /** A record as its upload's 202 showed it. */
-const asUploaded = (record: DocumentRecord): DocumentRecord => ({
+export const asUploaded = (record: DocumentRecord): DocumentRecord => ({
   ...record,
   status: 'processing',
   attempts: 1,

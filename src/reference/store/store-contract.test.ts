@@ -1,12 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresCluster, startPostgres } from '../../../test/support/postgres.js';
 import { type StagedFile, stagedBytes } from '../../http/upload/staged-file.js';
 import type { DocumentRecord } from '../model.js';
 import type { DocumentStore, NewDocument } from './document-store.js';
 import { openLowdbStore } from './lowdb/lowdb-store.js';
 import { createMemoryStore } from './memory/memory-store.js';
+import { openPostgresStore } from './postgres/postgres-store.js';
 
 // Every adapter of the store port behaves the same: what the service relies on, said once and held
 // against each. Durability and start-up checks of one adapter are its own tests (lowdb/lowdb-store.test.ts).
@@ -20,6 +22,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+// One throwaway PostgreSQL cluster for the file, a new database for each store.
+let cluster: PostgresCluster | undefined;
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+
 const ADAPTERS: Adapter[] = [
   { name: 'memory', open: async () => createMemoryStore() },
   {
@@ -31,6 +42,14 @@ const ADAPTERS: Adapter[] = [
         await store.close();
         await rm(dir, { recursive: true, force: true });
       });
+      return store;
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const store = await openPostgresStore(await cluster!.createDatabase());
+      cleanups.push(() => store.close());
       return store;
     },
   },

@@ -1,17 +1,38 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresCluster, startPostgres } from '../../../../test/support/postgres.js';
 import { until } from '../../../../test/support/reference-server.js';
+import { openSharedQueues } from '../../../../test/support/shared-queues.js';
 import { createLocalRunQueue } from './local-run-queue.js';
 import type { RunJob, RunQueue } from './run-queue.js';
+
+// One throwaway PostgreSQL cluster for the file; each shared queue gets a database of its own.
+let cluster: PostgresCluster | undefined;
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+const cleanups: Array<() => Promise<void>> = [];
 
 // Every adapter of the run-queue port hands runs out the same way; runs here are promises the test
 // settles, so what started when is decided by events.
 const ADAPTERS: Array<{ name: string; open(concurrency: number): Promise<RunQueue> }> = [
   { name: 'local', open: async (concurrency) => createLocalRunQueue({ concurrency }) },
+  {
+    name: 'pg-boss (PostgreSQL)',
+    async open(concurrency) {
+      const shared = await openSharedQueues(await cluster!.createDatabase(), [concurrency]);
+      cleanups.push(shared.close);
+      return shared.queues[0]!;
+    },
+  },
 ];
 
 const opened: RunQueue[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((queue) => queue.stop()));
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 function worker() {

@@ -8,7 +8,7 @@ export interface RunJob {
 /**
  * Where processing runs wait for a slot: the port between the processor (what a run does) and whatever
  * hands runs out (in this process, or shared by replicas). Adapters: `local-run-queue.ts` (the default, in
- * memory, tenants served in turn). Adding one touches its own file and the service's wiring.
+ * memory, tenants served in turn), `pg-boss-run-queue.ts` (in PostgreSQL, shared by replicas). Adding one touches its own file and the service's wiring.
  */
 export interface RunQueue {
   /** Queues runs of stored documents; none starts before `delayMs` has passed. */

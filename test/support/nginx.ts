@@ -1,0 +1,157 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import getPort from 'get-port';
+import { ownedTempDir, unprivilegedUser } from './postgres.js';
+
+/** A real nginx balancing requests round-robin over upstream servers. */
+export interface Balancer {
+  baseUrl: string;
+  /** nginx's error log, for failure messages. */
+  errors: () => string;
+  stop(): Promise<void>;
+}
+
+/** Where Debian (or PATH) keeps nginx. */
+export function nginxBinary(): string {
+  const found = [...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'nginx')), '/usr/sbin/nginx'].find((path) =>
+    existsSync(path),
+  );
+  if (!found) throw new Error('nginx is not installed: install Debian\'s "nginx" package (.ci/run does).');
+  return found;
+}
+
+/**
+ * Starts nginx in the foreground with its own prefix, config and pid file in a temp dir (owned by an
+ * unprivileged user, who runs it, when the tests run as root), on a free port of 127.0.0.1, balancing
+ * round-robin over the `upstreams` (host:port): at `http`, request by request, as a team's balancer would
+ * (see httpConfig); at `tcp`, connection by connection (nginx's stream module), so every byte of HTTP is
+ * the replicas' own.
+ * @example const lb = await startNginx(['127.0.0.1:4011', '127.0.0.1:4012']); await fetch(`${lb.baseUrl}/api/v1/...`);
+ */
+export async function startNginx(upstreams: string[], { layer = 'http' }: { layer?: 'http' | 'tcp' } = {}): Promise<Balancer> {
+  const user = unprivilegedUser();
+  const prefix = await ownedTempDir('docproc-nginx-', user);
+  for (const dir of ['temp', 'logs']) {
+    mkdirSync(join(prefix, dir));
+    if (user) chownSync(join(prefix, dir), user.uid, user.gid);
+  }
+  const port = await getPort({ host: '127.0.0.1' });
+  const conf = join(prefix, 'nginx.conf');
+  writeFileSync(conf, layer === 'http' ? httpConfig(prefix, port, upstreams) : tcpConfig(prefix, port, upstreams));
+  if (user) chownSync(conf, user.uid, user.gid);
+  const child: ChildProcess = spawn(nginxBinary(), ['-p', prefix, '-c', conf, '-e', join(prefix, 'logs', 'error.log')], {
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited during start-up:\n${output}`);
+    // Ready once it accepts connections (at tcp, a request needs a live upstream).
+    const accepted = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (accepted) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`nginx did not answer within 15 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    baseUrl,
+    errors: () => output,
+    stop() {
+      stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          // SIGQUIT: nginx's graceful stop; its worker goes with it.
+          child.kill('SIGQUIT');
+          await exited;
+        }
+        await rm(prefix, { recursive: true, force: true });
+      })();
+      return stopping;
+    },
+  };
+}
+
+const common = (prefix: string) => `worker_processes 1;
+daemon off;
+pid ${join(prefix, 'nginx.pid')};
+error_log ${join(prefix, 'logs', 'error.log')} warn;
+events { worker_connections 1024; }
+`;
+const servers = (upstreams: string[]) => upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n');
+
+// Connections take turns. Debian builds the stream module as a module of its own (libnginx-mod-stream).
+function tcpConfig(prefix: string, port: number, upstreams: string[]): string {
+  const built = spawnSync(nginxBinary(), ['-V'], { encoding: 'utf8' });
+  const flags = `${built.stdout}${built.stderr}`;
+  const modules = /--modules-path=(\S+)/.exec(flags)?.[1] ?? '/usr/lib/nginx/modules';
+  const load = /--with-stream=dynamic/.test(flags) ? `load_module ${join(modules, 'ngx_stream_module.so')};\n` : '';
+  return `${load}${common(prefix)}stream {
+  upstream replicas {
+${servers(upstreams)}
+  }
+  server {
+    listen 127.0.0.1:${port};
+    proxy_pass replicas;
+    proxy_connect_timeout 2s;
+  }
+}
+`;
+}
+
+// Requests take turns. Bodies stream both ways (no buffering), nginx sets no body limit of its own, a
+// request goes to another replica only when it never reached one, and what nginx refuses itself (a path
+// with an encoded NUL: refused before its headers are read) is a problem+json like the API's own 400s.
+function httpConfig(prefix: string, port: number, upstreams: string[]): string {
+  const temp = join(prefix, 'temp');
+  return `${common(prefix)}http {
+  access_log off;
+  server_tokens off;
+  client_body_temp_path ${temp}/body;
+  proxy_temp_path ${temp}/proxy;
+  fastcgi_temp_path ${temp}/fastcgi;
+  uwsgi_temp_path ${temp}/uwsgi;
+  scgi_temp_path ${temp}/scgi;
+  upstream replicas {
+${servers(upstreams)}
+    keepalive 32;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    client_max_body_size 0;
+    error_page 400 /.balancer/400;
+    location = /.balancer/400 {
+      internal;
+      default_type application/problem+json;
+      add_header X-Request-Id $request_id always;
+      return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The load balancer refused a malformed request.","code":"invalid_request"}';
+    }
+    location / {
+      proxy_pass http://replicas;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_request_buffering off;
+      proxy_buffering off;
+      proxy_read_timeout 300s;
+      proxy_send_timeout 300s;
+      proxy_next_upstream error timeout;
+    }
+  }
+}
+`;
+}
