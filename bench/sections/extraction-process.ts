@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { ContentType } from '../../src/reference/model.js';
 import type { ExtractionJob } from '../../src/reference/processing/child-protocol.js';
+import type * as Extraction from '../../src/reference/processing/extraction.js';
 import type * as Pool from '../../src/reference/processing/extraction-pool.js';
-import type * as Extractor from '../../src/reference/processing/extractor.js';
 import type * as Ocr from '../../src/reference/processing/ocr-reader.js';
 import type * as Read from '../../src/reference/processing/read-document.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
@@ -29,7 +29,7 @@ export async function extractionProcess({ runs }: { runs: number }): Promise<Tab
   const [{ createExtractionPool }, { DEFAULT_EXTRACTION_LIMITS, MAX_RENDER_PIXELS }, { createOcrReader }, { readDocument }] =
     await Promise.all([
       compiled<typeof Pool>('extraction-pool'),
-      compiled<typeof Extractor>('extractor'),
+      compiled<typeof Extraction>('extraction'),
       compiled<typeof Ocr>('ocr-reader'),
       compiled<typeof Read>('read-document'),
     ]);

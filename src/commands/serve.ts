@@ -12,7 +12,7 @@ import {
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
 import { DEV_API_KEY } from '../reference/api/keys.js';
-import { DEFAULT_EXTRACTION_LIMITS, MIN_EXTRACTION_MEMORY_MB } from '../reference/processing/extractor.js';
+import { DEFAULT_EXTRACTION_LIMITS, MIN_EXTRACTION_MEMORY_MB } from '../reference/processing/extraction.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PROCESSING_DELAY_MS } from '../reference/processing/settings.js';
 import type { ReferenceService } from '../reference/service.js';
 import { integerOption, portOption } from './option-parsers.js';

@@ -1,6 +1,6 @@
-import { imageSize } from 'image-size';
 import type { ContentType } from '../reference/model.js';
-import type { Extractor } from '../reference/processing/extractor.js';
+import { DEFAULT_EXTRACTION_LIMITS, type Extractor } from '../reference/processing/extraction.js';
+import { checkImage } from '../reference/processing/image-checks.js';
 import type { Extraction } from '../reference/processing/lifecycle.js';
 
 /** Reads the text of an image for the in-process mock (there is no OCR engine in it); '' by default. */
@@ -12,42 +12,12 @@ export interface TextLayerLimits {
   maxImagePixels: number;
 }
 
-/** The reference server's default page and pixel limits, and its longest run (60 s extraction limit + 2 s grace). */
-export const IN_PROCESS_LIMITS: TextLayerLimits = { maxPdfPages: 500, maxImagePixels: 100_000_000 };
-export const IN_PROCESS_RUN_BUDGET_MS = 62_000;
+/** The reference server's default page and pixel limits. */
+export const IN_PROCESS_LIMITS: TextLayerLimits = DEFAULT_EXTRACTION_LIMITS;
+/** The longest a run may take here: the server's extraction time limit, plus the same grace. */
+export const IN_PROCESS_RUN_BUDGET_MS = DEFAULT_EXTRACTION_LIMITS.timeoutMs + 2_000;
 
 const unreadable = (message: string): Extraction => ({ ok: false, error: { code: 'unreadable_document', message } });
-
-// A PNG is a chain of length-prefixed chunks ending in IEND: a cut-off file is found without decoding it.
-function pngIsComplete(bytes: Uint8Array): boolean {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let offset = 8; offset + 12 <= bytes.length; ) {
-    const length = view.getUint32(offset);
-    const type = String.fromCharCode(...bytes.subarray(offset + 4, offset + 8));
-    offset += 12 + length;
-    if (offset > bytes.length) return false;
-    if (type === 'IEND') return true;
-  }
-  return false;
-}
-
-// The checks the server makes before its OCR (header readable, not truncated, within the pixel limit),
-// with its messages, so a damaged image fails here as it fails there.
-function checkImage(bytes: Uint8Array, maxPixels: number): Extraction | undefined {
-  let size: { width?: number; height?: number; type?: string };
-  try {
-    size = imageSize(bytes);
-  } catch {
-    return unreadable('The image header could not be read (the file is damaged or truncated).');
-  }
-  if (size.type === 'png' && !pngIsComplete(bytes)) {
-    return unreadable('The PNG is truncated: it ends before its last chunk, so the image cannot be decoded.');
-  }
-  const { width = 0, height = 0 } = size;
-  if (width < 1 || height < 1) return unreadable('The image declares no size (the file is damaged).');
-  if (width * height > maxPixels) return unreadable(`The image is ${width}×${height} pixels; at most ${maxPixels} pixels are processed.`);
-  return undefined;
-}
 
 // Each page's text layer with pdf.js (unpdf's build, which runs in browsers and Node alike), on this
 // thread: there is no worker to contain a hostile PDF, which is fine for a mock inside a test or a page.
@@ -103,8 +73,8 @@ export function createTextLayerExtractor({
         return { ok: false, error: { code: 'processing_error', message: 'The stored file could not be read; a retry may succeed.' } };
       }
       if (contentType === 'application/pdf') return readPdf(bytes, limits.maxPdfPages);
-      const refused = checkImage(bytes, limits.maxImagePixels);
-      if (refused) return refused;
+      const checked = checkImage(bytes, limits.maxImagePixels);
+      if (!checked.ok) return checked.refused;
       try {
         return { ok: true, text: (await extractImageText(bytes, contentType)).trim() };
       } catch (error) {

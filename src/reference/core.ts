@@ -5,7 +5,7 @@ import type { Keyring } from './api/keys.js';
 import { createReferenceApi, type ReferenceApi } from './api/reference-api.js';
 import { createControlsApi } from './controls/controls-api.js';
 import type { FaultRegistry } from './controls/faults.js';
-import type { Extractor } from './processing/extractor.js';
+import type { Extractor } from './processing/extraction.js';
 import { createProcessor, type Processor } from './processing/processor.js';
 import type { RunQueue } from './processing/queue/run-queue.js';
 import type { SettingsRegistry } from './processing/settings.js';

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentType } from '../model.js';
-import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type Extractor, type FileSource } from './extractor.js';
+import { DEFAULT_EXTRACTION_LIMITS, type Extractor, type FileSource } from './extraction.js';
+import { createExtractor } from './extractor.js';
 
 // Real unpdf and real tesseract on the fixtures, and deliberately hostile files.
 // A stored file as the processor hands it over: on disk, its bytes read on demand.

@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { imageSize } from 'image-size';
 import Tesseract from 'tesseract.js';
+import { checkImage } from './image-checks.js';
 import type { Extraction } from './lifecycle.js';
 import { isAllocationFailure } from './memory-limit.js';
+
+const unreadable = (message: string): Extraction => ({ ok: false, error: { code: 'unreadable_document', message } });
 
 /**
  * Reads text from images with one tesseract.js worker, started on first use. Runs inside an
@@ -26,48 +28,6 @@ export interface OcrReader {
 export function englishLangPath(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
-}
-
-function unreadable(message: string): Extraction {
-  return { ok: false, error: { code: 'unreadable_document', message } };
-}
-
-// A PNG is a chain of length-prefixed chunks ending in IEND; walking it finds a cut-off file without
-// decoding it (and without the decoder's noise on stderr).
-function pngIsComplete(bytes: Uint8Array): boolean {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let offset = 8;
-  while (offset + 12 <= bytes.length) {
-    const length = view.getUint32(offset);
-    const type = String.fromCharCode(...bytes.subarray(offset + 4, offset + 8));
-    offset += 12 + length;
-    if (offset > bytes.length) return false;
-    if (type === 'IEND') return true;
-  }
-  return false;
-}
-
-type Checked = { ok: true; orientation: number } | { ok: false; refused: Extraction };
-
-// The declared size is read from the header alone, so a decompression bomb (a tiny file that
-// declares an enormous image) is refused before tesseract allocates anything for it.
-function checkImage(bytes: Uint8Array, maxPixels: number): Checked {
-  const refuse = (message: string): Checked => ({ ok: false, refused: unreadable(message) });
-  let size: { width?: number; height?: number; orientation?: number };
-  try {
-    size = imageSize(bytes);
-  } catch {
-    return refuse('The image header could not be read (the file is damaged or truncated).');
-  }
-  if ((size as { type?: string }).type === 'png' && !pngIsComplete(bytes)) {
-    return refuse('The PNG is truncated: it ends before its last chunk, so the image cannot be decoded.');
-  }
-  const { width = 0, height = 0, orientation = 1 } = size;
-  if (width < 1 || height < 1) return refuse('The image declares no size (the file is damaged).');
-  if (width * height > maxPixels) {
-    return refuse(`The image is ${width}×${height} pixels; at most ${maxPixels} pixels are processed.`);
-  }
-  return { ok: true, orientation };
 }
 
 // tesseract.js applies the EXIF orientation only when written big-endian (it matches a byte

@@ -5,7 +5,7 @@ import { stagedBytes } from '../../http/upload/staged-file.js';
 import type { DocumentRecord } from '../model.js';
 import type { DocumentStore } from '../store/document-store.js';
 import { createMemoryStore } from '../store/memory/memory-store.js';
-import type { Extractor, FileSource } from './extractor.js';
+import type { Extractor, FileSource } from './extraction.js';
 import type { Extraction } from './lifecycle.js';
 import { createProcessor, type Processor } from './processor.js';
 import { createLocalRunQueue } from './queue/local-run-queue.js';

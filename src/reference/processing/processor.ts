@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { DocumentRecord, ForcedOutcome } from '../model.js';
 import type { DocumentStore } from '../store/document-store.js';
-import type { Extractor } from './extractor.js';
+import type { Extractor } from './extraction.js';
 import { decideOutcome, type Extraction, finishRun, type RunOutcome, startRetry } from './lifecycle.js';
 import type { RunJob, RunQueue } from './queue/run-queue.js';
 import type { SettingsRegistry } from './settings.js';

@@ -5,7 +5,7 @@ import { until } from '../../../test/support/reference-server.js';
 import type { ReceivedFile, ReceivedUpload, ReceiveOptions } from '../../http/upload/received-upload.js';
 import { notKept, stagedBytes } from '../../http/upload/staged-file.js';
 import type { UploadRefusal } from '../../http/upload/upload-refusal.js';
-import type { Extractor } from '../processing/extractor.js';
+import type { Extractor } from '../processing/extraction.js';
 import { createProcessor, type Processor } from '../processing/processor.js';
 import { createLocalRunQueue } from '../processing/queue/local-run-queue.js';
 import { createSettings } from '../processing/settings.js';
