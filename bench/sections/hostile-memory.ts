@@ -21,7 +21,7 @@ async function measure(bin: string, dataDir: string, files: Awaited<ReturnType<t
 }
 
 /**
- * Issue 21's hostile PDFs (a 2 GiB flate bomb, 499 drawn pages, 40 pages of 5000 x 5000 pt) uploaded
+ * Hostile PDFs (a 2 GiB flate bomb, 499 drawn pages, 40 pages of 5000 x 5000 pt) uploaded
  * at once by two tenants to `docproc serve` with its default limits, while a third tenant lists: the
  * peak of the server's whole process tree (RSS summed over it and every descendant, from /proc every
  * 50 ms), when the last document ended, and the bystander's list latency. With `baseline` (another
@@ -55,7 +55,7 @@ export async function hostileMemory({ workDir, baseline }: { workDir: string; ba
     {
       title: 'Memory: hostile PDFs from two tenants at once',
       note:
-        '`docproc serve` with its default limits, processing delay 0. Each of two tenants uploads the three files of issue 21 in one request ' +
+        '`docproc serve` with its default limits, processing delay 0. Each of two tenants uploads three hostile files in one request ' +
         `(${files.map((f) => `${f.name} ${fmt(f.bytes.length / 1024, 0)} KB`).join(', ')}) while a third lists back to back; ` +
         `the process tree's summed RSS read from /proc every 50 ms (up to ${samples} samples a run).`,
       head: ['server', 'peak process-tree RSS MiB', 'last document ended after s', 'bystander list p99 / max ms', 'documents'],

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostileLoadResult, hostileLoad, hostilePdfs } from '../support/hostile-load.js';
 import { type RunningCli, startCli } from '../support/processes.js';
 
-// Issue 21's attack on a real `docproc serve` with its default limits: two tenants upload at once a
+// Hostile PDFs on a real `docproc serve` with its default limits: two tenants upload at once a
 // 2 MB PDF whose content stream inflates to 2 GiB, 499 drawn pages without text and 40 pages of
 // 5000 x 5000 pt, while a third tenant keeps listing. The server's whole process tree (extraction
 // processes included) is sampled from /proc every 50 ms. Minutes of work: the slow tier runs it.

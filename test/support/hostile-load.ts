@@ -2,7 +2,7 @@ import { percentile } from '../../bench/lib/report.js';
 import { flateBombPdf, shapePagesPdf } from './hostile-pdfs.js';
 import { sampleTreeRss } from './process-tree.js';
 
-/** The hostile PDFs of issue 21, by the filename they are uploaded as. */
+/** The hostile PDFs (a flate bomb, 499 drawn pages, 40 huge pages), by the filename they are uploaded as. */
 export async function hostilePdfs(): Promise<Array<{ name: string; bytes: Uint8Array }>> {
   return [
     { name: 'flate-bomb.pdf', bytes: await flateBombPdf() },
