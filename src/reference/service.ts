@@ -13,7 +13,6 @@ import { createKeyring } from './auth.js';
 import { createFaults, type FaultRegistry } from './controls/faults.js';
 import { seedFromFile } from './controls/seed-file.js';
 import { createReferenceCore } from './core.js';
-import { openPostgresParts } from './postgres-parts.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extraction.js';
 import { EXTRACTION_START_TIMEOUT_MS } from './processing/extraction-pool.js';
 import { createExtractor } from './processing/extractor.js';
@@ -117,6 +116,8 @@ async function openStore(
   shared: { concurrency: number; runLeaseMs: number; defaults: ProcessingSettings },
 ): Promise<StateParts> {
   if (options.databaseUrl) {
+    // pg and pg-boss load only here: a server on the embedded store never pays for them (about 60 ms at start-up).
+    const { openPostgresParts } = await import('./postgres-parts.js');
     const parts = await openPostgresParts(options.databaseUrl, { ...shared, leaseCheckEveryS: options.leaseCheckEveryS, logger, clock });
     return { ...parts, location: `PostgreSQL ${parts.where}` };
   }
