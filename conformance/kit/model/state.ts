@@ -1,3 +1,4 @@
+import { foldForSearch } from '../../../src/contract/search-folding.js';
 import { type Check, checks } from '../../checks/index.js';
 import { show } from '../describe.js';
 import { type FileKind, KIND_FACTS } from './files.js';
@@ -146,11 +147,12 @@ export class ServiceModel {
   /** Whether a document with `status` matches `query`. */
   matches(doc: ModelDoc, status: Status, query: ListQuery): boolean {
     if (query.statusFilter && status !== query.statusFilter) return false;
-    const term = lower(query.search);
-    if (lower(doc.filename).includes(term)) return true;
+    // The contract's case-insensitive match: full case folding (ß is ss), as the reference server folds.
+    const term = foldForSearch(query.search);
+    if (foldForSearch(doc.filename).includes(term)) return true;
     // Only a completed document has text; the model knows the words it put in the file, and no
     // other text of the sequence's files can hold a term made of its token or word.
-    return status === 'completed' && KIND_FACTS[doc.kind].words(this.word).some((w) => lower(w).includes(term));
+    return status === 'completed' && KIND_FACTS[doc.kind].words(this.word).some((w) => foldForSearch(w).includes(term));
   }
 
   private membership(doc: ModelDoc, query: ListQuery): Membership {
