@@ -1,6 +1,6 @@
 import { foldForSearch } from '../../contract/search-folding.js';
 import type { DocumentRecord, DocumentStatus, ListQuery } from '../model.js';
-import type { EarlierUpload, KeyClaim } from './document-store.js';
+import type { EarlierUpload, KeyClaim, NewDocument } from './document-store.js';
 import { createTenantIndex, listPage, type Searchable, type TenantIndex } from './tenant-index.js';
 
 /**
@@ -52,6 +52,21 @@ export interface Catalog {
 }
 
 const slot = (tenant: string, key: string) => `${tenant}\n${key}`;
+
+/** The record a new document starts as, in every store: `processing`, its first attempt, created now. */
+export function newRecord({ file: _, ...document }: NewDocument, id: number, now: string): DocumentRecord {
+  return {
+    ...document,
+    id,
+    status: 'processing',
+    attempts: 1,
+    error: null,
+    created_at: now,
+    updated_at: now,
+    processed_at: null,
+    next_outcome: null,
+  };
+}
 
 /** A record as its upload's 202 showed it. */
 export const asUploaded = (record: DocumentRecord): DocumentRecord => ({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { Logger } from 'pino';
 import type { DocumentRecord } from '../../model.js';
-import { type Catalog, createCatalog, type UploadKey } from '../catalog.js';
+import { type Catalog, createCatalog, newRecord, type UploadKey } from '../catalog.js';
 import type { DocumentStore, StagedFile } from '../document-store.js';
 import { type DataDirLayout, prepareDataDir } from './data-dir.js';
 import { createDurableJsonFile, type DurableJsonFile, fsyncDir, MissingFileError, writeFileDurably } from './durable-fs.js';
@@ -134,17 +134,7 @@ export async function openLowdbStore(
     async insert(files, now, remember) {
       // Ids are taken synchronously, so concurrent uploads never share one, and never handed out again
       // even if this upload fails below.
-      const records: DocumentRecord[] = files.map(({ file: _, ...file }) => ({
-        ...file,
-        id: meta.next_id++,
-        status: 'processing',
-        attempts: 1,
-        error: null,
-        created_at: now,
-        updated_at: now,
-        processed_at: null,
-        next_outcome: null,
-      }));
+      const records = files.map((file) => newRecord(file, meta.next_id++, now));
       const ids = records.map((r) => r.id);
       const tenant = records[0]!.tenant;
       const upload: UploadKey | undefined = remember && { tenant, ...remember, first_id: ids[0]!, count: ids.length };

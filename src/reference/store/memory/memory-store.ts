@@ -1,5 +1,5 @@
 import type { DocumentRecord } from '../../model.js';
-import { createCatalog, type UploadKey } from '../catalog.js';
+import { createCatalog, newRecord, type UploadKey } from '../catalog.js';
 import type { DocumentStore } from '../document-store.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -39,19 +39,9 @@ export function createMemoryStore({ tenantSalt = randomSalt() }: MemoryStoreOpti
       } finally {
         await Promise.all(files.map((f) => f.file.discard()));
       }
-      const records = files.map(({ file: _, ...file }, i): DocumentRecord => {
+      const records = files.map((file, i): DocumentRecord => {
         bytesById.set(ids[i]!, contents[i]!);
-        return catalog.put({
-          ...file,
-          id: ids[i]!,
-          status: 'processing',
-          attempts: 1,
-          error: null,
-          created_at: now,
-          updated_at: now,
-          processed_at: null,
-          next_outcome: null,
-        });
+        return catalog.put(newRecord(file, ids[i]!, now));
       });
       const tenant = records[0]!.tenant;
       if (remember) {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { foldForSearch } from '../../../contract/search-folding.js';
 import type { DocumentRecord } from '../../model.js';
-import { asUploaded } from '../catalog.js';
+import { asUploaded, newRecord } from '../catalog.js';
 import type { DocumentStore, EarlierUpload, KeyClaim } from '../document-store.js';
 import { type Database, openDatabase, type Queryable } from './database.js';
 import { migrate, reachable } from './migrate.js';
@@ -142,19 +142,7 @@ export async function createPostgresStore(db: Database, options: PostgresStoreOp
               files.length,
             ]);
             ids = taken.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-            const records = files.map(
-              ({ file: _, ...file }, i): DocumentRecord => ({
-                ...file,
-                id: ids[i]!,
-                status: 'processing',
-                attempts: 1,
-                error: null,
-                created_at: now,
-                updated_at: now,
-                processed_at: null,
-                next_outcome: null,
-              }),
-            );
+            const records = files.map((file, i) => newRecord(file, ids[i]!, now));
             await db.transaction(async (tx) => {
               // Bytes first, one file at a time (the documents' foreign key is checked at commit), so the
               // tenant's counts row, which the documents' insert locks, is held only briefly.
