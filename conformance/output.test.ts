@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../test/support/reference-server.js';
 import { NOISY_TEXT, noisyDocuments } from './proofs/mutant-behaviours.js';
 import { startMutationProxy } from './proofs/mutation-proxy.js';
-import { failedChecks, runSuite } from './proofs/run-suite.js';
+import { failedChecks, fullProfileArgs, runSuite } from './proofs/run-suite.js';
 
 // What a user sees when a server written elsewhere fails badly: the suite must still print every failure
 // once, quickly, and say plainly when the target went away. Real CLI process, real reference server
@@ -14,20 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const args = (baseUrl: string) => [
-  '--base-url',
-  baseUrl,
-  '--api-key',
-  KEYS[0]!,
-  '--second-api-key',
-  KEYS[1]!,
-  '--max-files',
-  '20',
-  '--max-file-bytes',
-  '65536',
-  '--timeout-ms',
-  '20000',
-];
+const args = (baseUrl: string) => fullProfileArgs(baseUrl, { keys: KEYS, maxFileBytes: 65_536, requestTimeoutMs: 20_000, strict: false });
 
 describe('a failing run prints in time linear in its size', () => {
   it('every document body failing with ~4 KB of quotes: each failed check printed once, capped, within seconds of the last request', async () => {

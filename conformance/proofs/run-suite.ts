@@ -72,3 +72,30 @@ export function failedChecks(run: SuiteRun): string[] {
     .map((c) => c.id)
     .sort();
 }
+
+/**
+ * The arguments of a run with both keys and the deployment's limits, as the tests judging a whole target
+ * give them (`--strict` unless `strict: false`): the full profile, every check.
+ * @example const run = await runSuite(fullProfileArgs(url, { keys: ['k1', 'k2'], maxFileBytes: 65_536, requestTimeoutMs: 20_000 }));
+ */
+export function fullProfileArgs(
+  baseUrl: string,
+  {
+    keys,
+    maxFileBytes,
+    requestTimeoutMs,
+    strict = true,
+  }: { keys: readonly string[]; maxFileBytes: number; requestTimeoutMs: number; strict?: boolean },
+): string[] {
+  return [
+    ...['--base-url', baseUrl, '--api-key', keys[0]!, '--second-api-key', keys[1]!],
+    ...['--max-files', '20', '--max-file-bytes', String(maxFileBytes), '--timeout-ms', String(requestTimeoutMs)],
+    ...(strict ? ['--strict'] : []),
+  ];
+}
+
+/** Every check of a run that did not pass, with what kept it from being exercised; a run with no report throws. */
+export function checksNotPassed(run: SuiteRun): string[] {
+  if (!run.report) throw new Error(`the run wrote no report:\n${run.output}`);
+  return run.report.checks.filter((c) => c.outcome !== 'passed').map((c) => [`${c.id}: ${c.outcome}`, ...c.notExercised].join(' '));
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSuite } from '../../conformance/proofs/run-suite.js';
+import { checksNotPassed, fullProfileArgs, runSuite } from '../../conformance/proofs/run-suite.js';
 import { type Balancer, startNginx } from '../support/nginx.js';
 import { type PostgresCluster, startPostgres } from '../support/postgres.js';
 import { type RunningCli, startCli } from '../support/processes.js';
@@ -127,30 +127,12 @@ async function diagnosis(): Promise<string> {
 
 describe('three replicas on one PostgreSQL behind nginx', () => {
   const suite = (baseUrl: string) =>
-    runSuite(
-      [
-        '--base-url',
-        baseUrl,
-        '--api-key',
-        KEYS[0]!,
-        '--second-api-key',
-        KEYS[1]!,
-        '--max-files',
-        '20',
-        '--max-file-bytes',
-        String(MAX_FILE_BYTES),
-        '--timeout-ms',
-        '30000',
-        '--strict',
-      ],
-      { timeoutMs: 280_000 },
-    );
+    runSuite(fullProfileArgs(baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 30_000 }), { timeoutMs: 280_000 });
 
   it('pass the full conformance suite through nginx balancing connections round-robin', async () => {
     const run = await suite(tcpBalancer.baseUrl);
     expect(run.code, run.output).toBe(0);
-    const notPassed = run.report!.checks.filter((c) => c.outcome !== 'passed').map((c) => `${c.id}: ${c.outcome}`);
-    expect(notPassed, run.output).toEqual([]);
+    expect(checksNotPassed(run), run.output).toEqual([]);
   }, 300_000);
 
   it('pass it through nginx balancing request by request, but for the one answer nginx gives itself', async () => {
