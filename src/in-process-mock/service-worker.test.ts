@@ -4,8 +4,9 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/support/chromium.js';
 
 // A page that starts msw/browser's service worker with createDocprocHandlers and talks to the mock with the
 // typed client, in headless Chromium: the handlers run in the page, pdf.js included, the worker only relays.
@@ -54,17 +55,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   tab = await browser.newPage();
   await tab.goto(`${origin}/`);
   await tab.waitForFunction(() => document.title === 'ready', undefined, { timeout: 30_000 });

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { load } from 'js-yaml';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../test/support/chromium.js';
 import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
 import { loadContract } from '../../contract/contract.js';
 import { bundledSpecPath } from '../../paths.js';
@@ -18,21 +19,7 @@ let server: RunningReferenceServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startReferenceServer(),
-    chromium.launch({
-      // Debian's package path unless CHROMIUM_PATH says otherwise (as for scripts/make-fixtures.js).
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  ]);
+  [server, browser] = await Promise.all([startReferenceServer(), launchChromium()]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
