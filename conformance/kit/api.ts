@@ -78,6 +78,10 @@ export function documentsIn(body: unknown): WireDocument[] {
 
 /** The `code` of a problem body, or undefined when the body has none (not JSON, not an object). */
 export function problemCode(exchange: Exchange): unknown {
-  const body = exchange.json;
+  return codeOf(exchange.json);
+}
+
+/** The `code` of a parsed body, when it is an object that has one. */
+export function codeOf(body: unknown): unknown {
   return typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
 }

@@ -10,6 +10,12 @@ export function shellQuote(text: string): string {
 /** The environment variables reproducers use instead of the keys themselves. */
 export const KEY_ENV = { primary: 'DOCPROC_API_KEY', secondary: 'DOCPROC_SECOND_API_KEY' } as const;
 
+/** The shell word reproducers use for the run's key (a recorded URL carries it in place of a key sent in the query). */
+export const KEY_WORD = `$${KEY_ENV.primary}`;
+
+// Every `$` of a recorded URL but the key word's own, which the shell must expand.
+const NOT_THE_KEY_WORD = new RegExp(`\\$(?!${KEY_ENV.primary}\\b)`, 'g');
+
 function safeName(name: string): string {
   return name.replace(/[^\w.-]+/g, '_').slice(-80) || 'file';
 }
@@ -42,18 +48,15 @@ export function fileFormArgs(parts: FilePart[], bodyDir: string, prefix: string)
  */
 export function curlCommand(request: SentRequest, bodyDir: string, seq: number): string {
   const misplaced = typeof request.key === 'object' && 'misplaced' in request.key ? request.key.misplaced : undefined;
-  const keyWord = `$${KEY_ENV.primary}`;
   // A key in the query string is written as the variable in the recorded URL: the shell must expand it there.
   const url =
-    misplaced?.kind === 'query'
-      ? `"${request.url.replace(/["\\`]/g, '\\$&').replace(/\$(?!DOCPROC_API_KEY)/g, '\\$')}"`
-      : shellQuote(request.url);
+    misplaced?.kind === 'query' ? `"${request.url.replace(/["\\`]/g, '\\$&').replace(NOT_THE_KEY_WORD, '\\$')}"` : shellQuote(request.url);
   const args = ['curl', '-sS', '-i', '-g', '-X', request.method, url];
   if (request.key === 'primary' || request.key === 'secondary') args.push('-H', `"x-api-key: $${KEY_ENV[request.key]}"`);
   else if (misplaced?.kind === 'header')
-    args.push(...(misplaced.curl?.(keyWord) ?? ['-H', `"${misplaced.name}: ${misplaced.value(keyWord)}"`]));
-  else if (misplaced?.kind === 'cookie') args.push('-b', `"${misplaced.name}=${keyWord}"`);
-  else if (misplaced?.kind === 'form-field') args.push('-F', `"${misplaced.name}=${keyWord}"`);
+    args.push(...(misplaced.curl?.(KEY_WORD) ?? ['-H', `"${misplaced.name}: ${misplaced.value(KEY_WORD)}"`]));
+  else if (misplaced?.kind === 'cookie') args.push('-b', `"${misplaced.name}=${KEY_WORD}"`);
+  else if (misplaced?.kind === 'form-field') args.push('-F', `"${misplaced.name}=${KEY_WORD}"`);
   else if (request.key !== 'none' && typeof request.key === 'object' && 'variant' in request.key)
     args.push('-H', KEY_VARIANT_SHELL[request.key.variant]);
   else if (typeof request.key === 'object' && 'literal' in request.key) args.push('-H', shellQuote(`x-api-key: ${request.key.literal}`));

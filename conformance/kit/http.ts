@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Contract } from '../../src/contract/contract.js';
 import { profileIncludes } from '../checks/define.js';
 import { responseCheckOrder, responseChecks } from '../checks/response.js';
-import { curlCommand } from './curl.js';
+import { curlCommand, KEY_WORD } from './curl.js';
 import type { CredentialPlace, DocumentedTarget, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
@@ -90,9 +90,6 @@ function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined
   return key.literal;
 }
 
-/** The shell word reproducers use for the run's key. */
-export const KEY_WORD = '$DOCPROC_API_KEY';
-
 /**
  * Puts the run's key where `place` says, into the URL, headers and form fields actually sent; the recorded
  * URL names the key by its environment variable instead, so no key is ever kept or printed.
@@ -112,10 +109,14 @@ function misplaceKey(
   else throw new Error('conformance suite bug: a key in a form field needs an upload of file parts');
 }
 
+/** The text with every letter in its other case (`aB` → `Ab`). */
+export function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+}
+
 /** The run's key made into a near-miss: letter case swapped, or wrapped in U+00A0 (sent as the byte 0xA0). */
 export function keyVariant(key: string, variant: KeyVariant): string {
-  if (variant === 'nbsp-padded') return `\u00a0${key}\u00a0`;
-  return [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+  return variant === 'nbsp-padded' ? `\u00a0${key}\u00a0` : swapCase(key);
 }
 
 function encodeBody(body: RequestBody | undefined, fields: Array<[string, string]> = []): BodyInit | undefined {

@@ -1,5 +1,6 @@
 // Test-only: every mutant of the project, and the suite runs that prove them (a mutant alone, or a group
 // of mutants behind one proxy). A new mutants file adds its list to `allMutants`.
+import type { Proofs } from '../rules/matrix.js';
 import type { ConformanceOptions } from '../run/config.js';
 import { type Mutant, mutants } from './mutants.js';
 import { contractMutants } from './mutants-contract.js';
@@ -71,7 +72,7 @@ export const provenByUnitTests: ReadonlyMap<string, string> = new Map([
  * What proves each check: the mutants that fail it and the unit tests (the rule matrix's last column).
  * @example proofsOf().mutants.get('list.status-filter') // ['status-filter-ignored', ...]
  */
-export function proofsOf(list: readonly Mutant[] = allMutants): { mutants: Map<string, string[]>; unitTests: ReadonlyMap<string, string> } {
+export function proofsOf(list: readonly Mutant[] = allMutants): Proofs {
   const mutants = new Map<string, string[]>();
   for (const m of list) for (const id of m.fails) mutants.set(id, [...(mutants.get(id) ?? []), m.name]);
   return { mutants, unitTests: provenByUnitTests };

@@ -46,7 +46,7 @@ describe('the suite fails every broken server, naming the broken property', { co
     expect(new Set(allMutants.map((m) => m.name)).size).toBe(allMutants.length);
   });
 
-  it('proves every check can fail, by a mutant here or in lib/check-response.test.ts, but for a few plain status checks', () => {
+  it('proves every check can fail, by a mutant here or by a unit test (checks/response.test.ts), but for a few plain status checks', () => {
     const proven = new Set([...allMutants.flatMap((m) => m.fails), ...provenByUnitTests.keys()]);
     expect(catalog.filter((c) => !proven.has(c.id)).map((c) => c.id)).toEqual(NOT_MUTATED);
   });
@@ -57,8 +57,13 @@ describe('the suite fails every broken server, naming the broken property', { co
       const proxy = await startMutationProxy(server.baseUrl, mutant.mutation(KEYS));
       try {
         // The deployment's limits, as a CI job documents them (the suite would assume the contract's defaults).
-        const limits = { maxFiles: SERVER_LIMITS.maxFiles, maxFileBytes: SERVER_LIMITS.maxFileBytes };
-        const run = await pool.run({ baseUrl: proxy.baseUrl, apiKey: KEYS.primary, only: mutant.only, ...limits, ...mutant.options(KEYS) });
+        const run = await pool.run({
+          baseUrl: proxy.baseUrl,
+          apiKey: KEYS.primary,
+          only: mutant.only,
+          ...SERVER_LIMITS,
+          ...mutant.options(KEYS),
+        });
         expect(run.code, run.output).toBe(1);
         expect(failedChecks(run), run.output).toEqual([...mutant.fails].sort());
         expect(run.report!.unattributed, run.output).toEqual([]);

@@ -1,17 +1,11 @@
 import type { AnyCheck } from '../checks/define.js';
-import type { RuleRow } from '../rules/matrix.js';
+import type { Proofs, RuleRow } from '../rules/matrix.js';
 import { CHECK_AREAS } from '../run/areas.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const ids = (list: readonly string[]) => (list.length ? list.map((x) => `\`${x}\``).join(', ') : '—');
 
-/** What proves each check can fail (mutant names, unit tests), from the matrix's point of view. */
-export interface CheckProofs {
-  mutants: ReadonlyMap<string, readonly string[]>;
-  unitTests: ReadonlyMap<string, string>;
-}
-
-function proofCell(id: string, proofs: CheckProofs): string {
+function proofCell(id: string, proofs: Proofs): string {
   const mutants = proofs.mutants.get(id) ?? [];
   const unit = proofs.unitTests.get(id);
   const all = [...mutants.map((m) => `\`${m}\``), ...(unit ? [`unit test`] : [])];
@@ -23,7 +17,7 @@ function proofCell(id: string, proofs: CheckProofs): string {
  * the contract's rules traced to their checks and proofs, gaps first.
  * @example writeFileSync('conformance/CHECKS.md', renderChecksMarkdown(catalog, matrix, proofs));
  */
-export function renderChecksMarkdown(catalog: readonly AnyCheck[], matrix: readonly RuleRow[], proofs: CheckProofs): string {
+export function renderChecksMarkdown(catalog: readonly AnyCheck[], matrix: readonly RuleRow[], proofs: Proofs): string {
   const gaps = matrix.filter((r) => r.gap);
   const prose = matrix.filter((r) => r.rule.kind === 'prose');
   const schema = matrix.filter((r) => r.rule.kind === 'schema');

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { checks } from '../../checks/index.js';
+import { codeOf } from '../api.js';
 import { show } from '../describe.js';
 import { part } from '../files.js';
+import { swapCase } from '../http.js';
 import { backoff } from '../wait.js';
 import { type FileKind, KIND_FACTS } from './files.js';
 import { answerOf, type RunContext, type Step } from './run-context.js';
@@ -15,9 +17,7 @@ type Cmd = fc.AsyncCommand<ServiceModel, RunContext>;
 const LETTERS = ['a', 'é', 'Ö', 'ж', 'Ω', 'ñ', 'Å', 'ß', 'b'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const swapCase = (text: string) => [...text].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
 const tenantName = (tenant: string) => (tenant === 'primary' ? 'the first key' : 'the second key');
-const codeOf = (body: unknown) => (body as { code?: unknown } | undefined)?.code;
 
 /** An upload: new files (some of them a kind no deployment accepts), or a repeat of an earlier upload. */
 class UploadCommand implements Cmd {

@@ -1,5 +1,6 @@
 import { foldForSearch } from '../../../src/contract/search-folding.js';
 import { type Check, checks } from '../../checks/index.js';
+import { codeOf } from '../api.js';
 import { show } from '../describe.js';
 import { type FileKind, KIND_FACTS } from './files.js';
 import { type Candidate, judgeWindow, type Membership } from './list-window.js';
@@ -101,7 +102,6 @@ export interface ListQuery {
   search: string;
 }
 
-const codeOf = (body: unknown) => (body as { code?: unknown } | undefined)?.code;
 const lower = (s: string) => s.toLowerCase();
 
 /**
@@ -198,7 +198,6 @@ export class ServiceModel {
     const ids = docs.map((d) => d.document_id);
     const got = `${answer.status}${codeOf(answer.body) ? ` ${codeOf(answer.body)}` : ''}${docs.length ? ` ids ${show(ids)}` : ''}`;
     const replayed = this.replayHeader ? answer.header(this.replayHeader) : null;
-    const idempotency = expected.kind === 'replay' || expected.kind !== 'created' || key !== null ? C.idempotencyLifecycle : C.documents;
     const leak = this.othersReplay(tenant, parts, key);
     if (leak && answer.status === 202 && sameList(ids, leak)) {
       verify(checks.tenancy.idempotencyKeyScoped, false, () => ({
@@ -240,6 +239,8 @@ export class ServiceModel {
       if (key !== null && !this.remembered.has(`${tenant}\n${key}`)) this.failedKeys.add(`${tenant}\n${key}`);
       return;
     }
+    // A new upload under a key is part of that key's lifecycle; one without a key is just new documents.
+    const idempotency = key !== null ? C.idempotencyLifecycle : C.documents;
     const fresh = `202 with ${parts.length} new document(s)${
       expected.keyed ? ` (Idempotency-Key ${show(key)} was only used by uploads that failed, which are not remembered)` : ''
     }`;

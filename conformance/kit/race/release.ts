@@ -49,14 +49,27 @@ export function brief(exchange: Exchange): string {
 /** How long the server gets to read every request but its last byte before they are released. */
 const SETTLE_MS = 30;
 
-function open(url: URL): Promise<Socket> {
+// A target that never completes the handshake (dropped SYNs) fails the race's answer within its timeout,
+// not after the system's connect timeout of minutes.
+function open(url: URL, timeoutMs: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const connected = () => {
+      clearTimeout(timer);
+      resolve(socket);
+    };
     const socket =
       url.protocol === 'https:'
-        ? tlsConnect({ host: url.hostname, port, servername: url.hostname }, () => resolve(socket))
-        : netConnect({ host: url.hostname, port }, () => resolve(socket));
-    socket.once('error', reject);
+        ? tlsConnect({ host: url.hostname, port, servername: url.hostname }, connected)
+        : netConnect({ host: url.hostname, port }, connected);
+    const timer = setTimeout(
+      () => socket.destroy(Object.assign(new Error('connect timeout'), { code: `no connection within ${timeoutMs} ms` })),
+      timeoutMs,
+    );
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
@@ -73,7 +86,7 @@ const write = (socket: Socket, data: Uint8Array) =>
 export async function releaseTogether(http: Http, requests: SendOptions[], timeoutMs: number): Promise<Race> {
   const prepared = requests.map((o) => http.prepare(o));
   const bytes = prepared.map(requestBytes);
-  const opened = await Promise.allSettled(prepared.map((p) => open(new URL(p.url))));
+  const opened = await Promise.allSettled(prepared.map((p) => open(new URL(p.url), timeoutMs)));
   const answers: Array<Promise<RawAnswer>> = [];
   const finished: Array<number | undefined> = prepared.map(() => undefined);
   let releasedAt = 0n;
