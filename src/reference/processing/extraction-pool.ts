@@ -57,13 +57,19 @@ export function createExtractionPool(options: ExtractionPoolOptions): Extraction
   const limitBytes = options.memoryMb * MIB;
   const recycleAboveBytes = options.recycleAboveMb * MIB;
 
+  // The job a process is running, told when the process ends: one handler per process, replaced per job,
+  // so a process kept for thousands of documents holds none of the earlier ones (nor their bytes).
+  const onEnd = new Map<ExtractionProcess, (end: ProcessEnd) => void>();
   const start = () => {
     const child = startExtractionProcess({ memoryMb: options.memoryMb });
     alive.add(child);
-    void child.ended.then(() => {
+    void child.ended.then((end) => {
       alive.delete(child);
       const index = idle.indexOf(child);
       if (index >= 0) idle.splice(index, 1);
+      const running = onEnd.get(child);
+      onEnd.delete(child);
+      running?.(end);
     });
     return child;
   };
@@ -107,6 +113,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): Extraction
         const settle = (extraction: Extraction, keep: boolean) => {
           if (settled) return;
           settled = true;
+          onEnd.delete(child);
           clearInterval(watch);
           clearTimeout(timer);
           if (keep && !closed) idle.push(child);
@@ -127,7 +134,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): Extraction
           const peak = child.peakBytes();
           settle(message.extraction, !message.memoryLimitReached && (peak === undefined || peak <= recycleAboveBytes));
         });
-        void child.ended.then((end) => settle(explainEnd(end, stopped, at), false));
+        onEnd.set(child, (end) => settle(explainEnd(end, stopped, at), false));
       });
     },
     get processes() {
