@@ -148,6 +148,14 @@ describe('request logging', () => {
     expect(raw.join('\n')).not.toContain(KEY);
     expect(raw.join('\n')).not.toContain('wrong-key-value');
   });
+
+  it('logs the path the client asked for, also under a router mounted on a prefix (the API reference assets)', async () => {
+    const res = await fetch(`${server.baseUrl}/docs/assets/swagger-ui.css`, { headers: { 'x-request-id': 'log-asset' } });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines.find((l) => l.requestId === 'log-asset')).toMatchObject({ req: { method: 'GET', url: '/docs/assets/swagger-ui.css' } });
+  });
 });
 
 describe('an unexpected failure', () => {

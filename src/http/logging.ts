@@ -63,10 +63,12 @@ export function redactQuery(url: string): string {
  */
 export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now();
+  // Read now: a router mounted under a prefix (Express's `use('/docs/assets', ...)`) strips it from req.url.
+  const target = req.url ?? '';
   res.once('close', () => {
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
     const { statusCode } = res;
-    const url = redactQuery(req.url ?? '');
+    const url = redactQuery(target);
     const aborted = !res.writableFinished;
     const line = {
       requestId: req.id,
