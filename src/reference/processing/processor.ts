@@ -43,7 +43,10 @@ export interface Processor {
   forceOutcome(tenant: string, id: number, forced: ForcedOutcome): Promise<DocumentRecord | undefined>;
   /** Queues again the runs of documents left `processing` by a previous process; resolves to how many. */
   recover(): Promise<number>;
-  /** Resolves once no run this processor queued is waiting or in progress. */
+  /**
+   * Resolves once no run this processor queued is waiting or in progress. Only with a queue of its own
+   * (the in-process mock's): on a queue shared by replicas, a run queued here may run on another one.
+   */
   idle(): Promise<void>;
   /** Stops starting and finishing runs and waits for result writes in flight. */
   stop(): Promise<void>;

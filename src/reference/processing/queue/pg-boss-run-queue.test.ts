@@ -63,7 +63,8 @@ describe('the pg-boss run queue shared by replicas', () => {
   });
 
   it('hands each run to one replica, and a run queued twice (start-up recovery on each replica) runs once', async () => {
-    const [one, two, three] = await replicas([2, 2, 2]);
+    // More slots (12) than runs (6): a run queued twice would find a free slot and start twice.
+    const [one, two, three] = await replicas([4, 4, 4]);
     const w = worker();
     for (const [name, queue] of [
       ['one', one],

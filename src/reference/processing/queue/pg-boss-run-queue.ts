@@ -157,7 +157,10 @@ export async function openPgBossRunQueue(options: PgBossRunQueueOptions): Promis
         while (!stopped && work && running < concurrency) {
           const jobs = await boss.fetch<RunJob & { tag: number }>(QUEUE, { batchSize: concurrency - running });
           if (jobs.length === 0) break;
-          await runStarted(db, Math.max(...jobs.map((j) => j.data.tag)));
+          // Fairness bookkeeping only: the fetched runs are active now and must start whatever it says.
+          await runStarted(db, Math.max(...jobs.map((j) => j.data.tag))).catch((err: Error) =>
+            logger?.warn({ err: { message: err.message } }, 'could not record where the queue stands; the runs start anyway'),
+          );
           for (const job of jobs) {
             if (stopped) await boss.fail(QUEUE, job.id, { message: 'handed back: the replica stopped' });
             else begin(job, work);
@@ -191,6 +194,7 @@ export async function openPgBossRunQueue(options: PgBossRunQueueOptions): Promis
     async enqueue(jobs, delayMs) {
       const byTenant = new Map<string, RunJob[]>();
       for (const job of jobs) byTenant.set(job.tenant, [...(byTenant.get(job.tenant) ?? []), job]);
+      let inserted = 0;
       for (const [tenant, all] of byTenant) {
         // A run already queued (start-up recovery and the sweep queue every stranded run again) keeps its
         // place: only new runs take places in line, so a tenant's line is not pushed back.
@@ -201,6 +205,7 @@ export async function openPgBossRunQueue(options: PgBossRunQueueOptions): Promis
         const queued = new Set(rows.map((r) => r.id));
         const mine = all.filter((job) => !queued.has(jobId(job)));
         if (mine.length === 0) continue;
+        inserted += mine.length;
         const tags = await nextTags(db, tenant, mine.length);
         await boss.insert(
           mine.map((job, i) => ({
@@ -214,6 +219,8 @@ export async function openPgBossRunQueue(options: PgBossRunQueueOptions): Promis
           })),
         );
       }
+      // Runs already queued (the sweep finds each stranded run again every round) wake no replica.
+      if (inserted === 0) return;
       await db.query('SELECT pg_notify($1, $2)', [CHANNEL, String(Math.max(0, delayMs))]);
       if (delayMs > 0) later(delayMs + 20);
       else void pump();

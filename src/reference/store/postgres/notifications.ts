@@ -48,6 +48,8 @@ export async function openNotifications(url: string, logger?: Pick<Logger, 'warn
       schedule();
     });
     await next.connect();
+    // Closed during the handshake: nobody will end this connection later.
+    if (closed) return void (await next.end().catch(() => {}));
     for (const channel of listeners.keys()) await next.query(`LISTEN ${channel}`);
     client = next;
   };

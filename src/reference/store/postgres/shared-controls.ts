@@ -69,13 +69,19 @@ export async function createSharedControls(
   const publish = async (kind: Kind, tenant: string, write: (nonce: string) => Promise<unknown>): Promise<void> => {
     const nonce = randomUUID();
     let timer: NodeJS.Timeout | undefined;
+    let echoed = false;
     const heard = new Promise<void>((resolve) => {
-      echoes.set(nonce, resolve);
+      echoes.set(nonce, () => {
+        echoed = true;
+        resolve();
+      });
       timer = setTimeout(resolve, ECHO_WAIT_MS);
     });
     try {
       const value = await write(nonce);
-      apply(kind, tenant, value);
+      // Notifications arrive in commit order: once this change's own came back, the cache may already
+      // hold a later one from another replica, which this value must not overwrite.
+      if (!echoed) apply(kind, tenant, value);
       await heard;
     } finally {
       clearTimeout(timer);
