@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark of BENCHMARKS.md in one run, ours beside Prism (and a bare
 // Express app), printed as markdown and saved under bench/results/.
-//   npm run bench                       # everything (about 10 minutes on 2 cores)
+//   npm run bench                       # everything, one section after another
 //   npm run bench -- --only hot-path    # one section: hot-path, throughput, uploads, scale, processing, extraction,
 //                                       #   extraction-process, hostile-memory, cold-start
 //   npm run bench -- --quick            # shorter runs and smaller scale, to try the harness

@@ -4,8 +4,8 @@
 // and fails when a committed file differs, so nobody changes the contract without regenerating, or edits
 // a generated file by hand. `--spec`/`--out-dir` exist so the check itself can be tested on copies.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { load } from 'js-yaml';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -28,7 +28,7 @@ const header = (what: string) => `/**
 `;
 
 async function types(): Promise<string> {
-  const ast = await openapiTS(new URL(`file://${spec}`), {
+  const ast = await openapiTS(pathToFileURL(resolve(spec)), {
     // Multipart file items become Blob, so uploads type-check without casts (File is a Blob).
     transform(schemaObject) {
       if (schemaObject.format === 'binary') {

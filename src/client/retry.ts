@@ -43,7 +43,7 @@ export function retryAfterMs(response: Response | undefined): number | undefined
  * 250 ms, 500 ms, 1 s, ... capped at `maxDelayMs`), but never less than the response's `Retry-After`.
  * Undefined when that `Retry-After` is longer than `maxDelayMs`.
  */
-export function delayBeforeRetry(retry: number, policy: RetryPolicy, response?: Response): number | undefined {
+function delayBeforeRetry(retry: number, policy: RetryPolicy, response?: Response): number | undefined {
   const asked = retryAfterMs(response);
   if (asked !== undefined && asked > policy.maxDelayMs) return undefined;
   const backoff = Math.random() * Math.min(policy.maxDelayMs, FIRST_DELAY_MS * 2 ** (retry - 1));

@@ -125,7 +125,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         '--run-lease-ms <ms>',
-        'with --database-url: how long a started run belongs to its replica before another takes it over (default: the extraction time limit + 32 s)',
+        'with --database-url: how long a started run belongs to its replica before another takes it over (default: the extraction time limit + 52 s)',
       )
         .env('DOCPROC_RUN_LEASE_MS')
         .argParser(integerOption(1000)),
@@ -315,7 +315,12 @@ export function serveCommand(): Command {
           `  data dir       ${service.storeLocation}`,
           `  API reference  ${http.url}/docs  (contract: ${http.url}/openapi.json)`,
           `  mock controls  ${http.url}/_mock/settings, /_mock/reset, /_mock/documents/{id}/next-outcome`,
-          service.recovered ? `  resumed        ${service.recovered} document(s) left processing by the last run` : '',
+          // With a shared database the count takes in runs other replicas are working on right now.
+          service.recovered
+            ? options.databaseUrl
+              ? `  processing     ${service.recovered} document(s) in the shared queue`
+              : `  resumed        ${service.recovered} document(s) left processing by the last run`
+            : '',
           '',
         ]
           .filter((line, i, all) => line !== '' || i === all.length - 1)

@@ -2,8 +2,8 @@ import { type ApiError, problemOf } from './problem.js';
 import type { ReceivedUpload, ReceiveOptions } from './upload/received-upload.js';
 
 /**
- * A request as the reference service's API sees it, whatever carried it: an Express request on a port, a
- * `fetch` call in a test, an intercepted request in a browser. Adapters (express-api.ts, fetch-api.ts)
+ * A request as the reference service's API sees it, whatever carried it: a Node HTTP request on a port, a
+ * `fetch` call in a test, an intercepted request in a browser. Carriers (node-api.ts, fetch-api.ts)
  * build it; nothing in it is tied to a framework or to Node.
  */
 export interface ApiRequest {

@@ -35,7 +35,7 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, r
 /** How long a shutdown lets requests already being handled finish (default 10 s). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
-// Errors Node raises before a request reaches Express (a timeout, malformed HTTP, oversized
+// Errors Node raises before a request reaches the request listener (a timeout, malformed HTTP, oversized
 // headers): answered with the same problem+json as everything else instead of Node's bare text.
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
@@ -64,7 +64,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   );
 }
 
-// An `Expect` other than 100-continue (which Node answers itself) never reaches Express; Node's own
+// An `Expect` other than 100-continue (which Node answers itself) never reaches the request listener; Node's own
 // answer is a bare 417. This one is a problem with a request id, like every other answer.
 function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
   const given = req.headers['x-request-id'];

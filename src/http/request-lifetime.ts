@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-// One AbortController per request, made by the server as the request arrives (see http-server.ts),
+// One AbortController per request, made as the request arrives (the drain's listener, drain.ts),
 // or on first use for an app served some other way.
 const lifetimes = new WeakMap<IncomingMessage, AbortController>();
 

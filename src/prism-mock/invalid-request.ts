@@ -15,7 +15,7 @@ function headerName(name: string, operations: IHttpOperation[]): string {
  * without Prism's "Request query parameter limit" prefix, which `in` and `name` already say.
  * @example fieldError({ path: ['query', 'limit'], message: 'Request query parameter limit must be <= 100' }, ops); // { in: 'query', name: 'limit', message: 'must be <= 100' }
  */
-export function fieldError({ path, message }: InputViolation, operations: IHttpOperation[]): FieldError {
+function fieldError({ path, message }: InputViolation, operations: IHttpOperation[]): FieldError {
   const [place, ...rest] = path;
   if (place && PLACES.has(place) && rest.length > 0) {
     const name = place === 'header' ? headerName(rest.join('.'), operations) : rest.join('.');

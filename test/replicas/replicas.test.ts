@@ -131,8 +131,9 @@ describe('three replicas on one PostgreSQL behind nginx', () => {
 
   it('pass the full conformance suite through nginx balancing connections round-robin', async () => {
     const run = await suite(tcpBalancer.baseUrl);
-    expect(run.code, run.output).toBe(0);
-    expect(checksNotPassed(run), run.output).toEqual([]);
+    const told = `${run.output}\nnginx's error log:\n${tcpBalancer.errors()}`;
+    expect(run.code, told).toBe(0);
+    expect(checksNotPassed(run), told).toEqual([]);
   }, 300_000);
 
   it('pass it through nginx balancing request by request, but for the one answer nginx gives itself', async () => {
@@ -141,7 +142,7 @@ describe('three replicas on one PostgreSQL behind nginx', () => {
     // going to the next replica: what one replica did, the next one shows.
     const run = await suite(balancer.baseUrl);
     const failures = run.report!.checks.flatMap((c) => c.failures.map((f) => `${c.id}: ${f.test}`));
-    expect(failures, run.output).toEqual([
+    expect(failures, `${run.output}\nnginx's error log:\n${balancer.errors()}`).toEqual([
       'response.request-id-echoed: malformed requests > a path id with an encoded NUL is a 4xx problem',
     ]);
     expect(run.report!.unattributed).toEqual([]);

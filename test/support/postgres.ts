@@ -34,7 +34,7 @@ export async function ownedTempDir(prefix: string, user = unprivilegedUser()): P
 }
 
 /** Where Debian (or PATH) keeps PostgreSQL's server programs: the newest version of 15 or later. */
-export function postgresBinDir(): string {
+function postgresBinDir(): string {
   const onPath = (process.env.PATH ?? '')
     .split(':')
     .find((dir) => dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres')));

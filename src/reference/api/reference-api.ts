@@ -54,7 +54,7 @@ const unavailable = (error: StoreUnavailable) =>
  * (401 before anything else), then the caller's injected faults, then the operation the contract's paths
  * name (404 for an unknown path, 405 with `Allow` for a known path's other methods). A store that cannot
  * be reached is a 503 with `Retry-After`, here and nowhere else. Express
- * (express-api.ts) and `fetch` (fetch-api.ts) carry requests to it.
+ * (node-api.ts) and `fetch` (fetch-api.ts) carry requests to it.
  * @example const api = createReferenceApi({ keyring, faults, operations, controls }); await api.handle(request);
  */
 export function createReferenceApi({ keyring, faults, operations, controls, random }: ReferenceApiDeps): ReferenceApi {

@@ -35,7 +35,7 @@ function childScript(): string {
 }
 
 /** Resident memory of a process from /proc/<pid>/status (now: VmRSS, peak: VmHWM), or undefined. */
-export function residentBytes(pid: number, which: 'now' | 'peak' = 'now'): number | undefined {
+function residentBytes(pid: number, which: 'now' | 'peak' = 'now'): number | undefined {
   let status: string;
   try {
     status = readFileSync(`/proc/${pid}/status`, 'latin1');

@@ -1,5 +1,5 @@
 /** How long a client is told to wait before trying again when the store cannot be reached, in seconds. */
-export const STORE_RETRY_AFTER_S = 5;
+const STORE_RETRY_AFTER_S = 5;
 
 /**
  * The store cannot be reached right now (its database is down or unreachable): nothing was changed, and

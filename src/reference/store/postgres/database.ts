@@ -48,7 +48,7 @@ export function isConnectionFailure(error: unknown): boolean {
 }
 
 /** `host:port/database` of a connection string, for people: the password never appears. */
-export function describeDatabase(url: string): string {
+function describeDatabase(url: string): string {
   try {
     const config = parseConnectionString(url);
     const host = config.host ?? 'localhost';

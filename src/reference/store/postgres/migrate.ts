@@ -26,7 +26,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 const NOT_MIGRATIONS = '\\..*|.*\\.d\\.ts|.*\\.map';
 
 /** The migrations this code knows, by name, in order. */
-export async function knownMigrations(): Promise<string[]> {
+async function knownMigrations(): Promise<string[]> {
   const ignored = new RegExp(`^(${NOT_MIGRATIONS})$`);
   return (await readdir(MIGRATIONS_DIR))
     .filter((file) => !ignored.test(file))

@@ -267,7 +267,7 @@ export async function createPostgresStore(db: Database, options: PostgresStoreOp
 
 /**
  * Opens the store alone on its own pool (the tests' way; the server opens every PostgreSQL part on one
- * pool, see open-postgres.ts): checks the database answers, migrates, and closes the pool with the store.
+ * pool, see postgres-parts.ts): checks the database answers, migrates, and closes the pool with the store.
  * @example const store = await openPostgresStore('postgres://docproc@127.0.0.1:5432/docproc');
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<DocumentStore> {
