@@ -220,4 +220,29 @@ describe('an upload', () => {
     await expect(uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: failing })).rejects.toThrow();
     expect((await uploads.upload({ tenant: 'tenant-a', idempotencyKey: 'k', receive: body(['a.pdf', 'a']) })).kind).toBe('created');
   });
+
+  it.each([
+    ['without a key', undefined],
+    ['under a key', 'k'],
+  ])(
+    '%s, abandoned before it is stored (its client left, or the shutdown grace ended), stores nothing, discards its files and frees its key',
+    async (_, key) => {
+      const discarded: string[] = [];
+      const abandoned = new AbortController();
+      const receive = async (options: ReceiveOptions): Promise<ReceivedUpload> => {
+        const received = await body(['a.pdf', 'a'])(options);
+        if (received.kind !== 'received') return received;
+        // The body has arrived; the request's signal is aborted before the store commits.
+        abandoned.abort();
+        const files = received.files.map((f) => ({ ...f, file: { ...f.file, discard: async () => void discarded.push(f.filename) } }));
+        return { ...received, files };
+      };
+      expect(await uploads.upload({ tenant: 'tenant-a', idempotencyKey: key, receive, signal: abandoned.signal })).toEqual({
+        kind: 'abandoned',
+      });
+      expect(await total('tenant-a')).toBe(0);
+      expect(discarded).toEqual(['a.pdf']);
+      expect((await uploads.upload({ tenant: 'tenant-a', idempotencyKey: key, receive: body(['a.pdf', 'a']) })).kind).toBe('created');
+    },
+  );
 });
