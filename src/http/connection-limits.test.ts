@@ -62,13 +62,15 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 describe('connections per client address', () => {
   it("past its cap, an address's new connection closes its oldest idle one; other addresses are served", async () => {
     await serve(100, 3);
+    // Older than all of them, from another address: the cap of 127.0.0.1 must not take it.
+    const elsewhere = await open('127.0.0.2');
     const first = await open('127.0.0.1');
     const second = await open('127.0.0.1', 'GET / HTTP/1.1\r\nHo'); // half a header
     const third = await open('127.0.0.1');
     const fourth = await open('127.0.0.1');
     expect(await until(() => first.closed, 2_000)).toBe(true);
     await settle();
-    expect([second.closed, third.closed, fourth.closed]).toEqual([false, false, false]);
+    expect([elsewhere.closed, second.closed, third.closed, fourth.closed]).toEqual([false, false, false, false]);
     expect(await get('127.0.0.2')).toBe(200);
   });
 
@@ -94,8 +96,10 @@ describe('connections per client address', () => {
 describe('the total cap', () => {
   it('when full, a new connection closes the oldest idle one of the address holding the most', async () => {
     await serve(6, 0);
-    const hog = await Promise.all(Array.from({ length: 4 }, () => open('127.0.0.1')));
+    // The other address's connections are the oldest: closing the oldest idle one anywhere would take one of them.
     const other = await Promise.all(Array.from({ length: 2 }, () => open('127.0.0.2')));
+    await settle();
+    const hog = await Promise.all(Array.from({ length: 4 }, () => open('127.0.0.1')));
     expect(await get('127.0.0.3')).toBe(200);
     expect(hog[0]!.closed).toBe(true);
     expect(other.filter((s) => s.closed)).toEqual([]);
