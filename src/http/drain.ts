@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { SHUTDOWN_RETRY_AFTER_S } from './exchange.js';
-import { isSaneRequestId } from './request-id.js';
+import { ApiError, problemOf } from './problem.js';
+import { requestIdOf } from './request-id.js';
 import { endRequest, followRequest } from './request-lifetime.js';
 
 /**
@@ -25,17 +25,11 @@ export interface Drain {
 // first: an answer sent while the client is still writing would be lost to a reset when the
 // connection closes.
 function refuse(req: IncomingMessage, res: ServerResponse): void {
-  const given = req.headers['x-request-id'];
-  const requestId = typeof given === 'string' && isSaneRequestId(given) ? given : randomUUID();
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title: 'Service Unavailable',
-    status: 503,
-    detail: `The server is shutting down and takes no new requests; nothing was done. Retry in ${SHUTDOWN_RETRY_AFTER_S} s.`,
-    code: 'service_unavailable',
-    instance: (req.url ?? '/').split('?')[0],
-    request_id: requestId,
-  });
+  const requestId = requestIdOf(req);
+  const detail = `The server is shutting down and takes no new requests; nothing was done. Retry in ${SHUTDOWN_RETRY_AFTER_S} s.`;
+  const body = JSON.stringify(
+    problemOf(new ApiError('service_unavailable', detail), { instance: (req.url ?? '/').split('?')[0]!, requestId }),
+  );
   const answer = () => {
     if (res.headersSent || res.destroyed) return;
     res.writeHead(503, {

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { createCors } from './cors.js';
 import { logRequest } from './logging.js';
-import { isSaneRequestId } from './request-id.js';
+import { requestIdOf } from './request-id.js';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -42,8 +41,7 @@ export function createFront({ logger, corsOrigins, extraAllowedHeaders = [], ext
     maxAgeS: 600,
   });
   return (req, res) => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && isSaneRequestId(given) ? given : randomUUID();
+    const id = requestIdOf(req);
     req.id = id;
     res.setHeader('X-Request-Id', id);
     logRequest(logger, req, res);

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo, Socket } from 'node:net';
 import { limitConnections } from './connection-limits.js';
 import { createDrain } from './drain.js';
-import { isSaneRequestId } from './request-id.js';
+import { requestIdOf } from './request-id.js';
 
 /** How long a client may take; slow clients are cut so they cannot hold connections forever. */
 export interface HttpTimeouts {
@@ -67,8 +67,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
 // An `Expect` other than 100-continue (which Node answers itself) never reaches the request listener; Node's own
 // answer is a bare 417. This one is a problem with a request id, like every other answer.
 function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const given = req.headers['x-request-id'];
-  const requestId = typeof given === 'string' && isSaneRequestId(given) ? given : randomUUID();
+  const requestId = requestIdOf(req);
   const body = JSON.stringify({
     type: 'about:blank',
     title: STATUS_CODES[417],

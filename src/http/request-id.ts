@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { BUNDLED, ruleTest } from '../contract/bundled.js';
 
 /**
@@ -6,3 +8,12 @@ import { BUNDLED, ruleTest } from '../contract/bundled.js';
  * replaced rather than echoed into logs.
  */
 export const isSaneRequestId = ruleTest(BUNDLED.requestId);
+
+/**
+ * The id of a request: the client's `X-Request-Id` when it may be echoed, else a new UUID.
+ * @example res.setHeader('X-Request-Id', requestIdOf(req));
+ */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && isSaneRequestId(given) ? given : randomUUID();
+}
