@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { BUNDLED, ruleTest } from '../contract/bundled.js';
 
@@ -15,5 +14,6 @@ export const isSaneRequestId = ruleTest(BUNDLED.requestId);
  */
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
-  return typeof given === 'string' && isSaneRequestId(given) ? given : randomUUID();
+  // Web Crypto's: this module also runs in browsers (the in-process mock).
+  return typeof given === 'string' && isSaneRequestId(given) ? given : globalThis.crypto.randomUUID();
 }

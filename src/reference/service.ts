@@ -13,7 +13,7 @@ import { createKeyring } from './auth.js';
 import { createFaults, type FaultRegistry } from './controls/faults.js';
 import { seedFromFile } from './controls/seed-file.js';
 import { createReferenceCore } from './core.js';
-import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from './processing/extraction.js';
+import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor, RUN_BUDGET_GRACE_MS } from './processing/extraction.js';
 import { EXTRACTION_START_TIMEOUT_MS } from './processing/extraction-pool.js';
 import { createExtractor } from './processing/extractor.js';
 import type { Processor } from './processing/processor.js';
@@ -126,8 +126,6 @@ async function openStore(
   return { store, location: store.layout.root };
 }
 
-// How long past the extraction time limit (and its process's start-up limit) a run may still hold its slot.
-const RUN_BUDGET_GRACE_MS = 2_000;
 // How long past its run budget a started run still belongs to its replica (with a database).
 const RUN_LEASE_GRACE_MS = 30_000;
 // How often a replica looks for documents left with no queued run (with a database).

@@ -1,4 +1,4 @@
-import type { ContentType } from '../model.js';
+import type { ContentType, DocumentError } from '../model.js';
 import type { Extraction } from './lifecycle.js';
 
 /** The guards of text extraction. */
@@ -33,6 +33,9 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
 /** The smallest memory limit an extraction process can start and read a page under, in MiB. */
 export const MIN_EXTRACTION_MEMORY_MB = 256;
 
+/** How long past the extraction time limit (and its process's start-up limit) a run may still hold its slot. */
+export const RUN_BUDGET_GRACE_MS = 2_000;
+
 /** A stored file to extract: its bytes, and where it is on disk when it is in a file. */
 export interface FileSource {
   path?: string;
@@ -43,4 +46,29 @@ export interface FileSource {
 export interface Extractor {
   extract(source: FileSource, contentType: ContentType): Promise<Extraction>;
   close(): Promise<void>;
+}
+
+// The verdicts every extractor (the server's processes, the in-process mock's) words alike.
+
+/** A document that cannot be read, and why: failed for good, a retry reads it the same. */
+export const unreadable = (message: string): Extraction => ({ ok: false, error: { code: 'unreadable_document', message } });
+
+/** The stored file itself could not be read back: a fault of this service, worth a retry. */
+export const FILE_UNREADABLE: Extraction = {
+  ok: false,
+  error: { code: 'processing_error', message: 'The stored file could not be read; a retry may succeed.' },
+};
+
+/** A PDF over the page limit. */
+export const tooManyPages = (pages: number, max: number): Extraction =>
+  unreadable(`The PDF has ${pages} pages; at most ${max} pages are processed.`);
+
+/** Why a PDF could not be opened, from pdf.js's error. */
+export function explainPdfError(error: unknown): DocumentError {
+  const { name, message } = error instanceof Error ? error : { name: '', message: String(error) };
+  if (name === 'PasswordException')
+    return { code: 'unreadable_document', message: 'The PDF is password-protected, so its text cannot be read.' };
+  if (name === 'InvalidPDFException')
+    return { code: 'unreadable_document', message: 'The PDF could not be parsed (its structure is damaged or incomplete).' };
+  return { code: 'unreadable_document', message: `The PDF could not be read (${message}).` };
 }

@@ -1,4 +1,4 @@
-import { type ExtractionLimits, type Extractor, MAX_RENDER_PIXELS } from './extraction.js';
+import { type ExtractionLimits, type Extractor, FILE_UNREADABLE, MAX_RENDER_PIXELS } from './extraction.js';
 import { createExtractionPool } from './extraction-pool.js';
 
 /**
@@ -22,7 +22,7 @@ export function createExtractor(options: ExtractionLimits): Extractor {
       try {
         bytes = await source.bytes();
       } catch {
-        return { ok: false, error: { code: 'processing_error', message: 'The stored file could not be read; a retry may succeed.' } };
+        return FILE_UNREADABLE;
       }
       return pool.extract({ bytes }, contentType);
     },

@@ -1,7 +1,6 @@
 import { imageSize } from 'image-size';
+import { unreadable } from './extraction.js';
 import type { Extraction } from './lifecycle.js';
-
-const unreadable = (message: string): Extraction => ({ ok: false, error: { code: 'unreadable_document', message } });
 
 // A PNG is a chain of length-prefixed chunks ending in IEND; walking it finds a cut-off file without
 // decoding it (and without the decoder's noise on stderr).

@@ -1,11 +1,10 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Tesseract from 'tesseract.js';
+import { unreadable } from './extraction.js';
 import { checkImage } from './image-checks.js';
 import type { Extraction } from './lifecycle.js';
 import { isAllocationFailure } from './memory-limit.js';
-
-const unreadable = (message: string): Extraction => ({ ok: false, error: { code: 'unreadable_document', message } });
 
 /**
  * Reads text from images with one tesseract.js worker, started on first use. Runs inside an

@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
-import type { DocumentError } from '../model.js';
 import { collectGarbage, MemoryLimitReached, saysAllocationFailed } from './memory-limit.js';
 
 // Runs inside an extraction process (see extraction-child.ts): pdf.js parses on the calling thread
@@ -101,15 +100,6 @@ async function drawingOperators(): Promise<Set<number>> {
     OPS.shadingFill,
   ]);
   return drawOps;
-}
-
-/** Why a PDF could not be opened, from pdf.js's error. */
-export function explainPdfError(error: unknown): DocumentError {
-  const { name, message } = error instanceof Error ? error : { name: '', message: String(error) };
-  const unreadable = (text: string): DocumentError => ({ code: 'unreadable_document', message: text });
-  if (name === 'PasswordException') return unreadable('The PDF is password-protected, so its text cannot be read.');
-  if (name === 'InvalidPDFException') return unreadable('The PDF could not be parsed (its structure is damaged or incomplete).');
-  return unreadable(`The PDF could not be read (${message}).`);
 }
 
 // A page is rendered in bands of at most this many pixels, each into a canvas of its own that is

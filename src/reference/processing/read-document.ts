@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { type ExtractionJob, memoryLimitError, type Whereabouts } from './child-protocol.js';
+import { explainPdfError, FILE_UNREADABLE, tooManyPages } from './extraction.js';
 import type { Extraction } from './lifecycle.js';
 import { collectGarbage, isAllocationFailure } from './memory-limit.js';
 import type { OcrReader } from './ocr-reader.js';
-import { explainPdfError, openPdf, type PdfFile } from './pdf-pages.js';
+import { openPdf, type PdfFile } from './pdf-pages.js';
 
 // Runs inside an extraction process (see extraction-child.ts).
 
@@ -15,8 +16,6 @@ export interface DocumentReading {
   extraction: Extraction;
   memoryLimitReached: boolean;
 }
-
-const unreadable = (message: string): Extraction => ({ ok: false, error: { code: 'unreadable_document', message } });
 
 // tesseract's wasm memory grows to fit the largest image it has read and never shrinks, and its
 // worker thread frees its copies of past images only when it sees fit. Past this share of the memory
@@ -37,7 +36,7 @@ async function readPdf(bytes: Uint8Array, job: ExtractionJob, ocr: OcrReader, at
   }
   try {
     at.pages = pdf.pages;
-    if (pdf.pages > job.maxPdfPages) return unreadable(`The PDF has ${pdf.pages} pages; at most ${job.maxPdfPages} pages are processed.`);
+    if (pdf.pages > job.maxPdfPages) return tooManyPages(pdf.pages, job.maxPdfPages);
     const texts: string[] = [];
     for (let number = 1; number <= pdf.pages; number++) {
       at.page = number;
@@ -78,11 +77,7 @@ export async function readDocument(job: ExtractionJob, ocr: OcrReader, progress:
     // pdf.js refuses a Buffer; the same memory, seen as a plain Uint8Array.
     bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   } catch {
-    const extraction: Extraction = {
-      ok: false,
-      error: { code: 'processing_error', message: 'The stored file could not be read; a retry may succeed.' },
-    };
-    return { extraction, memoryLimitReached: false };
+    return { extraction: FILE_UNREADABLE, memoryLimitReached: false };
   }
   const at: Whereabouts = { kind: job.contentType === 'application/pdf' ? 'pdf' : 'image', page: 0, pages: 0 };
   progress(at);
