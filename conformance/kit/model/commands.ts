@@ -213,11 +213,15 @@ async function settle(m: ServiceModel, r: RunContext, step: Step, doc: ModelDoc)
     step.target = `${doc.alias} ${summary(exchange.status, exchange.json)} after ${polls} read(s)`;
     const verify = r.verify(step, exchange);
     m.judgeGet(doc.tenant, doc, answerOf(exchange), Date.now(), verify);
-    if (!doc.mayProcess) return;
-    verify(checks.lifecycle.reachesTerminal, Date.now() < deadline, () => ({
-      received: `${doc.alias} still processing after ${r.env.timeoutMs} ms (${polls} reads)`,
-      expected: `completed or failed within --timeout-ms ${r.env.timeoutMs}`,
-    }));
+    // Judged once per document: when it settled (a pass), or when the time ran out (a failure).
+    const settled = !doc.mayProcess;
+    if (settled || Date.now() >= deadline) {
+      verify(checks.lifecycle.reachesTerminal, settled, () => ({
+        received: `${doc.alias} still processing after ${r.env.timeoutMs} ms (${polls} reads)`,
+        expected: `completed or failed within --timeout-ms ${r.env.timeoutMs}`,
+      }));
+    }
+    if (settled) return;
     await sleep(Math.min(delays.next().value as number, Math.max(1, deadline - Date.now())));
   }
 }
