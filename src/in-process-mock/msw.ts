@@ -13,11 +13,8 @@ import { type HttpHandler, http } from 'msw';
 import type { DocprocControls } from './controls.js';
 import { createInProcessService, type DocprocMockOptions } from './in-process-service.js';
 
-export type { ControlTarget, DocprocControls, FaultRuleChange, FaultsChange, SeedDocument } from './controls.js';
-export { DocprocControlError } from './controls.js';
-export { createDocprocFetch, type DocprocFetch } from './docproc-fetch.js';
-export type { DocprocMockOptions } from './in-process-service.js';
-export type { ExtractImageText } from './text-layer-extractor.js';
+// Everything docproc-kit/fetch offers, so one import serves a test that uses both.
+export * from './fetch.js';
 
 /** MSW request handlers (spread them into `setupServer` / `setupWorker`), with the mock's controls. */
 export type DocprocHandlers = HttpHandler[] & {

@@ -192,17 +192,25 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     corsOrigins: options.corsOrigins?.length ? options.corsOrigins : ['*'],
     prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
   });
-  const recovered = await processor.recover();
-  // With a shared queue, a replica that died between storing an upload and queueing its runs leaves
-  // documents with no run: every replica looks for such documents now and then and queues them (a run
-  // queued already keeps its place, so this queues each stranded run once).
-  const sweeper = parts.queue ? setInterval(() => void processor.recover().catch(() => {}), STRANDED_SWEEP_MS).unref() : undefined;
+  let sweeper: NodeJS.Timeout | undefined;
   const close = async () => {
     clearInterval(sweeper);
     await processor.stop();
     await Promise.all([extractor.close(), store.close()]);
     await parts.close?.();
   };
+  // A start that fails from here on (the database gone right after migrating) closes what it opened.
+  let recovered: number;
+  try {
+    recovered = await processor.recover();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  // With a shared queue, a replica that died between storing an upload and queueing its runs leaves
+  // documents with no run: every replica looks for such documents now and then and queues them (a run
+  // queued already keeps its place, so this queues each stranded run once).
+  if (parts.queue) sweeper = setInterval(() => void processor.recover().catch(() => {}), STRANDED_SWEEP_MS).unref();
   let seeded = 0;
   if (options.seedFile) {
     try {
