@@ -74,16 +74,7 @@ export async function openPostgresParts(url: string, options: PostgresPartsOptio
       settings,
       faults,
       where: db.where,
-      async exclusively(work) {
-        const client = await db.pool.connect();
-        try {
-          await client.query('SELECT pg_advisory_lock($1)', [EXCLUSIVE_LOCK]);
-          return await work();
-        } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [EXCLUSIVE_LOCK]).catch(() => {});
-          client.release();
-        }
-      },
+      exclusively: (work) => db.exclusively(EXCLUSIVE_LOCK, work),
       async close() {
         await opened.close();
         await db.close();

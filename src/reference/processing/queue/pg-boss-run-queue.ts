@@ -87,17 +87,18 @@ export async function openPgBossRunQueue(options: PgBossRunQueueOptions): Promis
   const leaseS = Math.max(1, Math.ceil(leaseMs / 1000));
   // pg-boss 10 creates a queue's partition without a lock of its own, and replicas starting at once
   // deadlock on it: one replica at a time sets the queue up, the others then find it there.
-  const setup = await db.pool.connect();
-  try {
-    await setup.query('SELECT pg_advisory_lock($1)', [QUEUE_SETUP_LOCK]);
+  await db.exclusively(QUEUE_SETUP_LOCK, async () => {
     await boss.start();
-    if (!(await boss.getQueue(QUEUE))) {
-      await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard', retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: leaseS });
+    try {
+      if (!(await boss.getQueue(QUEUE))) {
+        await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard', retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: leaseS });
+      }
+    } catch (error) {
+      // Started but not set up: nothing else would stop it.
+      await boss.stop({ graceful: false, close: false, wait: true }).catch(() => {});
+      throw error;
     }
-  } finally {
-    await setup.query('SELECT pg_advisory_unlock($1)', [QUEUE_SETUP_LOCK]).catch(() => {});
-    setup.release();
-  }
+  });
 
   let work: ((job: RunJob) => Promise<void>) | undefined;
   let stopped = false;

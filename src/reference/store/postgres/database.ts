@@ -15,6 +15,8 @@ export interface Database extends Queryable {
   readonly where: string;
   /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws). */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `work` while holding the session advisory lock `key`: replicas doing the same wait their turn. */
+  exclusively<T>(key: number, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -127,6 +129,23 @@ export function openDatabase(url: string, { logger, max = 10 }: { logger?: Pick<
       } finally {
         // A connection that failed is not handed out again.
         client.release(broken instanceof StoreUnavailable ? broken : undefined);
+      }
+    },
+    async exclusively(key, work) {
+      const client = await pool.connect().catch((error: unknown) => {
+        throw translated(error, where);
+      });
+      let broken: unknown;
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [key]);
+        return await work();
+      } catch (error) {
+        broken = error;
+        throw error;
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
+        // A connection that broke is not handed out again (ending it frees the lock too).
+        client.release(isConnectionFailure(broken) ? (broken as Error) : undefined);
       }
     },
     close: () => pool.end(),
