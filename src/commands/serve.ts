@@ -269,8 +269,6 @@ export function serveCommand(): Command {
           dataDir: options.dataDir,
           databaseUrl: options.databaseUrl,
           runLeaseMs: options.runLeaseMs,
-          // Runs of a replica that died are looked for ten times per lease (at least every second, at most every 10 s).
-          leaseCheckEveryS: options.runLeaseMs ? Math.min(10, Math.max(1, Math.round(options.runLeaseMs / 10_000))) : undefined,
           apiKeys,
           processingDelayMs: options.processingDelayMs,
           failureRate: options.failureRate,

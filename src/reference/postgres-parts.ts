@@ -18,8 +18,6 @@ export interface PostgresPartsOptions {
   concurrency: number;
   /** How long a started run belongs to its replica before another may take it over. */
   runLeaseMs: number;
-  /** How often a replica looks for runs whose lease ran out, in seconds (default 10). */
-  leaseCheckEveryS?: number;
   /** The processing settings of a tenant that changed none. */
   defaults: ProcessingSettings;
   logger: Logger;
@@ -63,7 +61,6 @@ export async function openPostgresParts(url: string, options: PostgresPartsOptio
       notifications,
       concurrency: options.concurrency,
       leaseMs: options.runLeaseMs,
-      leaseCheckEveryS: options.leaseCheckEveryS,
       logger: logger.child({ component: 'queue' }),
     });
     const opened = notifications;

@@ -47,8 +47,6 @@ export interface ReferenceServiceOptions {
   databaseUrl?: string;
   /** With `databaseUrl`: how long a started run belongs to its replica before another takes it over (default: the run budget + 30 s). */
   runLeaseMs?: number;
-  /** With `databaseUrl`: how often a replica looks for runs whose lease ran out, in seconds (default 10). */
-  leaseCheckEveryS?: number;
   /** Accepted keys; empty or absent means the dev key `docproc-dev-key`. */
   apiKeys?: string[];
   /** Minimum time a run stays processing (default 1500 ms). */
@@ -118,7 +116,7 @@ async function openStore(
   if (options.databaseUrl) {
     // pg and pg-boss load only here: a server on the embedded store never pays for them (about 60 ms at start-up).
     const { openPostgresParts } = await import('./postgres-parts.js');
-    const parts = await openPostgresParts(options.databaseUrl, { ...shared, leaseCheckEveryS: options.leaseCheckEveryS, logger, clock });
+    const parts = await openPostgresParts(options.databaseUrl, { ...shared, logger, clock });
     return { ...parts, location: `PostgreSQL ${parts.where}` };
   }
   if (options.store === 'memory') return { store: createMemoryStore(), location: 'memory (gone when the server stops)' };

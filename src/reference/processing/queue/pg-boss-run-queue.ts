@@ -28,7 +28,7 @@ export interface PgBossRunQueueOptions {
    * replica died). Longer than the longest run, so a slow run is not done twice.
    */
   leaseMs: number;
-  /** How often one of the replicas looks for runs whose lease ran out (default 10 s). */
+  /** How often one of the replicas looks for runs whose lease ran out (default: a tenth of the lease, 1 to 10 s). */
   leaseCheckEveryS?: number;
   /** How often an idle replica looks for runs it was not told about (default 1 s). */
   pollMs?: number;
@@ -73,7 +73,8 @@ async function refuseNewerSchema(db: Database): Promise<void> {
  * @example const queue = await openPgBossRunQueue({ db, notifications, concurrency: 2, leaseMs: 120_000 }); queue.start(run);
  */
 export async function openPgBossRunQueue(options: PgBossRunQueueOptions): Promise<PgBossRunQueue> {
-  const { db, notifications, concurrency, leaseMs, leaseCheckEveryS = 10, pollMs = 1_000, logger } = options;
+  const { db, notifications, concurrency, leaseMs, pollMs = 1_000, logger } = options;
+  const leaseCheckEveryS = options.leaseCheckEveryS ?? Math.min(10, Math.max(1, Math.round(leaseMs / 10_000)));
   await refuseNewerSchema(db);
   const boss = new PgBoss({
     db: { executeSql: (text, values) => db.pool.query(text, values) },
