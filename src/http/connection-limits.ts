@@ -92,7 +92,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): () =
     const connection = bySocket.get(req.socket);
     if (!connection) return;
     connection.busy++;
-    res.once('close', () => connection.busy--);
+    res.on('close', () => connection.busy--);
   });
 
   return () => ({ open: bySocket.size, refused, evicted });

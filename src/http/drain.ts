@@ -3,7 +3,7 @@ import { Server as NetServer } from 'node:net';
 import { SHUTDOWN_RETRY_AFTER_S } from './exchange.js';
 import { ApiError, problemOf } from './problem.js';
 import { requestIdOf } from './request-id.js';
-import { endRequest, followRequest } from './request-lifetime.js';
+import { endRequest } from './request-lifetime.js';
 
 /**
  * Once the grace period is over, how long requests whose body has fully arrived may still take to
@@ -65,10 +65,10 @@ export function createDrain(server: Server, app: RequestListener): Drain {
   let whenAnswered: (() => void) | undefined;
 
   const listener: RequestListener = (req, res) => {
-    followRequest(req, res);
     if (draining) return refuse(req, res);
     open.set(req, res);
-    res.once('close', () => {
+    // `on`, not `once`: a response closes once, and this runs on every request.
+    res.on('close', () => {
       open.delete(req);
       if (open.size === 0) whenAnswered?.();
     });

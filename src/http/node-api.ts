@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { fromHttpError } from './errors.js';
 import { type ApiRequest, type ApiResponse, problemResponse } from './exchange.js';
 import { ApiError } from './problem.js';
-import { followRequest } from './request-lifetime.js';
+import { requestSignal } from './request-lifetime.js';
 import { requestState } from './request-state.js';
 import type { UploadReceiver } from './upload/multipart-receiver.js';
 
@@ -61,7 +61,10 @@ export function nodeApi(api: HandlesApi, receive: UploadReceiver, logger: Logger
         return Array.isArray(value) ? value.join(', ') : value;
       },
       requestId: req.id,
-      signal: followRequest(req, res).signal,
+      // A getter: only an upload asks, so a list or a read makes no AbortController.
+      get signal() {
+        return requestSignal(req, res);
+      },
       receive: (options) => receive(req, res, options),
       json: () =>
         new Promise((resolve, reject) =>

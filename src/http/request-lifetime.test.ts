@@ -1,0 +1,77 @@
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { endRequest, requestSignal } from './request-lifetime.js';
+
+// A request's signal is made only when asked for, so it must tell the same whenever it is asked:
+// before or after the client went away, before or after the server ended the request.
+async function serveOne(handle: (req: IncomingMessage, res: ServerResponse) => void, { hangUp }: { hangUp: boolean }) {
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => {
+    const req = request({ port, host: '127.0.0.1', path: '/' }, (res) => res.resume().on('end', resolve));
+    req.on('error', () => resolve());
+    req.end();
+    if (hangUp) setTimeout(() => req.destroy(), 50);
+  });
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('a request’s signal', () => {
+  it.each([
+    ['asked before the client went away', true],
+    ['asked only after the client went away', false],
+  ])('is aborted when the client went away before its answer (%s)', async (_when, askFirst) => {
+    let signal: AbortSignal | undefined;
+    let closed!: Promise<void>;
+    let exchange!: [IncomingMessage, ServerResponse];
+    await serveOne(
+      (req, res) => {
+        exchange = [req, res];
+        if (askFirst) signal = requestSignal(req, res);
+        closed = new Promise((resolve) => res.on('close', () => resolve()));
+      },
+      { hangUp: true },
+    );
+    await closed;
+    await settle();
+    signal ??= requestSignal(...exchange);
+    expect(signal.aborted).toBe(true);
+    expect(String(signal.reason)).toMatch(/connection closed before the answer/);
+  });
+
+  it('is never aborted for a request answered in full', async () => {
+    let signal!: AbortSignal;
+    await serveOne(
+      (req, res) => {
+        signal = requestSignal(req, res);
+        res.end('ok');
+      },
+      { hangUp: false },
+    );
+    await settle();
+    expect(signal.aborted).toBe(false);
+  });
+
+  it.each([
+    ['before it is asked for', false],
+    ['after it was asked for', true],
+  ])('carries the server’s reason when the server ended the request %s', async (_when, askFirst) => {
+    let signal: AbortSignal | undefined;
+    await serveOne(
+      (req, res) => {
+        if (askFirst) signal = requestSignal(req, res);
+        endRequest(req, 'grace period over');
+        signal ??= requestSignal(req, res);
+        res.end('late');
+      },
+      { hangUp: false },
+    );
+    expect(signal!.aborted).toBe(true);
+    expect(String(signal!.reason)).toMatch(/grace period over/);
+  });
+});
