@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery } from 'node:querystring';
 import express from 'express';
 import type { Logger } from 'pino';
 import { fromHttpError } from './errors.js';
 import { type ApiRequest, type ApiResponse, problemResponse } from './exchange.js';
 import { ApiError } from './problem.js';
+import { parseQueryString } from './query-string.js';
 import { requestSignal } from './request-lifetime.js';
 import { requestState } from './request-state.js';
 import type { UploadReceiver } from './upload/multipart-receiver.js';
@@ -55,7 +55,7 @@ export function nodeApi(api: HandlesApi, receive: UploadReceiver, logger: Logger
     const request: ApiRequest = {
       method: req.method!,
       path,
-      query: at < 0 ? {} : (parseQuery(req.url!.slice(at + 1)) as Record<string, string | string[]>),
+      query: at < 0 ? {} : parseQueryString(req.url!.slice(at + 1)),
       header(name) {
         const value = req.headers[name.toLowerCase()];
         return Array.isArray(value) ? value.join(', ') : value;

@@ -1,0 +1,24 @@
+import { parse } from 'node:querystring';
+
+/**
+ * A query string's parameters exactly as Node's `querystring.parse` reads them (a repeated name is an
+ * array, `+` is a space, a malformed escape is kept as it is), without its general machinery for the
+ * queries clients send most: short, with nothing escaped. That machinery was 3% of a list request.
+ * @example parseQueryString('limit=20&page=2'); // { limit: '20', page: '2' }
+ */
+export function parseQueryString(qs: string): Record<string, string | string[]> {
+  // querystring.parse also stops at 1,000 parameters; 512 characters hold at most 257.
+  if (qs.length > 512 || qs.includes('%') || qs.includes('+')) return parse(qs) as Record<string, string | string[]>;
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const pair of qs.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    const existing = query[name];
+    if (existing === undefined) query[name] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else query[name] = [existing, value];
+  }
+  return query;
+}
