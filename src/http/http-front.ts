@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { createCors } from './cors.js';
-import { logRequest } from './logging.js';
+import { createRequestLog } from './logging.js';
 import { requestIdOf } from './request-id.js';
 
 declare module 'node:http' {
@@ -40,11 +40,12 @@ export function createFront({ logger, corsOrigins, extraAllowedHeaders = [], ext
     exposedHeaders: ['X-Request-Id', 'Allow', 'Idempotent-Replayed', 'Retry-After', ...extraExposedHeaders],
     maxAgeS: 600,
   });
+  const logRequest = createRequestLog(logger);
   return (req, res) => {
     const id = requestIdOf(req);
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    logRequest(logger, req, res);
+    logRequest(req, res);
     const answer = cors(req.method ?? 'GET', req.headers.origin, req.headers['access-control-request-method']);
     for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
     if (!answer.preflight) return false;
