@@ -32,16 +32,19 @@ export function createCors(
     'Access-Control-Allow-Headers': policy.allowedHeaders.join(','),
     'Access-Control-Max-Age': String(policy.maxAgeS),
   };
+  // The answers that do not depend on the request are made once (most servers allow any origin).
   const anyOrigin = { 'Access-Control-Allow-Origin': '*' };
+  const anyOriginSimple: CorsAnswer = Object.freeze({
+    preflight: false,
+    headers: Object.freeze({ ...anyOrigin, 'Access-Control-Expose-Headers': exposed }),
+  });
+  const anyOriginPreflight: CorsAnswer = Object.freeze({ preflight: true, headers: Object.freeze({ ...anyOrigin, ...preflightHeaders }) });
   return (method, origin, requestMethod) => {
-    const allow: Record<string, string> = any
-      ? anyOrigin
-      : origin !== undefined && allowed.has(origin)
-        ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' }
-        : { Vary: 'Origin' };
-    if (method === 'OPTIONS' && requestMethod !== undefined) {
-      return { preflight: true, headers: { ...allow, ...preflightHeaders } };
-    }
+    const preflight = method === 'OPTIONS' && requestMethod !== undefined;
+    if (any) return preflight ? anyOriginPreflight : anyOriginSimple;
+    const allow: Record<string, string> =
+      origin !== undefined && allowed.has(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : { Vary: 'Origin' };
+    if (preflight) return { preflight: true, headers: { ...allow, ...preflightHeaders } };
     return { preflight: false, headers: { ...allow, 'Access-Control-Expose-Headers': exposed } };
   };
 }
