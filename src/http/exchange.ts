@@ -35,8 +35,8 @@ export const SHUTDOWN_RETRY_AFTER_S = 5;
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  /** The body, already serialised; none for a HEAD request's answer or an empty one. */
-  body?: string;
+  /** The body, already serialised (text, or its UTF-8 bytes); none for a HEAD request's answer or an empty one. */
+  body?: string | Uint8Array<ArrayBuffer>;
   /** The media type of `body`. */
   contentType?: 'application/json' | 'application/problem+json';
   /** The caller's tenant, when the key was accepted (for the request log; never sent). */
@@ -44,7 +44,7 @@ export interface ApiResponse {
 }
 
 /** A JSON answer. */
-export function jsonResponse(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
+export function jsonResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): ApiResponse {
   return { status, headers, body, contentType: 'application/json' };
 }
 

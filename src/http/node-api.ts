@@ -35,7 +35,7 @@ function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse):
   }
   res.writeHead(response.status, {
     'Content-Type': MEDIA_TYPES[response.contentType ?? 'application/json'],
-    'Content-Length': Buffer.byteLength(response.body),
+    'Content-Length': typeof response.body === 'string' ? Buffer.byteLength(response.body) : response.body.byteLength,
   });
   // Node sends no body for a HEAD request, only its length.
   res.end(req.method === 'HEAD' ? undefined : response.body);

@@ -27,7 +27,7 @@ export function uploadResultJson(records: DocumentRecord[]): string {
 }
 
 /** A `DocumentList` page. */
-export function listJson(records: DocumentRecord[], pagination: { page: number; limit: number; total: number }): string {
+export function listJson(records: readonly DocumentRecord[], pagination: { page: number; limit: number; total: number }): string {
   const { page, limit, total } = pagination;
   const totalPages = Math.ceil(total / limit);
   return `{"documents":[${records.map(summaryJson).join(',')}],"pagination":{"page":${page},"limit":${limit},"total":${total},"total_pages":${totalPages}}}`;

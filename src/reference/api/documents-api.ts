@@ -2,11 +2,12 @@ import { type ApiRequest, type ApiResponse, jsonResponse, SHUTDOWN_RETRY_AFTER_S
 import { ApiError } from '../../http/problem.js';
 import { refusalError } from '../../http/upload/upload-refusal.js';
 import type { Processor, RetryResult } from '../processing/processor.js';
-import { documentJson, listJson, uploadResultJson } from '../serialize.js';
+import { documentJson, uploadResultJson } from '../serialize.js';
 import type { DocumentStore } from '../store/document-store.js';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../upload/idempotency.js';
 import type { UploadOutcome, UploadService } from '../upload/upload-service.js';
 import { parseDocumentId, parseListQuery } from '../validation.js';
+import { createPageCache } from './page-cache.js';
 
 /** What the four operations need. */
 export interface DocumentsApiDeps {
@@ -77,6 +78,7 @@ function idSegment(path: string): number {
  * @example const operations = createDocumentsApi({ store, processor, uploads }); await operations.listDocuments(request, tenant);
  */
 export function createDocumentsApi({ store, processor, uploads }: DocumentsApiDeps): Record<string, OperationHandler> {
+  const pageBody = createPageCache();
   return {
     async uploadDocuments(request, tenant) {
       const idempotencyKey = parseIdempotencyKey(request.header(IDEMPOTENCY_HEADER));
@@ -87,7 +89,7 @@ export function createDocumentsApi({ store, processor, uploads }: DocumentsApiDe
     async listDocuments(request, tenant) {
       const query = parseListQuery(request.query);
       const { documents, total } = await store.list(tenant, query);
-      return jsonResponse(200, listJson(documents, { page: query.page, limit: query.limit, total }));
+      return jsonResponse(200, pageBody(tenant, query, documents, total));
     },
     async getDocument(request, tenant) {
       const id = idSegment(request.path);
