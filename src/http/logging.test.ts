@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { type Logger, pino } from 'pino';
+import { type Logger, type LoggerOptions, pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createRequestLog } from './logging.js';
+import { createRequestLog, redactQuery } from './logging.js';
 import { requestState } from './request-state.js';
 
 // The request log line is written straight to pino's destination; it must read exactly as the line
@@ -22,7 +22,9 @@ function sink() {
 // Serves one request through the request log, answering `status`, and resolves once the line is out.
 async function logOne(logger: Logger, path: string, status: number, { tenant, id }: { tenant?: string; id: string }) {
   const logRequest = createRequestLog(logger);
+  let received = '';
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    received = req.url!;
     req.id = id;
     logRequest(req, res);
     if (tenant) requestState(res).tenant = tenant;
@@ -36,9 +38,33 @@ async function logOne(logger: Logger, path: string, status: number, { tenant, id
     await new Promise((resolve) => server.close(resolve));
   }
   await new Promise((resolve) => setImmediate(resolve));
+  return received;
 }
 
-const withoutTime = (line: string) => line.replace(/"time":\d+/, '"time":0');
+const withoutTime = (line: string) => line.replace(/"time":("[^"]*"|\d+)/, '"time":0');
+
+// Logs one request through the request log and the same fields through pino itself, with a logger made
+// from `options` each time, and expects the two lines equal but for the time.
+async function expectAsPino(
+  options: LoggerOptions,
+  { status, path, tenant, id }: { status: number; path: string; tenant?: string; id: string },
+) {
+  const direct = sink();
+  // As the client sent it (fetch escapes the quotes), secrets redacted.
+  const url = redactQuery(await logOne(pino(options, direct.stream), path, status, { tenant, id }));
+  expect(direct.written).toHaveLength(1);
+  expect(direct.written[0]).not.toContain('s3cret');
+
+  const viaPino = sink();
+  const durationMs = Number(/"durationMs":([\d.]+)/.exec(direct.written[0]!)![1]);
+  const fields = { requestId: id, req: { method: 'GET', url: url }, res: { statusCode: status }, durationMs, tenant };
+  const message = `GET ${url} ${status} ${Math.round(durationMs)} ms`;
+  const logger = pino(options, viaPino.stream);
+  if (status >= 500) logger.error(fields, message);
+  else logger.info(fields, message);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(withoutTime(direct.written[0]!)).toBe(withoutTime(viaPino.written[0]!));
+}
 
 describe('the request log line', () => {
   it.each([
@@ -46,27 +72,21 @@ describe('the request log line', () => {
     { status: 401, path: '/x?api_key=s3cret&q="quoted"', tenant: undefined, id: 'id "2" \\ é' },
     { status: 503, path: '/_mock/reset', tenant: 'tenant-b', id: 'id-3' },
   ])('for a $status reads byte for byte as pino writes it', async ({ status, path, tenant, id }) => {
-    const direct = sink();
-    await logOne(pino({ level: 'info' }, direct.stream), path, status, { tenant, id });
-    expect(direct.written).toHaveLength(1);
-    const logged = JSON.parse(direct.written[0]!) as { durationMs: number; msg: string; req: { url: string } };
-    // As the client sent it (fetch escapes the quotes), secrets redacted.
-    expect(logged.req.url).not.toContain('s3cret');
+    await expectAsPino({ level: 'info' }, { status, path, tenant, id });
+  });
 
-    const viaPino = sink();
-    const fields = {
-      requestId: id,
-      req: { method: 'GET', url: logged.req.url },
-      res: { statusCode: status },
-      durationMs: logged.durationMs,
-      tenant,
-    };
-    const logger = pino({ level: 'info' }, viaPino.stream);
-    if (status >= 500) logger.error(fields, logged.msg);
-    else logger.info(fields, logged.msg);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(withoutTime(direct.written[0]!)).toBe(withoutTime(viaPino.written[0]!));
-    expect(logged.msg).toBe(`GET ${logged.req.url} ${status} ${Math.round(logged.durationMs)} ms`);
+  it.each<[string, LoggerOptions]>([
+    ['ISO timestamps', { timestamp: pino.stdTimeFunctions.isoTime }],
+    ['level labels', { formatters: { level: (label) => ({ level: label }) } }],
+    ['another message key', { messageKey: 'message' }],
+    ['other base fields', { base: { service: 'docproc' } }],
+    ['a mixin', { mixin: () => ({ mixed: true }) }],
+    ['a log formatter', { formatters: { log: (fields) => ({ ...fields, formatted: true }) } }],
+    ['a redaction', { redact: ['req.url'] }],
+    ['a serializer of a line key', { serializers: { res: (res: { statusCode: number }) => ({ code: res.statusCode }) } }],
+    ['a message prefix', { msgPrefix: '[api] ' }],
+  ])('reads as pino writes it for a logger with %s', async (_what, options) => {
+    await expectAsPino({ level: 'info', ...options }, { status: 200, path: '/x?y=1', tenant: 't', id: 'options' });
   });
 
   it.each([

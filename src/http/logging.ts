@@ -55,21 +55,51 @@ export function redactQuery(url: string): string {
 
 const INFO = 30;
 const ERROR = 50;
+// The keys of the request line; a serializer or redaction of one of them means the line must go through pino.
+const LINE_KEYS = ['requestId', 'req', 'res', 'durationMs', 'tenant', 'aborted'];
+
+type PinoInternals = Record<symbol, unknown>;
 
 /**
  * Writes one line as `logger.info(fields, message)` (or `error`) would, byte for byte, straight to its
- * destination: pino's general path (its key walk, its serializers) was a fifth of the cost of a list
- * request's logging. A destination that wants pino's metadata (a multistream) gets the line through pino.
+ * destination, from pino's own pieces (its level prefix, time function, bindings, message key and line
+ * end): pino's general path (its key walk, its serializers) was most of a list request's logging. A
+ * logger that would change such a line (a mixin, a log formatter, hooks, a message prefix, a serializer
+ * or redaction of one of the line's keys) or a destination that wants pino's metadata (a multistream)
+ * gets the line through pino.
  */
 function createLineWriter(logger: Logger) {
-  const { streamSym, chindingsSym, needsMetadataGsym } = pino.symbols;
-  const stream = (logger as unknown as Record<symbol, { write(line: string): unknown } & Record<symbol, unknown>>)[streamSym]!;
-  const bindings = (logger as unknown as Record<symbol, string>)[chindingsSym] ?? '';
-  const direct = typeof stream?.write === 'function' && !stream[needsMetadataGsym];
+  const symbols = pino.symbols;
+  const internals = logger as unknown as PinoInternals;
+  const stream = internals[symbols.streamSym] as ({ write?: unknown } & Record<symbol, unknown>) | undefined;
+  const formatters = internals[symbols.formattersSym] as { log?: unknown } | undefined;
+  const hooks = internals[symbols.hooksSym] as { logMethod?: unknown; streamWrite?: unknown } | undefined;
+  const serializers = internals[symbols.serializersSym] as Record<string, unknown>;
+  const stringifiers = internals[symbols.stringifiersSym] as Record<string | symbol, unknown>;
+  const levels = internals[symbols.lsCacheSym] as Record<number, string | undefined>;
+  const messageKey = internals[symbols.messageKeySym] as string;
+  const plain =
+    typeof levels[INFO] === 'string' &&
+    typeof levels[ERROR] === 'string' &&
+    typeof stream?.write === 'function' &&
+    !stream[symbols.needsMetadataGsym] &&
+    !formatters?.log &&
+    !internals[symbols.mixinSym] &&
+    !hooks?.logMethod &&
+    !hooks?.streamWrite &&
+    // Not in pino's types, but in its symbols.
+    !internals[(symbols as unknown as Record<string, symbol>).msgPrefixSym!] &&
+    !stringifiers[symbols.wildcardFirstSym] &&
+    ![...LINE_KEYS, messageKey].some((key) => serializers[key] || stringifiers[key]);
+  const time = internals[symbols.timeSym] as (this: Logger) => string;
+  const bindings = (internals[symbols.chindingsSym] as string | undefined) ?? '';
+  const end = internals[symbols.endSym] as string;
   return (level: typeof INFO | typeof ERROR, fields: string, fallback: () => object, message: string) => {
     if (logger.levelVal > level) return;
-    if (!direct) return level === ERROR ? logger.error(fallback(), message) : logger.info(fallback(), message);
-    stream.write(`{"level":${level},"time":${Date.now()}${bindings},${fields},"msg":${JSON.stringify(message)}}\n`);
+    if (!plain) return level === ERROR ? logger.error(fallback(), message) : logger.info(fallback(), message);
+    (stream as { write(line: string): unknown }).write(
+      `${levels[level]}${time.call(logger)}${bindings},${fields},${JSON.stringify(messageKey)}:${JSON.stringify(message)}${end}`,
+    );
   };
 }
 
