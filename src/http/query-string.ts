@@ -2,8 +2,9 @@ import { parse } from 'node:querystring';
 
 /**
  * A query string's parameters exactly as Node's `querystring.parse` reads them (a repeated name is an
- * array, `+` is a space, a malformed escape is kept as it is), without its general machinery for the
- * queries clients send most: short, with nothing escaped. That machinery was 3% of a list request.
+ * array, `+` is a space, a malformed escape is kept as it is). The queries clients send most (short,
+ * nothing escaped) are split by hand: querystring's general machinery was a visible share of a list
+ * request (BENCHMARKS.md).
  * @example parseQueryString('limit=20&page=2'); // { limit: '20', page: '2' }
  */
 export function parseQueryString(qs: string): Record<string, string | string[]> {

@@ -6,8 +6,8 @@ import type { Keyring } from './api/keys.js';
  * a string's length and hash before its characters, so a wrong key is turned away without its
  * characters ever being compared with a valid key's: how long that takes does not depend on how much
  * of a valid key it shares (at most, by nanoseconds, on whether it has a valid key's length). And a
- * request hashes nothing of its own (a SHA-256 of the key compared with `timingSafeEqual` cost 3% of
- * a list request). Tenant ids are an HMAC of the key under `salt` (a
+ * request hashes nothing, where a digest of the key for `timingSafeEqual` would be a visible part of
+ * every list and read (BENCHMARKS.md). Tenant ids are an HMAC of the key under `salt` (a
  * random secret of the data dir), so a stored tenant id cannot be reversed even for a guessable key
  * such as the dev key.
  * @example const keyring = createKeyring(['k1', 'k2'], store.tenantSalt); keyring.tenantOf('k1');
