@@ -1,11 +1,12 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S npx tsx
 // Regenerates fixtures/: PDFs with pdf-lib, images by screenshotting printed text in headless
 // Chromium (so OCR has real glyphs to read), and the deliberately bad files.
-// Needs /usr/bin/chromium (Debian package `chromium`); CHROMIUM_PATH overrides it.
+// Needs /usr/bin/chromium (Debian package `chromium`); CHROMIUM_PATH overrides it. Run with tsx
+// (`npx tsx scripts/make-fixtures.js`): it launches Chromium as the browser tests do.
 // The committed files are the fixtures; this script documents exactly how they were made.
 import { writeFile } from 'node:fs/promises';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../test/support/chromium.js';
 
 const out = (name) => new URL(`../fixtures/${name}`, import.meta.url);
 // A fixed date keeps regenerated PDFs byte-identical.
@@ -40,17 +41,7 @@ const textPdf = await pdf([
 await writeFile(out('text.pdf'), textPdf);
 await writeFile(out('multipage.pdf'), await pdf([['Page one: ALPHA'], ['Page two: BRAVO'], ['Page three: CHARLIE']]));
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
   const png = await screenshot(browser, ['Corner Bakery', 'Receipt 20931', 'SOURDOUGH LOAF 4.50'], 'png');
   await writeFile(out('scanned.png'), png);

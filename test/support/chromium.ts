@@ -1,8 +1,8 @@
 import { type Browser, chromium } from 'playwright-core';
 
 /**
- * Headless Chromium for the browser tests: Debian's package (`.ci/run` installs it) unless CHROMIUM_PATH
- * names another, as for scripts/make-fixtures.js. playwright-core never downloads a browser.
+ * Headless Chromium for the browser tests and scripts/make-fixtures.js: Debian's package (`.ci/run`
+ * installs it) unless CHROMIUM_PATH names another. playwright-core never downloads a browser.
  * @example const browser = await launchChromium(); const tab = await browser.newPage();
  */
 export function launchChromium(): Promise<Browser> {
