@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
+import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer, until } from '../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../contract/contract.js';
 
 // Cross-cutting HTTP behaviour: request ids, CORS, request logging, and the 500 path.
@@ -133,8 +133,9 @@ describe('request logging', () => {
     await fetch(`${server.baseUrl}${API}/get_documents?search=x`, { headers: { 'x-api-key': KEY, 'x-request-id': ids[0]! } });
     await fetch(`${server.baseUrl}${API}/get_document/123`, { headers: { 'x-api-key': KEY, 'x-request-id': ids[1]! } });
     await fetch(`${server.baseUrl}${API}/get_documents`, { headers: { 'x-api-key': 'wrong-key-value', 'x-request-id': ids[2]! } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
     const byId = (id: string) => lines.filter((l) => l.requestId === id);
+    // A line is written when its response closes, which may come after the client has the answer.
+    await until(() => ids.every((id) => byId(id).length > 0), 5_000);
     expect(ids.map((id) => byId(id).length)).toEqual([1, 1, 1]);
     expect(byId('log-a')[0]).toMatchObject({
       req: { method: 'GET', url: `${API}/get_documents?search=x` },
@@ -153,7 +154,7 @@ describe('request logging', () => {
     const res = await fetch(`${server.baseUrl}/docs/assets/swagger-ui.css`, { headers: { 'x-request-id': 'log-asset' } });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => lines.some((l) => l.requestId === 'log-asset'), 5_000);
     expect(lines.find((l) => l.requestId === 'log-asset')).toMatchObject({ req: { method: 'GET', url: '/docs/assets/swagger-ui.css' } });
   });
 });

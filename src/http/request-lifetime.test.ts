@@ -5,21 +5,27 @@ import { endRequest, requestSignal } from './request-lifetime.js';
 
 // A request's signal is made only when asked for, so it must tell the same whenever it is asked:
 // before or after the client went away, before or after the server ended the request.
+// With `hangUp`, the client goes away once the server has its request (and has not answered it).
 async function serveOne(handle: (req: IncomingMessage, res: ServerResponse) => void, { hangUp }: { hangUp: boolean }) {
-  const server = createServer(handle);
+  let arrived!: () => void;
+  const handled = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  const server = createServer((req, res) => {
+    handle(req, res);
+    arrived();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => {
     const req = request({ port, host: '127.0.0.1', path: '/' }, (res) => res.resume().on('end', resolve));
     req.on('error', () => resolve());
     req.end();
-    if (hangUp) setTimeout(() => req.destroy(), 50);
+    if (hangUp) void handled.then(() => req.destroy());
   });
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('a request’s signal', () => {
   it.each([
@@ -38,7 +44,6 @@ describe('a request’s signal', () => {
       { hangUp: true },
     );
     await closed;
-    await settle();
     signal ??= requestSignal(...exchange);
     expect(signal.aborted).toBe(true);
     expect(String(signal.reason)).toMatch(/connection closed before the answer/);
@@ -53,7 +58,7 @@ describe('a request’s signal', () => {
       },
       { hangUp: false },
     );
-    await settle();
+    // serveOne resolves once the server has closed, so every close listener has run.
     expect(signal.aborted).toBe(false);
   });
 
