@@ -88,6 +88,30 @@ export function openDatabase(url: string, { logger, max = 10 }: { logger?: Pick<
     logger?.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'database connection lost'),
   );
 
+  // A client out of the pool has no listener of the pool's: a connection the server cuts while it sits
+  // between queries (a restart) would be an uncaught 'error' that ends the process. The caller learns of it
+  // from its next query; the connection is not handed out again.
+  const checkOut = async () => {
+    const client = await pool.connect().catch((error: unknown) => {
+      throw translated(error, where);
+    });
+    let cut: Error | undefined;
+    const onError = (error: Error) => {
+      cut = error;
+    };
+    client.on('error', onError);
+    return {
+      client,
+      lost: () => cut,
+      /** Back to the pool, or ended when `broken` (a connection that failed is not handed out again). */
+      release(broken: Error | undefined) {
+        // A broken one keeps the listener: the pool ends it, and it may still report on its way out.
+        if (!broken) client.off('error', onError);
+        client.release(broken);
+      },
+    };
+  };
+
   const query = async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => {
     try {
       return await pool.query<R>(text, values);
@@ -101,12 +125,7 @@ export function openDatabase(url: string, { logger, max = 10 }: { logger?: Pick<
     where,
     query,
     async transaction(work) {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (error) {
-        throw translated(error, where);
-      }
+      const { client, lost, release } = await checkOut();
       const tx: Queryable = {
         query: async (text, values) => {
           try {
@@ -127,14 +146,11 @@ export function openDatabase(url: string, { logger, max = 10 }: { logger?: Pick<
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        // A connection that failed is not handed out again.
-        client.release(broken instanceof StoreUnavailable ? broken : undefined);
+        release(broken instanceof StoreUnavailable ? broken : lost());
       }
     },
     async exclusively(key, work) {
-      const client = await pool.connect().catch((error: unknown) => {
-        throw translated(error, where);
-      });
+      const { client, lost, release } = await checkOut();
       let broken: unknown;
       try {
         await client.query('SELECT pg_advisory_lock($1)', [key]);
@@ -144,8 +160,8 @@ export function openDatabase(url: string, { logger, max = 10 }: { logger?: Pick<
         throw error;
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
-        // A connection that broke is not handed out again (ending it frees the lock too).
-        client.release(isConnectionFailure(broken) ? (broken as Error) : undefined);
+        // Ending a connection that broke frees the lock too.
+        release(isConnectionFailure(broken) ? (broken as Error) : lost());
       }
     },
     close: () => pool.end(),
