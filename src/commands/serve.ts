@@ -177,7 +177,10 @@ export function serveCommand(): Command {
         .argParser(integerOption(0)),
     )
     .addOption(
-      new Option('--max-connections <n>', 'connections open at once; beyond, a new one replaces an idle one, or is closed')
+      new Option(
+        '--max-connections <n>',
+        'connections open at once; beyond, a new one replaces one idle for 1 s, or its request is answered 503 with Retry-After',
+      )
         .env('DOCPROC_MAX_CONNECTIONS')
         .default(DEFAULT_MAX_CONNECTIONS)
         .argParser(integerOption(1)),
@@ -185,7 +188,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         '--max-connections-per-address <n>',
-        'connections open at once from one client address; beyond, a new one replaces an idle one of that address, or is closed (0: off, as behind a proxy)',
+        'connections open at once from one client address; beyond, a new one replaces one of that address idle for 1 s, or its request is answered 503 with Retry-After (0: off, as behind a proxy)',
       )
         .env('DOCPROC_MAX_CONNECTIONS_PER_ADDRESS')
         .default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS)

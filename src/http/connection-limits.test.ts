@@ -6,7 +6,8 @@ import { until } from '../../test/support/reference-server.js';
 import { type ListeningServer, listen } from './http-server.js';
 
 // The connection caps on real sockets: clients from two loopback addresses (all of 127.0.0.0/8 is
-// loopback on Linux), idle, half-way through their headers, or waiting on an answer.
+// loopback on Linux), idle, half-way through their headers, or waiting on an answer. The idle grace is
+// 100 ms here (1 s by default), so connections count as idle after `settle()`.
 let http: ListeningServer | undefined;
 let release: (() => void) | undefined;
 const sockets: Socket[] = [];
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 /** A server whose /slow answers only when `release()` is called. */
-async function serve(maxConnections: number, maxConnectionsPerAddress: number) {
+async function serve(maxConnections: number, maxConnectionsPerAddress: number, { maxOverLimit = 10, idleGraceMs = 100 } = {}) {
   const waiting: Array<() => void> = [];
   release = () => {
     for (const answer of waiting.splice(0)) answer();
@@ -26,7 +27,7 @@ async function serve(maxConnections: number, maxConnectionsPerAddress: number) {
   const app = express();
   app.get('/slow', (_req, res) => void waiting.push(() => res.send('late')));
   app.get('/', (_req, res) => void res.send('ok'));
-  http = await listen(app, { port: 0, host: '127.0.0.1', maxConnections, maxConnectionsPerAddress });
+  http = await listen(app, { port: 0, host: '127.0.0.1', maxConnections, maxConnectionsPerAddress, maxOverLimit, idleGraceMs });
   return http;
 }
 
@@ -46,10 +47,16 @@ function open(from: string, send = ''): Promise<{ closed: boolean }> {
 
 /** A GET / from `from` on a new connection: its status, or the error. */
 function get(from: string, path = '/'): Promise<number | string> {
+  return answer(from, path).then((a) => (typeof a === 'string' ? a : a.status));
+}
+
+/** A GET from `from` on a new connection: its status, headers and body, or the error. */
+function answer(from: string, path = '/'): Promise<{ status: number; headers: Record<string, unknown>; body: string } | string> {
   return new Promise((resolve) => {
     const req = request({ host: '127.0.0.1', port: http!.port, path, localAddress: from, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     req.setTimeout(2_000, () => req.destroy(new Error('timeout')));
@@ -67,6 +74,7 @@ describe('connections per client address', () => {
     const first = await open('127.0.0.1');
     const second = await open('127.0.0.1', 'GET / HTTP/1.1\r\nHo'); // half a header
     const third = await open('127.0.0.1');
+    await settle();
     const fourth = await open('127.0.0.1');
     expect(await until(() => first.closed, 2_000)).toBe(true);
     await settle();
@@ -74,14 +82,51 @@ describe('connections per client address', () => {
     expect(await get('127.0.0.2')).toBe(200);
   });
 
-  it('past its cap with every connection waiting on an answer, a new connection from that address is closed, not one of them', async () => {
+  it('past its cap with every connection waiting on an answer, a request on a new connection from that address is answered 503 with Retry-After, and none of them is closed', async () => {
     await serve(100, 2);
     const answers = [get('127.0.0.1', '/slow'), get('127.0.0.1', '/slow')];
     await settle();
-    expect(await get('127.0.0.1')).toMatch(/ECONNRESET|socket hang up/);
+    const refused = await answer('127.0.0.1');
+    expect(refused).toMatchObject({
+      status: 503,
+      headers: { 'content-type': 'application/problem+json', 'retry-after': '1', connection: 'close', 'x-request-id': expect.any(String) },
+    });
+    expect(JSON.parse((refused as { body: string }).body)).toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(await get('127.0.0.2')).toBe(200);
     release!();
     expect(await Promise.all(answers)).toEqual([200, 200]);
+    expect(http!.connectionCounts()).toMatchObject({ unavailable: 1, refused: 0 });
+  });
+
+  it('a connection that has just opened is not closed for a newer one: the newer one waits beyond the cap, and is served if room is free when its request comes', async () => {
+    await serve(100, 1, { idleGraceMs: 60_000 });
+    const young = await open('127.0.0.1');
+    const newer = await open('127.0.0.1');
+    await settle();
+    expect([young.closed, newer.closed]).toEqual([false, false]);
+    expect(http!.connectionCounts()).toMatchObject({ open: 1, overLimit: 1 });
+    sockets[0]!.destroy();
+    await until(() => young.closed, 2_000);
+    const reply = new Promise<string>((resolve) => {
+      let text = '';
+      sockets[1]!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      sockets[1]!.on('close', () => resolve(text));
+    });
+    sockets[1]!.end('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(await reply).toMatch(/^HTTP\/1\.1 200/);
+    expect(http!.connectionCounts()).toMatchObject({ evicted: 0, refused: 0, unavailable: 0 });
+  });
+
+  it('beyond the cap, at most maxOverLimit connections wait for their request; further ones are closed at once', async () => {
+    await serve(100, 1, { maxOverLimit: 2, idleGraceMs: 60_000 });
+    const held = await open('127.0.0.1');
+    const waiting = [await open('127.0.0.1'), await open('127.0.0.1')];
+    const shed = await open('127.0.0.1');
+    expect(await until(() => shed.closed, 2_000)).toBe(true);
+    await settle();
+    expect([held.closed, ...waiting.map((w) => w.closed)]).toEqual([false, false, false]);
+    expect(http!.connectionCounts()).toMatchObject({ open: 1, overLimit: 2, refused: 1 });
+    expect(await get('127.0.0.2')).toBe(200);
   });
 
   it('with the cap off (0, as behind a proxy), one address may hold every connection the server takes', async () => {
@@ -100,16 +145,17 @@ describe('the total cap', () => {
     const other = await Promise.all(Array.from({ length: 2 }, () => open('127.0.0.2')));
     await settle();
     const hog = await Promise.all(Array.from({ length: 4 }, () => open('127.0.0.1')));
+    await settle();
     expect(await get('127.0.0.3')).toBe(200);
     expect(hog[0]!.closed).toBe(true);
     expect(other.filter((s) => s.closed)).toEqual([]);
   });
 
-  it('when full of connections all waiting on an answer, a new one is closed', async () => {
+  it('when full of connections all waiting on an answer, a request on a new one is answered 503', async () => {
     await serve(2, 0);
     const answers = [get('127.0.0.1', '/slow'), get('127.0.0.2', '/slow')];
     await settle();
-    expect(await get('127.0.0.3')).toMatch(/ECONNRESET|socket hang up/);
+    expect(await get('127.0.0.3')).toBe(503);
     release!();
     expect(await Promise.all(answers)).toEqual([200, 200]);
   });

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** How many connections a server keeps open, in all and per client address. */
@@ -7,6 +7,58 @@ export interface ConnectionLimits {
   maxConnections: number;
   /** Connections open at once from one client address; 0 turns the per-address cap off (behind a proxy every client has its address). */
   maxPerAddress: number;
+  /**
+   * Connections kept open beyond the caps, in all, so that the request each may carry is answered 503
+   * instead of cut; past these a new connection is closed at once (a flood is shed).
+   */
+  maxOverLimit: number;
+  /** How long a connection beyond the caps may take to send its request's headers before it is closed. */
+  overLimitWaitMs: number;
+  /**
+   * How long a connection must have had no request in flight before a new one may close it to make
+   * room: a connection that was just opened, or just answered, may be sending its request already.
+   */
+  idleGraceMs: number;
+  /** Called on everything the limits do, e.g. to count evictions. */
+  onEvent?: (event: ConnectionEvent) => void;
+}
+
+/** What the limits did, for metrics and logs. */
+export interface ConnectionEvent {
+  /**
+   * `evicted`: an idle or header-less connection closed to make room; `over-limit`: a new connection
+   * kept beyond the caps, to be answered 503 if no room is free when its request arrives; `refused`: a
+   * new connection closed at once (the caps and the room beyond them were full); `expired`: a connection
+   * beyond the caps closed because its request's headers did not come in time; `unavailable`: a request
+   * on a connection beyond the caps answered 503.
+   */
+  kind: 'evicted' | 'over-limit' | 'refused' | 'expired' | 'unavailable';
+  /** The client address of the connection concerned. */
+  address: string;
+}
+
+/** What the limits did so far, for logs and tests. */
+export interface ConnectionCounts {
+  /** Connections open within the caps. */
+  open: number;
+  /** Connections open beyond the caps (their request, when it comes, is answered 503 unless room is free by then). */
+  overLimit: number;
+  /** New connections closed at once. */
+  refused: number;
+  /** Idle or header-less connections closed to make room for a new one, or beyond the caps for want of headers. */
+  evicted: number;
+  /** Requests answered 503 because they came beyond the caps. */
+  unavailable: number;
+}
+
+/** The limits of one server: {@link ConnectionLimiter.admit} decides each request. */
+export interface ConnectionLimiter {
+  /**
+   * True when the request may be handled; false when it came on a connection beyond the caps and no
+   * room is free: the caller answers it 503 and the connection closes.
+   */
+  admit(req: IncomingMessage, res: ServerResponse): boolean;
+  counts(): ConnectionCounts;
 }
 
 interface Connection {
@@ -14,86 +66,124 @@ interface Connection {
   address: string;
   /** Requests received on it and not yet answered: a connection with none is idle (or has not finished its headers). */
   busy: number;
-}
-
-/** What the limits did so far, for logs and tests. */
-export interface ConnectionCounts {
-  open: number;
-  /** New connections closed at once: their address, or the server, was full of connections all busy. */
-  refused: number;
-  /** Idle or header-less connections closed to make room for a new one. */
-  evicted: number;
+  /** Since when it has had no request in flight (when it opened, or its last answer ended). */
+  idleSince: number;
+  /** Kept beyond the caps until its request comes; undefined once within them. */
+  overLimit?: NodeJS.Timeout;
 }
 
 /**
  * Caps a server's connections, in all and per client address, so that no address can keep others
- * out by opening connections and sending nothing (or half a header). Only connections with no
- * request being handled are ever closed to make room: a new connection from an address at its cap
- * closes that address's oldest idle one; one that finds the server full closes the oldest idle
- * connection of the address holding the most. When none is idle, the new connection is closed at
- * once. Replaces `server.maxConnections`, which only ever closes the new connection.
- * @example const counts = limitConnections(server, { maxConnections: 512, maxPerAddress: 64 });
+ * out by opening connections and sending nothing (or half a header). A connection that carries a
+ * request is never closed unanswered. Only connections with no request in flight for
+ * `idleGraceMs` are closed to make room: a new connection from an address at its cap closes that
+ * address's oldest such one; one that finds the server full closes the oldest such connection of the
+ * address holding the most. When none qualifies, the new connection is kept beyond the caps (at most
+ * `maxOverLimit` of them, each for `overLimitWaitMs`): when its request arrives it is handled if room
+ * has been freed by then, and answered 503 otherwise. Replaces `server.maxConnections`, which closes
+ * the new connection whatever it carries.
+ * @example const limiter = limitConnections(server, { ...limits, onEvent: (e) => counter.inc({ kind: e.kind }) });
  */
-export function limitConnections(server: Server, limits: ConnectionLimits): () => ConnectionCounts {
+export function limitConnections(server: Server, limits: ConnectionLimits): ConnectionLimiter {
   const bySocket = new Map<Socket, Connection>();
-  // Per address, in the order they were opened.
+  // Connections within the caps, per address, in the order they were opened.
   const byAddress = new Map<string, Connection[]>();
-  let refused = 0;
-  let evicted = 0;
+  let within = 0;
+  let overLimit = 0;
+  const counted = { refused: 0, evicted: 0, unavailable: 0 };
+  const report = (kind: ConnectionEvent['kind'], address: string) => limits.onEvent?.({ kind, address });
 
-  const oldestIdle = (address: string) => byAddress.get(address)?.find((c) => c.busy === 0);
+  const evictable = (c: Connection, now: number) => c.busy === 0 && now - c.idleSince >= limits.idleGraceMs;
+  const oldestEvictable = (address: string, now: number) => byAddress.get(address)?.find((c) => evictable(c, now));
+  // The address holding the most connections that has one to spare.
+  const hogWithEvictable = (now: number) => {
+    let best: string | undefined;
+    for (const [address, list] of byAddress) {
+      if ((best === undefined || list.length > byAddress.get(best)!.length) && list.some((c) => evictable(c, now))) best = address;
+    }
+    return best;
+  };
   const evict = (connection: Connection) => {
-    evicted++;
+    counted.evicted++;
+    report('evicted', connection.address);
     forget(connection);
     connection.socket.destroy();
   };
   const forget = (connection: Connection) => {
     if (!bySocket.delete(connection.socket)) return;
+    if (connection.overLimit) {
+      clearTimeout(connection.overLimit);
+      overLimit--;
+      return;
+    }
+    within--;
     const list = byAddress.get(connection.address)!;
     list.splice(list.indexOf(connection), 1);
     if (list.length === 0) byAddress.delete(connection.address);
   };
-  // The address holding the most connections that has an idle one.
-  const hogWithIdle = () => {
-    let best: string | undefined;
-    for (const [address, list] of byAddress) {
-      if (list.some((c) => c.busy === 0) && (best === undefined || list.length > byAddress.get(best)!.length)) best = address;
+  // Room within the caps for a connection from `address`, made by closing an idle one if need be.
+  const makeRoom = (address: string): boolean => {
+    const now = Date.now();
+    if (limits.maxPerAddress > 0 && (byAddress.get(address)?.length ?? 0) >= limits.maxPerAddress) {
+      const idle = oldestEvictable(address, now);
+      if (!idle) return false;
+      evict(idle);
     }
-    return best;
+    if (within >= limits.maxConnections) {
+      const hog = hogWithEvictable(now);
+      if (hog === undefined) return false;
+      evict(oldestEvictable(hog, now)!);
+    }
+    return true;
+  };
+  const admitWithin = (connection: Connection) => {
+    within++;
+    byAddress.set(connection.address, [...(byAddress.get(connection.address) ?? []), connection]);
   };
 
   // Runs before http's own connection listener, so a refused socket is closed before it is parsed.
   server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
-    const own = byAddress.get(address) ?? [];
-    if (limits.maxPerAddress > 0 && own.length >= limits.maxPerAddress) {
-      const idle = oldestIdle(address);
-      if (!idle) {
-        refused++;
-        return void socket.destroy();
-      }
-      evict(idle);
+    const connection: Connection = { socket, address, busy: 0, idleSince: Date.now() };
+    if (makeRoom(address)) admitWithin(connection);
+    else if (overLimit < limits.maxOverLimit) {
+      overLimit++;
+      report('over-limit', address);
+      connection.overLimit = setTimeout(() => {
+        counted.evicted++;
+        report('expired', address);
+        socket.destroy();
+      }, limits.overLimitWaitMs);
+      connection.overLimit.unref();
+    } else {
+      counted.refused++;
+      report('refused', address);
+      return void socket.destroy();
     }
-    if (bySocket.size >= limits.maxConnections) {
-      const hog = hogWithIdle();
-      if (hog === undefined) {
-        refused++;
-        return void socket.destroy();
-      }
-      evict(oldestIdle(hog)!);
-    }
-    const connection: Connection = { socket, address, busy: 0 };
     bySocket.set(socket, connection);
-    byAddress.set(address, [...(byAddress.get(address) ?? []), connection]);
     socket.once('close', () => forget(connection));
   });
 
-  server.on('request', (req, res) => {
+  const admit = (req: IncomingMessage, res: ServerResponse): boolean => {
     const connection = bySocket.get(req.socket);
-    if (!connection) return;
+    if (!connection) return true;
+    if (connection.overLimit) {
+      clearTimeout(connection.overLimit);
+      if (!makeRoom(connection.address)) {
+        counted.unavailable++;
+        report('unavailable', connection.address);
+        return false;
+      }
+      connection.overLimit = undefined;
+      overLimit--;
+      admitWithin(connection);
+    }
     connection.busy++;
-    res.on('close', () => connection.busy--);
-  });
+    res.on('close', () => {
+      if (--connection.busy === 0) connection.idleSince = Date.now();
+    });
+    return true;
+  };
 
-  return () => ({ open: bySocket.size, refused, evicted });
+  return { admit, counts: () => ({ open: within, overLimit, ...counted }) };
 }

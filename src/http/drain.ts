@@ -1,9 +1,8 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { SHUTDOWN_RETRY_AFTER_S } from './exchange.js';
-import { ApiError, problemOf } from './problem.js';
-import { requestIdOf } from './request-id.js';
 import { endRequest } from './request-lifetime.js';
+import { refuseUnavailable } from './unavailable.js';
 
 /**
  * Once the grace period is over, how long requests whose body has fully arrived may still take to
@@ -20,30 +19,10 @@ export interface Drain {
 }
 
 // A request that arrives once the shutdown started (on a connection already open: new connections are
-// no longer accepted) is refused with a problem the client can act on: nothing was done, retry after
-// Retry-After seconds (by then a restarted server, or another instance, answers). Its body is read
-// first: an answer sent while the client is still writing would be lost to a reset when the
-// connection closes.
+// no longer accepted) is refused: by then a restarted server, or another instance, answers.
 function refuse(req: IncomingMessage, res: ServerResponse): void {
-  const requestId = requestIdOf(req);
   const detail = `The server is shutting down and takes no new requests; nothing was done. Retry in ${SHUTDOWN_RETRY_AFTER_S} s.`;
-  const body = JSON.stringify(
-    problemOf(new ApiError('service_unavailable', detail), { instance: (req.url ?? '/').split('?')[0]!, requestId }),
-  );
-  const answer = () => {
-    if (res.headersSent || res.destroyed) return;
-    res.writeHead(503, {
-      'Content-Type': 'application/problem+json',
-      'Content-Length': Buffer.byteLength(body),
-      'Retry-After': String(SHUTDOWN_RETRY_AFTER_S),
-      'X-Request-Id': requestId,
-      Connection: 'close',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  };
-  req.resume();
-  if (req.complete) answer();
-  else req.once('end', answer);
+  refuseUnavailable(req, res, detail, SHUTDOWN_RETRY_AFTER_S);
 }
 
 /**

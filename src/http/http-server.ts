@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { limitConnections } from './connection-limits.js';
+import { type ConnectionCounts, type ConnectionEvent, limitConnections } from './connection-limits.js';
 import { createDrain } from './drain.js';
 import { requestIdOf } from './request-id.js';
+import { refuseUnavailable } from './unavailable.js';
 
 /** How long a client may take; slow clients are cut so they cannot hold connections forever. */
 export interface HttpTimeouts {
@@ -16,18 +17,32 @@ export interface HttpTimeouts {
 }
 
 /**
- * Connections open at once (default 512): kept below the usual 1,024 open files, so sockets never
- * starve the server of the files it writes. At the cap, a new connection closes the oldest idle one
- * of the address holding the most, or is closed itself when none is idle (see connection-limits.ts).
+ * Connections open at once (default 1,024). Node raises its open-files limit to the hard limit (4,096
+ * or more on usual systems), so this many sockets, plus those kept beyond the caps, leave the server
+ * the files it writes. At the cap, a new connection closes the oldest idle one of the address holding
+ * the most, or is kept to be answered 503 when none is idle (see connection-limits.ts).
  */
-export const DEFAULT_MAX_CONNECTIONS = 512;
+export const DEFAULT_MAX_CONNECTIONS = 1_024;
 
 /**
- * Connections open at once from one client address (default 128: a browser opens 6 per host, so
- * twenty people behind one NAT fit), so one address can hold at most a quarter of the default 512;
- * 0 turns it off, as a deployment behind a proxy must (every client then has the proxy's address).
+ * Connections open at once from one client address (default 256: a script's burst of 200 concurrent
+ * uploads, each on a connection of its own as `Promise.all` over `fetch` opens them, fits, as do forty
+ * browsers behind one NAT at 6 per host), so one address can hold at most a quarter of the default
+ * 1,024; 0 turns it off, as a deployment behind a proxy must (every client then has the proxy's address).
  */
-export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
+
+/**
+ * Connections kept beyond the caps, in all (default 256), each for the headers timeout, so that their
+ * requests are answered 503 with Retry-After rather than cut; past these, a new connection is closed.
+ */
+export const DEFAULT_MAX_OVER_LIMIT = 256;
+
+/** How long a connection must have had no request in flight before a new one may close it (1 s). */
+export const DEFAULT_IDLE_GRACE_MS = 1_000;
+
+/** What a request beyond the connection caps is told to wait before retrying, in seconds. */
+export const OVER_LIMIT_RETRY_AFTER_S = 1;
 
 /** The timeouts `docproc serve` uses unless told otherwise. */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5_000 };
@@ -85,6 +100,12 @@ function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
   res.end(body);
 }
 
+// A request on a connection kept beyond the caps, with no room freed by the time it arrived.
+function refuseOverLimit(req: IncomingMessage, res: ServerResponse): void {
+  const detail = `The server has too many connections open (from this address, or in all); nothing was done. Retry in ${OVER_LIMIT_RETRY_AFTER_S} s.`;
+  refuseUnavailable(req, res, detail, OVER_LIMIT_RETRY_AFTER_S);
+}
+
 /** A listening HTTP server with a graceful close. */
 export interface ListeningServer {
   server: Server;
@@ -98,6 +119,8 @@ export interface ListeningServer {
    * connections are cut once the requests whose body had arrived are answered.
    */
   close(graceMs?: number): Promise<void>;
+  /** What the connection limits did so far. */
+  connectionCounts(): ConnectionCounts;
 }
 
 /**
@@ -113,7 +136,21 @@ export function listen(
     timeouts = {},
     maxConnections = DEFAULT_MAX_CONNECTIONS,
     maxConnectionsPerAddress = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
-  }: { port: number; host: string; timeouts?: Partial<HttpTimeouts>; maxConnections?: number; maxConnectionsPerAddress?: number },
+    maxOverLimit = DEFAULT_MAX_OVER_LIMIT,
+    idleGraceMs = DEFAULT_IDLE_GRACE_MS,
+    onConnectionEvent,
+  }: {
+    port: number;
+    host: string;
+    timeouts?: Partial<HttpTimeouts>;
+    maxConnections?: number;
+    maxConnectionsPerAddress?: number;
+    /** Connections kept beyond the caps to be answered 503 (see connection-limits.ts). */
+    maxOverLimit?: number;
+    idleGraceMs?: number;
+    /** Told of every eviction, refusal and 503 of the connection limits (e.g. to count them). */
+    onConnectionEvent?: (event: ConnectionEvent) => void;
+  },
 ): Promise<ListeningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
   return new Promise((resolve, reject) => {
@@ -124,9 +161,16 @@ export function listen(
       connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
     });
     const drain = createDrain(server, app);
-    server.on('request', drain.listener);
+    const connections = limitConnections(server, {
+      maxConnections,
+      maxPerAddress: maxConnectionsPerAddress,
+      maxOverLimit,
+      overLimitWaitMs: headersTimeoutMs,
+      idleGraceMs,
+      onEvent: onConnectionEvent,
+    });
+    server.on('request', (req, res) => (connections.admit(req, res) ? drain.listener(req, res) : refuseOverLimit(req, res)));
     server.keepAliveTimeout = keepAliveTimeoutMs;
-    limitConnections(server, { maxConnections, maxPerAddress: maxConnectionsPerAddress });
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);
     server.listen(port, host);
@@ -142,6 +186,7 @@ export function listen(
         port: address.port,
         url: `http://${shownHost}:${address.port}`,
         close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => drain.close(graceMs),
+        connectionCounts: connections.counts,
       });
     });
   });

@@ -8,8 +8,8 @@ let server: Server;
 let client: DocprocClient;
 beforeAll(async () => {
   // Runs last long enough that all 20 concurrent retries arrive while the first one's run is going.
-  // The 200 concurrent uploads below come from one address: the per-address connection cap is off.
-  server = await startReferenceServer({ processingDelayMs: 1_500, maxConnectionsPerAddress: 0 });
+  // The 200 concurrent uploads below come from one address, within the default per-address connection cap.
+  server = await startReferenceServer({ processingDelayMs: 1_500 });
   client = createDocprocClient({ baseUrl: server.baseUrl, apiKey: 'docproc-dev-key' });
 });
 afterAll(() => server?.close());

@@ -91,15 +91,18 @@ describe('slow clients', () => {
 });
 
 // Uploads whose body drips: a few hundred of them must be cut at the minimum rate, leave no temp
-// file, and not lock anyone else out meanwhile; connections beyond the cap are closed at once.
+// file, and not lock anyone else out meanwhile; connections beyond the cap wait only for the headers
+// timeout (2 s here), for a request to answer 503.
 describe('slow uploads and too many connections', () => {
   const WINDOW_MS = 1_000;
   const DRIPS = 300;
   const CAP = 400;
+  const HEADERS_WAIT_MS = 2_000;
   let drips: Server;
   beforeAll(async () => {
     drips = await startReferenceServer({
       minUploadRate: { bytesPerSecond: 1_000, windowMs: WINDOW_MS },
+      timeouts: { headersTimeoutMs: HEADERS_WAIT_MS },
       maxConnections: CAP,
       maxConnectionsPerAddress: 0,
     });
@@ -151,8 +154,10 @@ describe('slow uploads and too many connections', () => {
     }
   }, 60_000);
 
-  it(`keeps at most ${CAP} connections open (beyond, the oldest idle ones are closed), and serves meanwhile`, async () => {
+  it(`keeps at most ${CAP} connections open within the cap, those beyond only until the headers timeout, and serves meanwhile`, async () => {
     const port = Number(new URL(drips.baseUrl).port);
+    // The connections of the test before are gone.
+    expect(await until(() => drips.connectionCounts()!.open === 0, 5_000)).toBe(true);
     const sockets = await Promise.all(
       Array.from(
         { length: CAP + 20 },
@@ -164,26 +169,15 @@ describe('slow uploads and too many connections', () => {
       ),
     );
     try {
-      const closedSoon = await Promise.all(
-        sockets.map(
-          (s) =>
-            new Promise<boolean>((resolve) => {
-              if (s.destroyed) return resolve(true);
-              const timer = setTimeout(() => resolve(false), 1_000);
-              s.once('close', () => {
-                clearTimeout(timer);
-                resolve(true);
-              });
-            }),
-        ),
-      );
-      // At most CAP stay open (connections of the test before may still count), and not many fewer.
-      const open = closedSoon.filter((closed) => !closed).length;
-      expect(open).toBeLessThanOrEqual(CAP);
-      expect(open).toBeGreaterThan(CAP - 10);
-      // The server is full of idle connections: a client's new one takes the place of one of them.
+      expect(await until(() => drips.connectionCounts()!.overLimit === 20, 2_000)).toBe(true);
+      expect(drips.connectionCounts()).toMatchObject({ open: CAP, refused: 0 });
+      // Once idle for the grace (1 s), a client's new connection takes the place of the oldest of them.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       const client = createDocprocClient({ baseUrl: drips.baseUrl, apiKey: 'docproc-dev-key' });
       expect((await client.listDocuments()).response.status).toBe(200);
+      expect(drips.connectionCounts()!.evicted).toBeGreaterThanOrEqual(1);
+      // Those beyond the cap, sending nothing, are closed at the headers timeout.
+      expect(await until(() => drips.connectionCounts()!.overLimit === 0, HEADERS_WAIT_MS + 2_000)).toBe(true);
     } finally {
       for (const s of sockets) s.destroy();
     }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Logger, pino } from 'pino';
 import type { Contract } from '../../src/contract/contract.js';
+import type { ConnectionCounts } from '../../src/http/connection-limits.js';
 import { type HttpTimeouts, listen } from '../../src/http/http-server.js';
 import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/reference/service.js';
 
@@ -30,6 +31,8 @@ export interface RunningReferenceServer {
   apiKeys: string[];
   /** The service behind it (store, processor, settings), for white-box checks. */
   service: ReferenceService;
+  /** What its connection limits did so far (none without a port). */
+  connectionCounts(): ConnectionCounts | undefined;
   /**
    * Stops the server and its processing, waits for writes in flight, and removes the data dir if it
    * was a temp dir made here. Idempotent.
@@ -74,6 +77,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     dataDir,
     apiKeys: service.apiKeys,
     service,
+    connectionCounts: http.connectionCounts,
     close() {
       closing ??= (async () => {
         await http.close(2_000);
@@ -113,6 +117,7 @@ export async function startReferenceInProcess(
     dataDir,
     apiKeys: service.apiKeys,
     service,
+    connectionCounts: () => undefined,
     close() {
       closing ??= (async () => {
         await service.close();
