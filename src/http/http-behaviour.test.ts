@@ -1,5 +1,4 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,7 +160,7 @@ describe('request logging', () => {
 
 describe('an unexpected failure', () => {
   it('is a 500 internal_error problem without internals, logged with its stack, and the server carries on', async () => {
-    const tmp = join(server.dataDir, 'tmp');
+    const tmp = server.service.scratchDir;
     await rm(tmp, { recursive: true });
     try {
       const body = new FormData();

@@ -6,7 +6,7 @@ import { fetchApi } from '../http/fetch-api.js';
 import { createLogger } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE, type MinUploadRate } from '../http/upload/min-rate.js';
 import { createUploadReceiver } from '../http/upload/multipart-receiver.js';
-import { prepareScratchDir } from '../http/upload/scratch-dir.js';
+import { prepareScratchDir, type ScratchDir } from '../http/upload/scratch-dir.js';
 import { DEV_API_KEY } from './api/keys.js';
 import { createApp } from './app.js';
 import { createKeyring } from './auth.js';
@@ -89,6 +89,8 @@ export interface ReferenceService {
   recovered: number;
   /** How many documents the seed file created at start-up. */
   seeded: number;
+  /** This process's own folder for uploads in flight, under the data dir's tmp/ (see scratch-dir.ts). */
+  scratchDir: string;
   /** Stops processing, waits for writes in flight, releases the data dir. */
   close(): Promise<void>;
 }
@@ -159,9 +161,9 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     defaults,
   });
   const { store, location } = parts;
-  let tmpDir: string;
+  let scratch: ScratchDir;
   try {
-    tmpDir = await prepareScratchDir(join(options.dataDir, 'tmp'));
+    scratch = await prepareScratchDir(join(options.dataDir, 'tmp'));
   } catch (error) {
     await parts.queue?.stop();
     await store.close();
@@ -185,7 +187,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   });
   const app = createApp({
     api,
-    receive: createUploadReceiver(tmpDir, limits),
+    receive: createUploadReceiver(scratch.dir, limits),
     logger,
     corsOrigins: options.corsOrigins?.length ? options.corsOrigins : ['*'],
     prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
@@ -196,6 +198,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     await processor.stop();
     await Promise.all([extractor.close(), store.close()]);
     await parts.close?.();
+    await scratch.release();
   };
   // A start that fails from here on (the database gone right after migrating) closes what it opened.
   let recovered: number;
@@ -233,6 +236,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     apiKeys,
     recovered,
     seeded,
+    scratchDir: scratch.dir,
     close,
   };
 }

@@ -1,9 +1,7 @@
-import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocprocClient, type DocprocClient } from '../../src/client/index.js';
-import { startReferenceServer, until } from '../support/reference-server.js';
+import { startReferenceServer, until, uploadTempFiles } from '../support/reference-server.js';
 
 // A client that vanishes mid-upload must leave nothing behind: no document, no temp file.
 type Server = Awaited<ReturnType<typeof startReferenceServer>>;
@@ -43,7 +41,7 @@ function abortedUpload(sentBytes: number, completeParts: number): Promise<void> 
     req.on('close', () => resolve());
     // Cut only once the partial file is on disk, so the test sees the server clean up after it.
     req.write(whole, async () => {
-      const onDisk = await until(async () => (await readdir(join(server.dataDir, 'tmp'))).length > completeParts, 5_000, 10);
+      const onDisk = await until(async () => (await uploadTempFiles(server.dataDir)).length > completeParts, 5_000, 10);
       if (!onDisk) reject(new Error('the partial upload never reached the temp dir'));
       req.destroy();
     });
@@ -57,8 +55,7 @@ describe('a client that drops the connection mid-body', () => {
   ])('$what: leaves no document and no temp file, and the server keeps serving', async ({ sentBytes, completeParts }) => {
     const before = (await client.listDocuments()).data!.pagination.total;
     await abortedUpload(sentBytes, completeParts);
-    const tmpDir = join(server.dataDir, 'tmp');
-    expect(await until(async () => (await readdir(tmpDir)).length === 0, 5_000)).toBe(true);
+    expect(await until(async () => (await uploadTempFiles(server.dataDir)).length === 0, 5_000)).toBe(true);
     const { data, response } = await client.listDocuments();
     expect(response.status).toBe(200);
     expect(data!.pagination.total).toBe(before);

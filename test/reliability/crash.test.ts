@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocprocClient, type Document } from '../../src/client/index.js';
 import { type RunningCli, startCli } from '../support/processes.js';
+import { uploadTempFiles } from '../support/reference-server.js';
 
 // SIGKILL the real server process in the middle of a burst of uploads, restart it on the same data
 // dir, and check that nothing acknowledged was lost and nothing half-written was left behind.
@@ -76,7 +77,7 @@ describe('a server killed with SIGKILL during a burst of 50 concurrent uploads',
     const dbText = await readFile(join(dataDir, 'db.json'), 'utf8');
     expect(() => JSON.parse(dbText)).not.toThrow();
     // The uploads cut off mid-body left temp files: the restart below has something to sweep.
-    expect((await readdir(join(dataDir, 'tmp'))).length).toBeGreaterThan(0);
+    expect((await uploadTempFiles(dataDir)).length).toBeGreaterThan(0);
 
     const second = await serve();
     const after = createDocprocClient({ baseUrl: second.baseUrl, apiKey: KEY });
@@ -100,6 +101,6 @@ describe('a server killed with SIGKILL during a burst of 50 concurrent uploads',
     expect(fresh!.documents[0]!.document_id).toBeGreaterThan(Math.max(...acknowledged.map((d) => d.document_id)));
 
     // Interrupted uploads left temp files behind; start-up sweeps them.
-    expect(await readdir(join(dataDir, 'tmp'))).toEqual([]);
+    expect(await uploadTempFiles(dataDir)).toEqual([]);
   }, 120_000);
 });

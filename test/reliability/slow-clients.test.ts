@@ -1,9 +1,7 @@
-import { readdir } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocprocClient } from '../../src/client/index.js';
-import { startReferenceServer, until } from '../support/reference-server.js';
+import { startReferenceServer, until, uploadTempFiles } from '../support/reference-server.js';
 
 // Slowloris on loopback, bounded: 200 connections that dribble their headers must neither hold
 // their sockets past the headers timeout nor slow down a normal client meanwhile.
@@ -138,7 +136,7 @@ describe('slow uploads and too many connections', () => {
     const slow = Array.from({ length: DRIPS }, () => dripUpload(port));
     try {
       // Their temp files exist: the drips really are mid-upload.
-      expect(await until(async () => (await readdir(join(drips.dataDir, 'tmp'))).length > 0, 5_000)).toBe(true);
+      expect(await until(async () => (await uploadTempFiles(drips.dataDir)).length > 0, 5_000)).toBe(true);
       const client = createDocprocClient({ baseUrl: drips.baseUrl, apiKey: 'docproc-dev-key' });
       for (let i = 0; i < 20; i++) expect((await client.listDocuments()).response.status).toBe(200);
 
@@ -147,7 +145,7 @@ describe('slow uploads and too many connections', () => {
       const answers = await Promise.all(slow.map((s) => s.answer));
       expect(answers.filter((a) => a.startsWith('HTTP/1.1 408')).length).toBe(DRIPS);
       expect(answers[0]).toMatch(/content-type: application\/problem\+json/i);
-      expect(await until(async () => (await readdir(join(drips.dataDir, 'tmp'))).length === 0, 5_000)).toBe(true);
+      expect(await until(async () => (await uploadTempFiles(drips.dataDir)).length === 0, 5_000)).toBe(true);
       expect((await client.listDocuments()).data!.pagination.total).toBe(0);
     } finally {
       for (const s of slow) s.socket.destroy();

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Logger, pino } from 'pino';
@@ -196,6 +196,11 @@ export function contractFetch(server: Pick<RunningReferenceServer, 'baseUrl' | '
 /** The bytes of a file in fixtures/, as a Blob ready for FormData. */
 export async function fixture(name: string): Promise<Blob> {
   return new Blob([await readFile(new URL(`../../fixtures/${name}`, import.meta.url))]);
+}
+
+/** The upload temp files under a data dir's tmp/ (in the scratch folder of each process), by path below tmp/. */
+export async function uploadTempFiles(dataDir: string): Promise<string[]> {
+  return (await readdir(join(dataDir, 'tmp'), { recursive: true })).filter((name) => name.endsWith('.part'));
 }
 
 /** Polls until `condition` holds or `timeoutMs` passes; resolves to whether it held. */

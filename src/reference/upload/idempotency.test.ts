@@ -1,7 +1,10 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFetch, type RunningReferenceServer, startReferenceInProcess } from '../../../test/support/reference-server.js';
+import {
+  contractFetch,
+  type RunningReferenceServer,
+  startReferenceInProcess,
+  uploadTempFiles,
+} from '../../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../../contract/contract.js';
 
 // Idempotency-Key on uploads, against a real server whose clock the test moves.
@@ -45,7 +48,7 @@ describe('an upload repeated under the same Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await total()).toBe(before);
-    expect(await readdir(join(server.dataDir, 'tmp'))).toEqual([]);
+    expect(await uploadTempFiles(server.dataDir)).toEqual([]);
   });
 
   it.each([
@@ -70,7 +73,7 @@ describe('an upload repeated under the same Idempotency-Key', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'idempotency_key_reused', detail: expect.stringContaining(key) });
     expect(await total()).toBe(before);
-    expect(await readdir(join(server.dataDir, 'tmp'))).toEqual([]);
+    expect(await uploadTempFiles(server.dataDir)).toEqual([]);
   });
 
   it('while the first is still being received is a 409 idempotency_key_in_use; afterwards it replays', async () => {

@@ -1,7 +1,13 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import {
+  contractFetch,
+  fixture,
+  type RunningReferenceServer,
+  startReferenceServer,
+  uploadTempFiles,
+} from '../../../test/support/reference-server.js';
 import { type Contract, loadContract } from '../../contract/contract.js';
 
 // Uploads against a real server with small limits, so the limits are cheap to hit.
@@ -22,7 +28,7 @@ const pdf = () => new Blob(['%PDF-1.7\n%%EOF\n']);
 const total = async () => (await call('listDocuments', '/api/v1/documents/get_documents')).body.pagination.total as number;
 const stored = async () => ({
   files: await readdir(join(server.dataDir, 'files')),
-  tmp: await readdir(join(server.dataDir, 'tmp')),
+  tmp: await uploadTempFiles(server.dataDir),
 });
 
 function upload(parts: Array<[field: string, value: Blob | string, filename?: string]>, headers: Record<string, string> = {}) {
