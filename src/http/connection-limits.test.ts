@@ -129,6 +129,19 @@ describe('connections per client address', () => {
     expect(await get('127.0.0.2')).toBe(200);
   });
 
+  it("the room beyond the cap is shared: when one address fills it, another's new connection takes the place of its oldest waiting one", async () => {
+    await serve(100, 1, { maxOverLimit: 2, idleGraceMs: 60_000 });
+    await open('127.0.0.1');
+    const flood = [await open('127.0.0.1'), await open('127.0.0.1')];
+    await open('127.0.0.2');
+    await settle();
+    expect(http!.connectionCounts()).toMatchObject({ open: 2, overLimit: 2 });
+    // 127.0.0.2's own connection is young, so its request is a 503: but an answer, not a reset.
+    expect(await get('127.0.0.2')).toBe(503);
+    expect(flood.map((s) => s.closed)).toEqual([true, false]);
+    expect(http!.connectionCounts()).toMatchObject({ refused: 0, unavailable: 1 });
+  });
+
   it('with the cap off (0, as behind a proxy), one address may hold every connection the server takes', async () => {
     await serve(100, 0);
     const held = await Promise.all(Array.from({ length: 20 }, () => open('127.0.0.1')));

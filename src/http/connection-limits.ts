@@ -79,8 +79,8 @@ interface Connection {
  * `idleGraceMs` are closed to make room: a new connection from an address at its cap closes that
  * address's oldest such one; one that finds the server full closes the oldest such connection of the
  * address holding the most. When none qualifies, the new connection is kept beyond the caps (at most
- * `maxOverLimit` of them, each for `overLimitWaitMs`): when its request arrives it is handled if room
- * has been freed by then, and answered 503 otherwise. Replaces `server.maxConnections`, which closes
+ * `maxOverLimit` of them, shared fairly between addresses, each for `overLimitWaitMs`): when its
+ * request arrives it is handled if room has been freed by then, and answered 503 otherwise. Replaces `server.maxConnections`, which closes
  * the new connection whatever it carries.
  * @example const limiter = limitConnections(server, { ...limits, onEvent: (e) => counter.inc({ kind: e.kind }) });
  */
@@ -88,6 +88,8 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
   const bySocket = new Map<Socket, Connection>();
   // Connections within the caps, per address, in the order they were opened.
   const byAddress = new Map<string, Connection[]>();
+  // Connections beyond the caps whose request has not come yet, per address, in the order they were opened.
+  const waiting = new Map<string, Connection[]>();
   let within = 0;
   let overLimit = 0;
   const counted = { refused: 0, evicted: 0, unavailable: 0 };
@@ -109,17 +111,34 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
     forget(connection);
     connection.socket.destroy();
   };
+  const remove = (lists: Map<string, Connection[]>, connection: Connection) => {
+    const list = lists.get(connection.address);
+    const at = list?.indexOf(connection) ?? -1;
+    if (at < 0) return;
+    list!.splice(at, 1);
+    if (list!.length === 0) lists.delete(connection.address);
+  };
   const forget = (connection: Connection) => {
     if (!bySocket.delete(connection.socket)) return;
     if (connection.overLimit) {
       clearTimeout(connection.overLimit);
+      remove(waiting, connection);
       overLimit--;
       return;
     }
     within--;
-    const list = byAddress.get(connection.address)!;
-    list.splice(list.indexOf(connection), 1);
-    if (list.length === 0) byAddress.delete(connection.address);
+    remove(byAddress, connection);
+  };
+  // Room beyond the caps for a connection from `address`: when it is full, the address with the most
+  // connections waiting there gives up its oldest, if it holds more than `address` does, so one
+  // address's flood cannot take that room from the others.
+  const makeRoomBeyond = (address: string): boolean => {
+    if (overLimit < limits.maxOverLimit) return true;
+    let hog: Connection[] | undefined;
+    for (const list of waiting.values()) if (!hog || list.length > hog.length) hog = list;
+    if (!hog || hog.length <= (waiting.get(address)?.length ?? 0)) return false;
+    evict(hog[0]!);
+    return true;
   };
   // Room within the caps for a connection from `address`, made by closing an idle one if need be.
   const makeRoom = (address: string): boolean => {
@@ -146,8 +165,9 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
     const address = socket.remoteAddress ?? '';
     const connection: Connection = { socket, address, busy: 0, idleSince: Date.now() };
     if (makeRoom(address)) admitWithin(connection);
-    else if (overLimit < limits.maxOverLimit) {
+    else if (makeRoomBeyond(address)) {
       overLimit++;
+      waiting.set(address, [...(waiting.get(address) ?? []), connection]);
       report('over-limit', address);
       connection.overLimit = setTimeout(() => {
         counted.evicted++;
@@ -169,6 +189,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
     if (!connection) return true;
     if (connection.overLimit) {
       clearTimeout(connection.overLimit);
+      remove(waiting, connection);
       if (!makeRoom(connection.address)) {
         counted.unavailable++;
         report('unavailable', connection.address);
