@@ -111,7 +111,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         '--data-dir <dir>',
-        'where documents, files and text are stored (with --database-url: only uploads in flight, per replica)',
+        'where documents, files and text are stored (with --database-url: only uploads in flight, in a folder per process, so replicas may share it)',
       )
         .env('DOCPROC_DATA_DIR')
         .default('./.docproc'),
