@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { cap } from './failure-format.js';
 import { type ConformanceReport, leftOutByOnly } from './report.js';
 
@@ -45,7 +46,11 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     .filter(([, e]) => e.neverObserved.length)
     .map(([op, e]) => `    ${op}: ${e.neverObserved.join(', ')}`);
   if (gaps.length) out.push('   Documented statuses never observed', ...gaps);
-  if (reportFile) out.push(`   Report   ${reportFile}`);
+  if (reportFile) {
+    out.push(`   Report   ${reportFile}`);
+    // Reproducers name their body files relative to the report's folder, so its CI artifact replays as is.
+    if (failed.length) out.push(`            run its reproducers (curl) in ${dirname(reportFile)}: they read request bodies from there`);
+  }
   out.push('');
   return out.join('\n');
 }
