@@ -31,12 +31,18 @@ export function nginxBinary(): string {
  * round-robin over the `upstreams` (host:port): at `http`, request by request, as a team's balancer would
  * (see httpConfig); at `tcp`, connection by connection (nginx's stream module), so every byte of HTTP is
  * the replicas' own. With `tls`, it serves HTTPS with that certificate (at `tcp`, TLS is all it adds), and a
- * second port of plain http redirects (301) every request there, as a deployment's front door does.
+ * second port of plain http redirects (301) every request there, as a deployment's front door does. With
+ * `requireHeader` (http layer), it answers 403 itself to a request without that header and value, as a
+ * gateway that wants its own token does.
  * @example const lb = await startNginx(['127.0.0.1:4011', '127.0.0.1:4012']); await fetch(`${lb.baseUrl}/api/v1/...`);
  */
 export async function startNginx(
   upstreams: string[],
-  { layer = 'http', tls }: { layer?: 'http' | 'tcp'; tls?: { certFile: string; keyFile: string } } = {},
+  {
+    layer = 'http',
+    tls,
+    requireHeader,
+  }: { layer?: 'http' | 'tcp'; tls?: { certFile: string; keyFile: string }; requireHeader?: [string, string] } = {},
 ): Promise<Balancer> {
   const user = unprivilegedUser();
   const prefix = await ownedTempDir('docproc-nginx-', user);
@@ -55,7 +61,7 @@ export async function startNginx(
   const conf = join(prefix, 'nginx.conf');
   writeFileSync(
     conf,
-    layer === 'http' ? httpConfig(prefix, port, upstreams, redirectPort) : tcpConfig(prefix, port, upstreams, redirectPort),
+    layer === 'http' ? httpConfig(prefix, port, upstreams, redirectPort, requireHeader) : tcpConfig(prefix, port, upstreams, redirectPort),
   );
   if (user) chownSync(conf, user.uid, user.gid);
   const child: ChildProcess = spawn(nginxBinary(), ['-p', prefix, '-c', conf, '-e', join(prefix, 'logs', 'error.log')], {
@@ -160,8 +166,11 @@ function tempPaths(prefix: string): string {
 // request goes to another replica only when it never reached one, and what nginx refuses itself (a path
 // with an encoded NUL: refused before its headers are read) is a problem+json like the API's own 400s.
 // With a `redirectPort`, the balancer speaks TLS and that port redirects plain http to it.
-function httpConfig(prefix: string, port: number, upstreams: string[], redirectPort?: number): string {
+function httpConfig(prefix: string, port: number, upstreams: string[], redirectPort?: number, requireHeader?: [string, string]): string {
   const tls = redirectPort ? tlsLines(prefix) : '';
+  const gate = requireHeader
+    ? `      if ($http_${requireHeader[0].toLowerCase().replace(/-/g, '_')} != "${requireHeader[1]}") { return 403; }\n`
+    : '';
   const redirect = redirectPort ? redirectServer(redirectPort, port) : '';
   return `${common(prefix)}http {
   access_log off;
@@ -181,7 +190,7 @@ ${tls}    client_max_body_size 0;
       return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The load balancer refused a malformed request.","code":"invalid_request"}';
     }
     location / {
-      proxy_pass http://replicas;
+${gate}      proxy_pass http://replicas;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
