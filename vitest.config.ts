@@ -54,7 +54,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'conformance',
-          include: ['conformance/*.test.ts', 'conformance/{checks,kit,report,rules}/**/*.test.ts'],
+          include: ['conformance/*.test.ts', 'conformance/{checks,kit,report,rules,run}/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...PROOFS],
           testTimeout: 120_000,
         },

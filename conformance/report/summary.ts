@@ -18,6 +18,9 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     '',
     ` docproc conformance  ${report.result === 'passed' ? 'PASSED' : 'FAILED'}  (profile ${report.profile}${report.strict ? ', strict' : ''}, run ${report.runId})`,
     `   Target   ${report.target}`,
+    ...(report.insecure
+      ? ["   TLS      NOT VERIFIED (--insecure): nothing proves who answered; trust the target's CA with --ca-file"]
+      : []),
     ...(report.seed !== undefined ? [`   Seed     ${report.seed} (--seed ${report.seed} runs the same random sequences again)`] : []),
     `   Checks   ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s['not-exercised']} not exercised${s['not-in-profile'] ? `, ${s['not-in-profile']} only in the full profile` : ''}`,
   ];

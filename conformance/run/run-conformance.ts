@@ -106,6 +106,7 @@ export async function runConformance(
     spec,
     strict: options.strict,
     only: options.only ?? null,
+    ...(transport.insecure ? { insecure: true } : {}),
     reportFile,
     junitFile: options.junit ? resolve(options.junit) : null,
     documented,

@@ -75,6 +75,8 @@ describe('a target served over HTTPS with a certificate of a private CA', () => 
     const run = await runSuite([...racing(tls.baseUrl), '--insecure'], { timeoutMs: 200_000 });
     passed(run);
     expect(run.output).toMatch(/^warning: --insecure: the target's TLS certificate is not verified/m);
+    expect(run.output).toContain('TLS      NOT VERIFIED (--insecure)');
+    expect(run.report!.insecure).toBe(true);
   }, 220_000);
 
   it('given its http:// address that redirects to https://, follows the redirect once with a warning and judges the https one', async () => {
