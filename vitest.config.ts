@@ -54,7 +54,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'conformance',
-          include: ['conformance/*.test.ts', 'conformance/{checks,kit,report,rules}/**/*.test.ts'],
+          include: ['conformance/*.test.ts', 'conformance/{checks,kit,report,rules,run}/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...PROOFS],
           testTimeout: 120_000,
         },
@@ -67,7 +67,7 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/packaging/**', 'test/hostile-load/**', 'test/replicas/**'],
+          exclude: [...configDefaults.exclude, 'test/packaging/**', 'test/hostile-load/**', 'test/replicas/**', 'test/deployed/**'],
           testTimeout: 60_000,
         },
       },
@@ -76,6 +76,9 @@ export default defineConfig({
       // Three `docproc serve` processes on one throwaway PostgreSQL behind a real nginx: the conformance suite,
       // a replica killed mid-processing, the database stopped and back (slow tier: minutes of real processes).
       { extends: true, test: { name: 'replicas', include: ['test/replicas/**/*.test.ts'], testTimeout: 300_000 } },
+      // The conformance suite against the reference server as deployed: HTTPS from nginx with a private CA,
+      // a real HTTP proxy (tinyproxy), a gateway that wants a header (slow tier: a dozen runs of the suite).
+      { extends: true, test: { name: 'deployed', include: ['test/deployed/**/*.test.ts'], testTimeout: 300_000 } },
       // Packs the kit and the client, installs the tarballs into scratch projects and runs them (slow tier: npm install).
       { extends: true, test: { name: 'packaging', include: ['test/packaging/**/*.test.ts'], testTimeout: 300_000 } },
     ],

@@ -36,8 +36,10 @@ describe('a failing run prints in time linear in its size', () => {
       expect(run.output).toContain('characters; all of it in --report');
       expect(run.output).not.toContain(NOISY_TEXT);
       expect(failures.some((f) => `${f.received}${f.note ?? ''}`.includes(JSON.stringify(NOISY_TEXT).slice(1, -1)))).toBe(true);
-      // Reproducers keep their request bodies beside the report, so a CI artifact of that folder holds them.
-      expect(failures.find((f) => f.curl?.includes('-F '))?.curl).toMatch(/\/conformance-run-\w+\/docproc-conformance-[\w-]+\/bodies\//);
+      // Reproducers keep their request bodies beside the report and name them relative to its folder, so a
+      // CI artifact of that folder replays as is.
+      expect(failures.find((f) => f.curl?.includes('-F '))?.curl).toMatch(/ 'files\[\]=@docproc-conformance-[\w-]+\/bodies\//);
+      expect(run.output).toMatch(/run its reproducers \(curl\) in \/\S+\/conformance-run-\w+: they read request bodies from there/);
     } finally {
       await proxy.close();
     }

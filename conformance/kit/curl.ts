@@ -28,30 +28,43 @@ const KEY_VARIANT_SHELL: Record<KeyVariant, string> = {
 
 /**
  * curl `-F` arguments that send `parts` from files written under `bodyDir` (named `<prefix>-<i>-<name>`),
- * so a reproducer can be pasted on the machine that ran the suite.
- * @example fileFormArgs(parts, '/tmp/docproc-conformance-run1/bodies', '17') // ['-F', "'files[]=@/tmp/...;filename=\"a.pdf\";type=application/pdf'"]
+ * named as `shownAs` (the same folder relative to the report's, so a downloaded CI artifact replays as is).
+ * @example fileFormArgs(parts, '/ci/reports/docproc-conformance-run1/bodies', '17', 'docproc-conformance-run1/bodies') // ['-F', "'files[]=@docproc-conformance-run1/bodies/17-0-a.pdf;filename=\"a.pdf\";type=application/pdf'"]
  */
-export function fileFormArgs(parts: FilePart[], bodyDir: string, prefix: string): string[] {
+export function fileFormArgs(parts: FilePart[], bodyDir: string, prefix: string, shownAs = bodyDir): string[] {
   mkdirSync(bodyDir, { recursive: true });
   return parts.flatMap((part, index) => {
-    const path = join(bodyDir, `${prefix}-${index}-${safeName(part.filename)}`);
-    writeFileSync(path, part.data);
+    const name = `${prefix}-${index}-${safeName(part.filename)}`;
+    writeFileSync(join(bodyDir, name), part.data);
     const filename = part.filename.replace(/["\\]/g, '\\$&');
-    return ['-F', shellQuote(`${part.field}=@${path};filename="${filename}";type=${part.contentType}`)];
+    return ['-F', shellQuote(`${part.field}=@${join(shownAs, name)};filename="${filename}";type=${part.contentType}`)];
   });
 }
 
+/** How a reproducer names its body files and reaches the target as the run did. */
+export interface CurlOptions {
+  /** How the command names `bodyDir` (default: `bodyDir` itself). */
+  shownAs?: string;
+  /** curl options of the run's transport (transport.ts's curlTransportArgs): certificates, -k, gateway headers from variables. */
+  transportArgs?: string[];
+}
+
 /**
- * Builds a curl command that sends the same request, with the key as `$DOCPROC_API_KEY`; request bodies are
- * written under `bodyDir` so the command can be pasted on the machine that ran the suite.
- * @example curlCommand(exchange.request, '/tmp/docproc-conformance-run1', 17)
+ * Builds a curl command that sends the same request, with the key as `$DOCPROC_API_KEY` and a gateway's
+ * headers as variables too; request bodies are written under `bodyDir`, named as `shownAs` says.
+ * @example curlCommand(exchange.request, '/ci/reports/docproc-conformance-run1/bodies', 17, { shownAs: 'docproc-conformance-run1/bodies' })
  */
-export function curlCommand(request: SentRequest, bodyDir: string, seq: number): string {
+export function curlCommand(
+  request: SentRequest,
+  bodyDir: string,
+  seq: number,
+  { shownAs = bodyDir, transportArgs = [] }: CurlOptions = {},
+): string {
   const misplaced = typeof request.key === 'object' && 'misplaced' in request.key ? request.key.misplaced : undefined;
   // A key in the query string is written as the variable in the recorded URL: the shell must expand it there.
   const url =
     misplaced?.kind === 'query' ? `"${request.url.replace(/["\\`]/g, '\\$&').replace(NOT_THE_KEY_WORD, '\\$')}"` : shellQuote(request.url);
-  const args = ['curl', '-sS', '-i', '-g', '-X', request.method, url];
+  const args = ['curl', '-sS', '-i', '-g', ...transportArgs, '-X', request.method, url];
   if (request.key === 'primary' || request.key === 'secondary') args.push('-H', `"x-api-key: $${KEY_ENV[request.key]}"`);
   else if (misplaced?.kind === 'header')
     args.push(...(misplaced.curl?.(KEY_WORD) ?? ['-H', `"${misplaced.name}: ${misplaced.value(KEY_WORD)}"`]));
@@ -63,14 +76,13 @@ export function curlCommand(request: SentRequest, bodyDir: string, seq: number):
   for (const [name, value] of Object.entries(request.headers)) args.push('-H', shellQuote(`${name}: ${value}`));
   const body = request.body;
   if (body?.kind === 'files') {
-    args.push(...fileFormArgs(body.parts, bodyDir, String(seq)));
+    args.push(...fileFormArgs(body.parts, bodyDir, String(seq), shownAs));
   } else if (body?.kind === 'raw') {
     mkdirSync(bodyDir, { recursive: true });
-    const path = join(bodyDir, `${seq}-body.bin`);
-    writeFileSync(path, body.data);
+    writeFileSync(join(bodyDir, `${seq}-body.bin`), body.data);
     // `content-type:` with no value makes curl send none, as fetch does for a bare byte body.
     if (!Object.keys(request.headers).some((h) => h.toLowerCase() === 'content-type')) args.push('-H', 'content-type:');
-    args.push('--data-binary', shellQuote(`@${path}`));
+    args.push('--data-binary', shellQuote(`@${join(shownAs, `${seq}-body.bin`)}`));
   }
   return args.join(' ');
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
 import type { Contract } from '../../src/contract/contract.js';
 import { profileIncludes } from '../checks/define.js';
 import { responseCheckOrder, responseChecks } from '../checks/response.js';
@@ -6,6 +7,7 @@ import { curlCommand, KEY_WORD } from './curl.js';
 import type { CredentialPlace, DocumentedTarget, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
+import { curlTransportArgs, DIRECT, type TransportSettings } from './transport.js';
 import { ConformanceFailure } from './verdict.js';
 
 /** Query parameters; pairs allow a repeated name. */
@@ -42,6 +44,12 @@ export interface HttpOptions {
   requestIdPrefix: string;
   /** Where reproducers write request bodies. */
   reproDir: string;
+  /** How reproducers name `reproDir` (relative to the report's folder when there is one; default: `reproDir`). */
+  reproShownAs?: string;
+  /** How the target is reached: certificates, proxy, gateway headers (default: straight, Node's certificates). */
+  transport?: TransportSettings;
+  /** The dispatcher fetch goes through, built from `transport` (createDispatcher); default: fetch's own. */
+  dispatcher?: Dispatcher;
   /** Where verdicts go. */
   judge: Judge;
 }
@@ -76,6 +84,8 @@ export interface Http {
   receive(prepared: PreparedRequest, answer: RawAnswer): Exchange;
   /** The judge every exchange is checked by. */
   readonly judge: Judge;
+  /** How the target is reached, for requests sent some other way (raw sockets). */
+  readonly transport: TransportSettings;
 }
 
 function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined {
@@ -137,6 +147,7 @@ export function createHttp(options: HttpOptions): Http {
   let seq = 0;
   const base = options.baseUrl.replace(/\/+$/, '');
   const { judge } = options;
+  const transport = options.transport ?? DIRECT;
   const prepare = (o: SendOptions): PreparedRequest => {
     const number = ++seq;
     const method = (o.method ?? (o.operation ? options.contract.operation(o.operation)?.method : undefined) ?? 'get').toUpperCase();
@@ -169,7 +180,11 @@ export function createHttp(options: HttpOptions): Http {
       target: resolveTarget(options.contract, method, pathname),
       wireHeaders: sent.headers,
       ...(sent.fields.length ? { extraFields: sent.fields } : {}),
-      reproduce: () => (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number)),
+      reproduce: () =>
+        (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number, {
+          shownAs: join(options.reproShownAs ?? options.reproDir, 'bodies'),
+          transportArgs: curlTransportArgs(transport),
+        })),
       ...(requestId !== undefined ? { requestId } : {}),
     };
   };
@@ -227,7 +242,8 @@ export function createHttp(options: HttpOptions): Http {
         body: encodeBody(prepared.request.body, prepared.extraFields),
         redirect: 'manual',
         signal: AbortSignal.timeout(options.requestTimeoutMs),
-      });
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      } as RequestInit);
       const bytes = new Uint8Array(await response.arrayBuffer());
       answer = { status: response.status, headers: response.headers, bytes, durationMs: performance.now() - started };
     } catch (error) {
@@ -236,7 +252,7 @@ export function createHttp(options: HttpOptions): Http {
     }
     return receive(prepared, answer);
   };
-  return { judge, prepare, dispatch, receive, send: (o) => dispatch(prepare(o)) };
+  return { judge, transport, prepare, dispatch, receive, send: (o) => dispatch(prepare(o)) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { inject, it } from 'vitest';
 import { type Contract, contractFromDocument } from '../../src/contract/contract.js';
 import { type AnyCheck, type Check, catalogFor, type Profile, profileIncludes } from '../checks/index.js';
@@ -5,11 +6,13 @@ import { createTestRecord } from '../report/recorder.js';
 import type { ConformanceSuiteConfig } from '../run/config.js';
 import { type Api, createApi } from './api.js';
 import { type ContractFacts, contractFacts } from './contract-facts.js';
+import { createDispatcher } from './dispatcher.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
 import { createExpectations, type Expectations } from './expect.js';
 import { createHttp, type Http } from './http.js';
 import { createJudge, type Judge } from './judge.js';
 import { createLimits, type Limits, OverLimit } from './limits.js';
+import { isDirect } from './transport.js';
 import { ConformanceFailure } from './verdict.js';
 
 declare module 'vitest' {
@@ -83,6 +86,18 @@ function contractOf(config: ConformanceSuiteConfig): Contract {
   return contract;
 }
 
+const dispatchers = new Map<string, Dispatcher | undefined>();
+
+/**
+ * The run's dispatcher, one per worker (its connection pools shared by the files the worker runs); none,
+ * so fetch's own, for a target reached straight with Node's certificates.
+ */
+function dispatcherOf(config: ConformanceSuiteConfig): Dispatcher | undefined {
+  if (!dispatchers.has(config.runId))
+    dispatchers.set(config.runId, isDirect(config.transport) ? undefined : createDispatcher(config.transport));
+  return dispatchers.get(config.runId);
+}
+
 function readConfig(): ConformanceSuiteConfig {
   const config = inject('docprocConformance');
   if (!config?.baseUrl)
@@ -129,6 +144,9 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
     // Per file, not per area: two files of one area must never send the same request id.
     requestIdPrefix: `conformance-${config.runId}-${file}`,
     reproDir: config.reproDir,
+    reproShownAs: config.reproShownAs,
+    transport: config.transport,
+    dispatcher: dispatcherOf(config),
     judge,
   });
   const guarded = (key: KeyChoice) => limits.guard(createApi(http, key));

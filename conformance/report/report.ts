@@ -42,6 +42,8 @@ export interface RunInfo {
   spec: string;
   strict: boolean;
   only: string[] | null;
+  /** The target's TLS certificate was not verified (--insecure): nothing proves who answered. */
+  insecure?: boolean;
   startedAt: string;
   finishedAt: string;
 }

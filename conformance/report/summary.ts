@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { cap } from './failure-format.js';
 import { type ConformanceReport, leftOutByOnly } from './report.js';
 
@@ -17,6 +18,9 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     '',
     ` docproc conformance  ${report.result === 'passed' ? 'PASSED' : 'FAILED'}  (profile ${report.profile}${report.strict ? ', strict' : ''}, run ${report.runId})`,
     `   Target   ${report.target}`,
+    ...(report.insecure
+      ? ["   TLS      NOT VERIFIED (--insecure): nothing proves who answered; trust the target's CA with --ca-file"]
+      : []),
     ...(report.seed !== undefined ? [`   Seed     ${report.seed} (--seed ${report.seed} runs the same random sequences again)`] : []),
     `   Checks   ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s['not-exercised']} not exercised${s['not-in-profile'] ? `, ${s['not-in-profile']} only in the full profile` : ''}`,
   ];
@@ -45,7 +49,11 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     .filter(([, e]) => e.neverObserved.length)
     .map(([op, e]) => `    ${op}: ${e.neverObserved.join(', ')}`);
   if (gaps.length) out.push('   Documented statuses never observed', ...gaps);
-  if (reportFile) out.push(`   Report   ${reportFile}`);
+  if (reportFile) {
+    out.push(`   Report   ${reportFile}`);
+    // Reproducers name their body files relative to the report's folder, so its CI artifact replays as is.
+    if (failed.length) out.push(`            run its reproducers (curl) in ${dirname(reportFile)}: they read request bodies from there`);
+  }
   out.push('');
   return out.join('\n');
 }

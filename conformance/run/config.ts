@@ -1,4 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
+import type { TransportSettings } from '../kit/transport.js';
 
 /** The parsed options of `docproc conformance`. */
 export interface ConformanceOptions {
@@ -26,6 +27,12 @@ export interface ConformanceOptions {
   modelRuns?: number;
   /** How long the model run starts new sequences for, in ms (default {@link MODEL_DEFAULTS}). */
   modelTimeMs?: number;
+  /** PEM file of the CA (or certificates) that signed the target's TLS certificate, trusted besides Node's own. */
+  caFile?: string;
+  /** Accept any TLS certificate (a self-signed staging certificate), with a warning. */
+  insecure?: boolean;
+  /** `Name: value` headers a gateway in front needs on every request (never printed). */
+  header?: string[];
 }
 
 /** The model run's default bounds: whichever is reached first ends it. */
@@ -34,7 +41,7 @@ export const MODEL_DEFAULTS = { runs: 50, timeMs: 20_000 } as const;
 /** What the CLI hands to the suite's test files (through vitest's `provide`): the options that judge the target, and the run's names. */
 export type ConformanceSuiteConfig = Omit<
   ConformanceOptions,
-  'junit' | 'report' | 'only' | 'workers' | 'seed' | 'modelRuns' | 'modelTimeMs'
+  'junit' | 'report' | 'only' | 'workers' | 'seed' | 'modelRuns' | 'modelTimeMs' | 'caFile' | 'insecure' | 'header'
 > & {
   /** The run's seed (given, or drawn and printed). */
   seed: number;
@@ -44,6 +51,10 @@ export type ConformanceSuiteConfig = Omit<
   runId: string;
   /** Where curl reproducers put request bodies. */
   reproDir: string;
+  /** How reproducers name `reproDir`: relative to the report's folder when there is a report, so its CI artifact replays as is. */
+  reproShownAs: string;
+  /** How the target is reached: certificates, proxy, gateway headers. */
+  transport: TransportSettings;
   /**
    * The contract of `spec`, validated and dereferenced once by the CLI: workers judge against exactly this
    * document (a --spec URL is fetched once) and never load it again.

@@ -1,13 +1,15 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { loadContract } from '../../src/contract/contract.js';
 import { packageRoot } from '../../src/paths.js';
+import { createDispatcher } from '../kit/dispatcher.js';
 import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, MODEL_DEFAULTS, UsageError } from './config.js';
 import { normaliseBaseUrl, preflight } from './target.js';
+import { createTransportSettings } from './transport-options.js';
 
 /** A run id that sorts by time and never repeats: `20250102t030405-k3f9q2`. */
 export function createRunId(now = new Date()): string {
@@ -30,8 +32,15 @@ export interface ConformanceOutput {
  * usage or an unreachable target. Leaves `process.exitCode` as it found it.
  * @example process.exitCode = await runConformance({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key', profile: 'full', ... });
  */
-export async function runConformance(options: ConformanceOptions, output?: ConformanceOutput): Promise<number> {
-  const baseUrl = normaliseBaseUrl(options.baseUrl);
+export async function runConformance(
+  options: ConformanceOptions,
+  output?: ConformanceOutput,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const givenBaseUrl = normaliseBaseUrl(options.baseUrl);
+  const { settings: transport, warnings } = createTransportSettings(options, env);
+  const warn = (line: string) => (output?.stderr ?? process.stderr).write(`${line}\n`);
+  for (const warning of warnings) warn(warning);
   const spec = /^https?:\/\//.test(options.spec) ? options.spec : resolve(options.spec);
   let listPath: string;
   let documented: Record<string, string[]>;
@@ -49,13 +58,24 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
   if (options.secondApiKey !== undefined && options.secondApiKey === options.apiKey) {
     throw new UsageError('--second-api-key is the same key as --api-key: the tenancy checks need the key of another tenant');
   }
-  await preflight(baseUrl, options.apiKey, listPath, options.requestTimeoutMs);
-  if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, options.requestTimeoutMs);
+  const reach = { dispatcher: createDispatcher(transport), settings: transport };
+  let baseUrl: string;
+  try {
+    const reached = await preflight(givenBaseUrl, options.apiKey, listPath, options.requestTimeoutMs, reach);
+    if (reached.warning) warn(reached.warning);
+    baseUrl = reached.baseUrl;
+    if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, options.requestTimeoutMs, reach);
+  } finally {
+    await reach.dispatcher.close();
+  }
 
   const runId = createRunId();
   const seed = options.seed ?? randomInt(2 ** 31);
   const modelTimeMs = options.modelTimeMs ?? MODEL_DEFAULTS.timeMs;
   const reportFile = options.report ? resolve(options.report) : null;
+  // Beside the report when there is one, so a CI artifact of the report's folder holds the reproducers'
+  // bodies; they name it relative to that folder, so the artifact replays as is wherever it is unpacked.
+  const reproDir = join(reportFile ? dirname(reportFile) : tmpdir(), `docproc-conformance-${runId}`);
   const config: ConformanceSuiteConfig = {
     baseUrl,
     apiKey: options.apiKey,
@@ -69,8 +89,9 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     modelRuns: options.modelRuns ?? MODEL_DEFAULTS.runs,
     modelTimeMs,
     contractDocument,
-    // Beside the report when there is one, so a CI artifact of the report's folder holds the reproducers' bodies.
-    reproDir: join(reportFile ? dirname(reportFile) : tmpdir(), `docproc-conformance-${runId}`),
+    reproDir,
+    reproShownAs: reportFile ? basename(reproDir) : reproDir,
+    transport,
     ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
@@ -85,6 +106,7 @@ export async function runConformance(options: ConformanceOptions, output?: Confo
     spec,
     strict: options.strict,
     only: options.only ?? null,
+    ...(transport.insecure ? { insecure: true } : {}),
     reportFile,
     junitFile: options.junit ? resolve(options.junit) : null,
     documented,

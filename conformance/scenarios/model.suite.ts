@@ -22,6 +22,7 @@ describe('the model of the contract', () => {
         secondTenant: kit.config.secondApiKey !== undefined,
         baseUrl: kit.config.baseUrl,
         reproDir: kit.config.reproDir,
+        reproShownAs: kit.config.reproShownAs,
         token: (label) => kit.token(label),
         seed: kit.config.seed,
         runs: kit.config.modelRuns,

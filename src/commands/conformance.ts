@@ -109,11 +109,29 @@ export function conformanceCommand(): Command {
           .argParser(integerOption(1))
           .default(MODEL_DEFAULTS.timeMs),
       )
+      .addOption(
+        new Option('--ca-file <path>', "PEM file of the CA that signed the target's certificate (NODE_EXTRA_CA_CERTS is honoured too)").env(
+          env('CA_FILE'),
+        ),
+      )
+      .addOption(
+        new Option(
+          '--insecure',
+          'accept any TLS certificate (a self-signed staging one), with a warning; prefer --ca-file (env: DOCPROC_INSECURE=true|false)',
+        ).default(false),
+      )
+      .addOption(
+        new Option(
+          '--header <name-value>',
+          "'Name: value' a gateway in front needs on every request, repeatable, never printed (env: DOCPROC_HEADERS, one per line)",
+        ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+      )
       // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
       .action(async (options: ConformanceOptions) => {
         try {
           options.strict ||= envFlag('DOCPROC_STRICT');
+          options.insecure ||= envFlag('DOCPROC_INSECURE');
           process.exitCode = await runConformance(options);
         } catch (error) {
           if (!(error instanceof UsageError)) throw error;

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import { ownedTempDir, unprivilegedUser } from './postgres.js';
 /** A real nginx balancing requests round-robin over upstream servers. */
 export interface Balancer {
   baseUrl: string;
+  /** With `tls`: the plain http port's base URL, which redirects every request to `baseUrl`. */
+  redirectingBaseUrl?: string;
   /** nginx's error log, for failure messages. */
   errors: () => string;
   stop(): Promise<void>;
@@ -28,10 +30,20 @@ export function nginxBinary(): string {
  * unprivileged user, who runs it, when the tests run as root), on a free port of 127.0.0.1, balancing
  * round-robin over the `upstreams` (host:port): at `http`, request by request, as a team's balancer would
  * (see httpConfig); at `tcp`, connection by connection (nginx's stream module), so every byte of HTTP is
- * the replicas' own.
+ * the replicas' own. With `tls`, it serves HTTPS with that certificate (at `tcp`, TLS is all it adds), and a
+ * second port of plain http redirects (301) every request there, as a deployment's front door does. With
+ * `requireHeader` (http layer), it answers 403 itself to a request without that header and value, as a
+ * gateway that wants its own token does.
  * @example const lb = await startNginx(['127.0.0.1:4011', '127.0.0.1:4012']); await fetch(`${lb.baseUrl}/api/v1/...`);
  */
-export async function startNginx(upstreams: string[], { layer = 'http' }: { layer?: 'http' | 'tcp' } = {}): Promise<Balancer> {
+export async function startNginx(
+  upstreams: string[],
+  {
+    layer = 'http',
+    tls,
+    requireHeader,
+  }: { layer?: 'http' | 'tcp'; tls?: { certFile: string; keyFile: string }; requireHeader?: [string, string] } = {},
+): Promise<Balancer> {
   const user = unprivilegedUser();
   const prefix = await ownedTempDir('docproc-nginx-', user);
   for (const dir of ['temp', 'logs']) {
@@ -39,8 +51,18 @@ export async function startNginx(upstreams: string[], { layer = 'http' }: { laye
     if (user) chownSync(join(prefix, dir), user.uid, user.gid);
   }
   const port = await getPort({ host: '127.0.0.1' });
+  const redirectPort = tls ? await getPort({ host: '127.0.0.1' }) : undefined;
+  // nginx's user reads the certificate and key: copies in its own dir.
+  if (tls) {
+    copyFileSync(tls.certFile, join(prefix, 'server.pem'));
+    copyFileSync(tls.keyFile, join(prefix, 'server.key'));
+    for (const file of ['server.pem', 'server.key']) if (user) chownSync(join(prefix, file), user.uid, user.gid);
+  }
   const conf = join(prefix, 'nginx.conf');
-  writeFileSync(conf, layer === 'http' ? httpConfig(prefix, port, upstreams) : tcpConfig(prefix, port, upstreams));
+  writeFileSync(
+    conf,
+    layer === 'http' ? httpConfig(prefix, port, upstreams, redirectPort, requireHeader) : tcpConfig(prefix, port, upstreams, redirectPort),
+  );
   if (user) chownSync(conf, user.uid, user.gid);
   const child: ChildProcess = spawn(nginxBinary(), ['-p', prefix, '-c', conf, '-e', join(prefix, 'logs', 'error.log')], {
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
@@ -48,7 +70,7 @@ export async function startNginx(upstreams: string[], { layer = 'http' }: { laye
   });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited during start-up:\n${output}`);
@@ -70,6 +92,7 @@ export async function startNginx(upstreams: string[], { layer = 'http' }: { laye
   let stopping: Promise<void> | undefined;
   return {
     baseUrl,
+    ...(redirectPort ? { redirectingBaseUrl: `http://127.0.0.1:${redirectPort}` } : {}),
     errors: () => output,
     stop() {
       stopping ??= (async () => {
@@ -95,7 +118,8 @@ events { worker_connections 1024; }
 const servers = (upstreams: string[]) => upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n');
 
 // Connections take turns. Debian builds the stream module as a module of its own (libnginx-mod-stream).
-function tcpConfig(prefix: string, port: number, upstreams: string[]): string {
+// With a `redirectPort`, TLS ends here and an http server on that port redirects to it.
+function tcpConfig(prefix: string, port: number, upstreams: string[], redirectPort?: number): string {
   const built = spawnSync(nginxBinary(), ['-V'], { encoding: 'utf8' });
   const flags = `${built.stdout}${built.stderr}`;
   const modules = /--modules-path=(\S+)/.exec(flags)?.[1] ?? '/usr/lib/nginx/modules';
@@ -105,34 +129,59 @@ function tcpConfig(prefix: string, port: number, upstreams: string[]): string {
 ${servers(upstreams)}
   }
   server {
-    listen 127.0.0.1:${port};
-    proxy_pass replicas;
+    listen 127.0.0.1:${port}${redirectPort ? ' ssl' : ''};
+${redirectPort ? tlsLines(prefix) : ''}    proxy_pass replicas;
     proxy_connect_timeout 2s;
   }
 }
+${
+  redirectPort
+    ? `http {
+  access_log off;
+${tempPaths(prefix)}${redirectServer(redirectPort, port)}}
+`
+    : ''
+}`;
+}
+
+const tlsLines = (prefix: string) => `    ssl_certificate ${join(prefix, 'server.pem')};
+    ssl_certificate_key ${join(prefix, 'server.key')};
+`;
+const redirectServer = (from: number, to: number) => `  server {
+    listen 127.0.0.1:${from};
+    return 301 https://127.0.0.1:${to}$request_uri;
+  }
+`;
+function tempPaths(prefix: string): string {
+  const temp = join(prefix, 'temp');
+  return `  client_body_temp_path ${temp}/body;
+  proxy_temp_path ${temp}/proxy;
+  fastcgi_temp_path ${temp}/fastcgi;
+  uwsgi_temp_path ${temp}/uwsgi;
+  scgi_temp_path ${temp}/scgi;
 `;
 }
 
 // Requests take turns. Bodies stream both ways (no buffering), nginx sets no body limit of its own, a
 // request goes to another replica only when it never reached one, and what nginx refuses itself (a path
 // with an encoded NUL: refused before its headers are read) is a problem+json like the API's own 400s.
-function httpConfig(prefix: string, port: number, upstreams: string[]): string {
-  const temp = join(prefix, 'temp');
+// With a `redirectPort`, the balancer speaks TLS and that port redirects plain http to it.
+function httpConfig(prefix: string, port: number, upstreams: string[], redirectPort?: number, requireHeader?: [string, string]): string {
+  const tls = redirectPort ? tlsLines(prefix) : '';
+  const gate = requireHeader
+    ? `      if ($http_${requireHeader[0].toLowerCase().replace(/-/g, '_')} != "${requireHeader[1]}") { return 403; }\n`
+    : '';
+  const redirect = redirectPort ? redirectServer(redirectPort, port) : '';
   return `${common(prefix)}http {
   access_log off;
   server_tokens off;
-  client_body_temp_path ${temp}/body;
-  proxy_temp_path ${temp}/proxy;
-  fastcgi_temp_path ${temp}/fastcgi;
-  uwsgi_temp_path ${temp}/uwsgi;
-  scgi_temp_path ${temp}/scgi;
-  upstream replicas {
+${tempPaths(prefix)}  upstream replicas {
 ${servers(upstreams)}
     keepalive 32;
   }
-  server {
-    listen 127.0.0.1:${port};
-    client_max_body_size 0;
+${redirect}  server {
+    listen 127.0.0.1:${port}${redirectPort ? ' ssl' : ''};
+${tls}    client_max_body_size 0;
     error_page 400 /.balancer/400;
     location = /.balancer/400 {
       internal;
@@ -141,7 +190,7 @@ ${servers(upstreams)}
       return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The load balancer refused a malformed request.","code":"invalid_request"}';
     }
     location / {
-      proxy_pass http://replicas;
+${gate}      proxy_pass http://replicas;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;

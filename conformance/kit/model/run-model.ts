@@ -6,6 +6,7 @@ import type { ContractFacts } from '../contract-facts.js';
 import type { Http } from '../http.js';
 import type { Judge } from '../judge.js';
 import type { Limits } from '../limits.js';
+import { curlTransportArgs } from '../transport.js';
 import { amendFailure, ConformanceFailure } from '../verdict.js';
 import { modelCommands } from './commands.js';
 import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './files.js';
@@ -29,6 +30,8 @@ export interface ModelRunSettings {
   baseUrl: string;
   /** Where the reproducer script's request bodies go. */
   reproDir: string;
+  /** How the script names `reproDir` (relative to the report's folder when there is one; default: `reproDir`). */
+  reproShownAs?: string;
   /** A token unique to the suite run and `label`, in no other file's names (`conformance-<runId>-model-<label>`). */
   token(label: string): string;
   seed: number;
@@ -139,6 +142,8 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
     const failedAt = log.findIndex((s) => s.failed);
     const script = sequenceScript(log, {
       bodyDir: join(settings.reproDir, 'model', `sequence-${failure.sequence}`),
+      shownAs: join(settings.reproShownAs ?? settings.reproDir, 'model', `sequence-${failure.sequence}`),
+      transportArgs: curlTransportArgs(settings.http.transport),
       header: [
         `docproc conformance model run against ${settings.baseUrl}, seed ${settings.seed}: the shortest sequence found (${log.length} steps, from ${firstLength})`,
         `that makes the target differ from the model of the contract (step ${failedAt + 1}). Rerun the model run: --only model --seed ${settings.seed}`,

@@ -19,12 +19,31 @@ function urlOf(call: LoggedCall): string {
   return `"${dq(before)}$${call.names.alias}${dq(after)}"`;
 }
 
-function curlOf(call: LoggedCall, bodyDir: string, prefix: string): string {
-  const args = ['curl', '-sS', '-g', '-X', call.request.method, urlOf(call), '-H', `"x-api-key: $${KEY_ENV[call.tenant]}"`];
+/** Where a script's request bodies go and how it names them, and the curl options of the run's transport. */
+export interface ScriptFiles {
+  bodyDir: string;
+  /** How the script names `bodyDir` (relative to the report's folder when there is one; default: `bodyDir`). */
+  shownAs?: string;
+  /** transport.ts's curlTransportArgs of the run. */
+  transportArgs?: string[];
+}
+
+function curlOf(call: LoggedCall, { bodyDir, shownAs, transportArgs = [] }: ScriptFiles, prefix: string): string {
+  const args = [
+    'curl',
+    '-sS',
+    '-g',
+    ...transportArgs,
+    '-X',
+    call.request.method,
+    urlOf(call),
+    '-H',
+    `"x-api-key: $${KEY_ENV[call.tenant]}"`,
+  ];
   for (const [name, value] of Object.entries(call.request.headers)) {
     if (name.toLowerCase() !== 'x-request-id') args.push('-H', shellQuote(`${name}: ${value}`));
   }
-  if (call.request.body?.kind === 'files') args.push(...fileFormArgs(call.request.body.parts, bodyDir, prefix));
+  if (call.request.body?.kind === 'files') args.push(...fileFormArgs(call.request.body.parts, bodyDir, prefix, shownAs));
   return args.join(' ');
 }
 
@@ -34,7 +53,7 @@ function curlOf(call: LoggedCall, bodyDir: string, prefix: string): string {
  * its own documents), with the model's expectation beside the target's answer as comments.
  * @example const script = sequenceScript(steps, { bodyDir, header: ['model run 3 (seed 42)'] });
  */
-export function sequenceScript(steps: Step[], { bodyDir, header }: { bodyDir: string; header: string[] }): string {
+export function sequenceScript(steps: Step[], { header, ...files }: ScriptFiles & { header: string[] }): string {
   const lines = [
     '#!/bin/sh',
     ...header.map((h) => `# ${h}`),
@@ -46,7 +65,7 @@ export function sequenceScript(steps: Step[], { bodyDir, header }: { bodyDir: st
     lines.push(`#    model:  ${oneLine(step.model)}`);
     if (step.target !== undefined) lines.push(`#    target: ${oneLine(step.target)}`);
     for (const call of step.calls) {
-      const curl = curlOf(call, bodyDir, `step${n + 1}`);
+      const curl = curlOf(call, files, `step${n + 1}`);
       if (call.creates?.length) {
         lines.push(`set -- $(${curl} | ids); ${call.creates.map((alias, i) => `${alias}=$${i + 1}`).join('; ')}`);
       } else if (call.poll) {

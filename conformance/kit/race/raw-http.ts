@@ -1,15 +1,17 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { PreparedRequest } from '../http.js';
 import { buildMultipart } from '../multipart.js';
+import { addGatewayHeaders } from '../transport.js';
 
 /**
  * The exact bytes of a prepared request as HTTP/1.1 with `Connection: close`, so it can be written to a
- * socket by hand (all but its last byte first). File parts are encoded as a browser's form would be.
+ * socket by hand (all but its last byte first). File parts are encoded as a browser's form would be; a
+ * gateway's headers are added as the suite's dispatcher adds them to fetches (never over the request's own).
  * @example socket.write(requestBytes(http.prepare({ operation: 'retryDocument', params: { document_id: 7 } })));
  */
-export function requestBytes(prepared: PreparedRequest): Buffer {
+export function requestBytes(prepared: PreparedRequest, gatewayHeaders: Array<[string, string]> = []): Buffer {
   const url = new URL(prepared.url);
-  const headers = { ...prepared.wireHeaders };
+  const headers = addGatewayHeaders(prepared.wireHeaders, gatewayHeaders);
   const body = prepared.request.body;
   let data: Uint8Array | undefined;
   if (body?.kind === 'files') {

@@ -1,9 +1,9 @@
-import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import type { Socket } from 'node:net';
 import type { AnyCheck, Check } from '../../checks/index.js';
 import type { Exchange } from '../exchange.js';
 import type { Http, PreparedRequest, RawAnswer, SendOptions } from '../http.js';
 import { amendFailure, ConformanceFailure, type FailureDetails } from '../verdict.js';
+import { openSocket } from './connect.js';
 import { parseResponse, requestBytes } from './raw-http.js';
 
 /** One request of a race: when its last byte went out, and what came back. */
@@ -49,30 +49,6 @@ export function brief(exchange: Exchange): string {
 /** How long the server gets to read every request but its last byte before they are released. */
 const SETTLE_MS = 30;
 
-// A target that never completes the handshake (dropped SYNs) fails the race's answer within its timeout,
-// not after the system's connect timeout of minutes.
-function open(url: URL, timeoutMs: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    const connected = () => {
-      clearTimeout(timer);
-      resolve(socket);
-    };
-    const socket =
-      url.protocol === 'https:'
-        ? tlsConnect({ host: url.hostname, port, servername: url.hostname }, connected)
-        : netConnect({ host: url.hostname, port }, connected);
-    const timer = setTimeout(
-      () => socket.destroy(Object.assign(new Error('connect timeout'), { code: `no connection within ${timeoutMs} ms` })),
-      timeoutMs,
-    );
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
-}
-
 const write = (socket: Socket, data: Uint8Array) =>
   new Promise<void>((resolve, reject) => socket.write(data, (e) => (e ? reject(e) : resolve())));
 
@@ -85,8 +61,8 @@ const write = (socket: Socket, data: Uint8Array) =>
  */
 export async function releaseTogether(http: Http, requests: SendOptions[], timeoutMs: number): Promise<Race> {
   const prepared = requests.map((o) => http.prepare(o));
-  const bytes = prepared.map(requestBytes);
-  const opened = await Promise.allSettled(prepared.map((p) => open(new URL(p.url), timeoutMs)));
+  const bytes = prepared.map((p) => requestBytes(p, http.transport.headers));
+  const opened = await Promise.allSettled(prepared.map((p) => openSocket(new URL(p.url), http.transport, timeoutMs)));
   const answers: Array<Promise<RawAnswer>> = [];
   const finished: Array<number | undefined> = prepared.map(() => undefined);
   let releasedAt = 0n;
