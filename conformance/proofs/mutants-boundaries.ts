@@ -81,6 +81,9 @@ export const boundaryMutants: Mutant[] = [
   boundary('page-parsed-leniently', 'page is parsed by a lenient parser (+10, 1e1, 0xa, 1_0, ...)', 'boundary.page-integer', () => ({
     request: editListParam('page', (v) => (/^(0|[1-9]\d*)$/.test(v) ? undefined : lenientInteger(v))),
   })),
+  boundary('page-leading-zero-octal', "page=010 is read as octal (8), as C's strtol with base 0 reads it", 'boundary.page-integer', () => ({
+    request: editListParam('page', (v) => (/^0[0-7]+$/.test(v) ? String(Number.parseInt(v, 8)) : undefined)),
+  })),
   boundary('limit-zero-read-as-default', 'limit=0 is read as the default page size', 'boundary.limit-minimum', () => ({
     request: editListParam('limit', (v) => (v === '0' ? null : undefined)),
   })),

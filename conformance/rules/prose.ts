@@ -47,6 +47,18 @@ export const proseRules: readonly ProseRule[] = [
     where: 'info',
     quote: 'a known path with the wrong method is a `405` problem (`method_not_allowed`) with an `Allow` header',
   },
+  {
+    id: 'params.integer-spelling',
+    where: 'info',
+    quote:
+      'Any other spelling but a leading `+` is a `400`, though lenient parsers read a number in it: spaces, a fraction (`10.0`), an exponent (`1e1`), hex (`0xa`), underscores (`1_0`), other digits (`١٠`) or an empty value.',
+  },
+  {
+    id: 'params.integer-open-spellings',
+    where: 'info',
+    quote:
+      "A leading zero (`010`) or a `+` (`+10`) may be read either way, as most stacks' integer parsers read them: as the number (answered as `10` would be) or as a `400`.",
+  },
   { id: 'request-id.every-response', where: 'info', quote: 'Every response carries `X-Request-Id`.' },
   {
     id: 'request-id.echoed',
