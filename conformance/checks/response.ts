@@ -3,6 +3,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { documentsIn, type WireDocument } from '../kit/api.js';
 import { describeResponse, RECORDED_BODY_LIMIT, show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
+import { intermediaryAnswer } from '../kit/intermediary.js';
 import { forbiddenProperties, undocumentedProperties } from '../kit/schema-walk.js';
 import { documentedResponse } from '../kit/target.js';
 import { type Check, defineCheck, type Finding, fail, type Profile } from './define.js';
@@ -84,15 +85,34 @@ export const responseChecks = {
     profile: 'contract',
     area: 'response',
     description: 'Every request gets an HTTP response within the request timeout (no reset connection, no hang).',
-    rules: [],
+    rules: ['request-id.every-response'],
+    basis: 'HTTP/1.1 (RFC 9112): a server answers every request it reads; the contract describes only answers',
     judge: ({ reason, durationMs, timeoutMs }) =>
       fail(`no HTTP response after ${Math.round(durationMs)} ms: ${reason}`, `an HTTP response within ${timeoutMs} ms`),
+  }),
+  answeredByService: defineResponseCheck({
+    id: 'response.answered-by-service',
+    profile: 'contract',
+    description:
+      "The answer is the service's own, not one a proxy or gateway in front of it made itself (a known intermediary named by Server, Via or its HTML page, and no X-Request-Id of the service): such an answer is a warning naming the intermediary, a failure with --strict.",
+    rules: ['request-id.every-response', 'request-id.echoed'],
+    warnUnlessStrict: true,
+    appliesTo: isError,
+    judge: ({ exchange }) => {
+      const intermediary = intermediaryAnswer(exchange);
+      return intermediary
+        ? fail(
+            `${describeResponse(exchange)}, made by ${intermediary.name} itself (${intermediary.evidence.join(', ')})`,
+            "the service's answer, with its X-Request-Id (the request never reached the service: check the intermediary's configuration)",
+          )
+        : undefined;
+    },
   }),
   neverServerError: defineResponseCheck({
     id: 'response.never-5xx',
     profile: 'contract',
     description: 'No request the suite sends, valid or hostile, makes the target answer 5xx.',
-    rules: [],
+    rules: ['errors.500-unexpected'],
     appliesTo: always,
     // A 5xx is never acceptable, even where the contract documents a 500.
     judge: ({ exchange }) =>
@@ -261,6 +281,7 @@ export const responseChecks = {
     profile: 'contract',
     description: 'Bodies carry no properties the schema does not declare (a warning; a failure with --strict).',
     rules: [],
+    basis: "no rule: the schemas do not forbid undeclared properties, so only --strict (the run's own choice) makes this a failure",
     warnUnlessStrict: true,
     appliesTo: ({ exchange }) => documentedSchema(exchange) !== undefined && exchange.json !== undefined,
     judge: ({ exchange }) => {

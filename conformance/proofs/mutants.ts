@@ -366,6 +366,26 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'proxy-page-strict',
+    defect: 'a proxy in front answers unknown documents with its own HTML 404 (Server: nginx, no X-Request-Id; run with --strict)',
+    only: ['get'],
+    fails: ['response.answered-by-service'],
+    mentions: 'made by nginx itself',
+    options: () => ({ strict: true }),
+    mutation: () => ({
+      response: (res) =>
+        res.status === 404
+          ? {
+              status: 404,
+              headers: { 'content-type': 'text/html', server: 'nginx' },
+              body: Buffer.from(
+                '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+              ),
+            }
+          : res,
+    }),
+  },
+  {
     name: 'undocumented-property-strict',
     defect: 'documents carry an undocumented property (run with --strict)',
     only: ['get'],

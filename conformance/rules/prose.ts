@@ -287,6 +287,7 @@ export const proseRules: readonly ProseRule[] = [
       'An upload with no body, or without a multipart Content-Type, may be named either way: as the missing `files[]` part (`in: body`) or as the `Content-Type` header (`in: header`)',
   },
   { id: 'errors.unsupported-names-file', where: 'response:UnsupportedMediaType', quote: '`detail` names it. Nothing was stored.' },
+  { id: 'errors.500-unexpected', where: 'response:InternalError', quote: 'The server failed unexpectedly.' },
   {
     id: 'errors.no-internals',
     where: 'response:InternalError',

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bundledMatrix } from '../scripts/bundled-matrix.js';
 import { descriptionAt, normalise } from './contract-text.js';
+import { decidedBy } from './decided-by.js';
 import { gapLines, unknownRuleIds } from './matrix.js';
 import { proseRules } from './prose.js';
 
@@ -15,6 +16,10 @@ describe('the rules of the contract', () => {
     expect(description, `the contract no longer says this at ${rule.where}: update conformance/rules/prose.ts`).toContain(
       normalise(rule.quote),
     );
+  });
+
+  it('decide every check: each names the rules (or the protocol) its failures rest on', () => {
+    expect(catalog.filter((c) => decidedBy(c).length === 0).map((c) => c.id)).toEqual([]);
   });
 
   it('have unique ids', () => {
