@@ -92,7 +92,7 @@ export function integerRules(name: string, location: BoundaryLocation, operation
   const base = location === 'path' ? hi : 10n < lo ? lo : 10n > hi ? hi : 10n;
   rules.push({
     checkId: id('integer'),
-    ruleIds: [`${key}.type`, 'params.integer-spelling', 'params.integer-open-spellings'],
+    ruleIds: [`${key}.type`, 'params.integer-digits', 'params.integer-spelling', 'params.integer-open-spellings'],
     description: `\`${name}\` is written in ASCII decimal digits: the same number spelled with spaces, a fraction, an exponent, hex, underscores or other digits, or nothing at all, is a 400 (lenient parsers read a number in each); with a leading zero or a \`+\` it is a 400 or answered as the plain number.`,
     location,
     name,

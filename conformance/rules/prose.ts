@@ -48,6 +48,17 @@ export const proseRules: readonly ProseRule[] = [
     quote: 'a known path with the wrong method is a `405` problem (`method_not_allowed`) with an `Allow` header',
   },
   {
+    id: 'params.integer-digits',
+    where: 'info',
+    quote: '**Integers in paths and queries** (`page`, `limit`, `document_id`) are written in ASCII decimal digits.',
+  },
+  {
+    id: 'limits.defaults',
+    where: 'info',
+    quote:
+      '25 MiB (26214400 bytes) per file, 20 files per upload, `limit` at most 100, `search` at most 200 characters, filenames at most 255 characters.',
+  },
+  {
     id: 'params.integer-spelling',
     where: 'info',
     quote:
@@ -101,6 +112,7 @@ export const proseRules: readonly ProseRule[] = [
     quote: 'a transient fault fails with `processing_error` and is worth a retry',
     unobservable: 'a client cannot cause a transient fault in the target on purpose',
   },
+  { id: 'processing.extracts-text', where: 'info', quote: 'Processing extracts the text layer of PDFs' },
   {
     id: 'processing.no-text',
     where: 'info',
@@ -124,6 +136,11 @@ export const proseRules: readonly ProseRule[] = [
     quote: 'The upload is **all or nothing**: when any part is rejected, no document is created and nothing is stored.',
   },
   { id: 'upload.accepted-202', where: 'op:uploadDocuments', quote: 'On success the answer is `202 Accepted`' },
+  {
+    id: 'upload.202-one-per-file',
+    where: 'op:uploadDocuments.response:202',
+    quote: 'Every file was accepted and stored; one document per file, in the order of the parts, each `processing`.',
+  },
   { id: 'upload.part-order', where: 'op:uploadDocuments', quote: 'every document comes back `processing`, in the order its part arrived' },
   {
     id: 'upload.limits',
@@ -287,6 +304,18 @@ export const proseRules: readonly ProseRule[] = [
       'An upload with no body, or without a multipart Content-Type, may be named either way: as the missing `files[]` part (`in: body`) or as the `Content-Type` header (`in: header`)',
   },
   { id: 'errors.unsupported-names-file', where: 'response:UnsupportedMediaType', quote: '`detail` names it. Nothing was stored.' },
+  {
+    id: 'errors.upload-400-causes',
+    where: 'response:UploadBadRequest',
+    quote: 'The multipart body was missing, malformed or had no `files[]` part, or it had a part under another field name.',
+  },
+  { id: 'errors.upload-400-nothing-stored', where: 'response:UploadBadRequest', quote: 'Nothing was stored.' },
+  {
+    id: 'errors.413-limits',
+    where: 'response:PayloadTooLarge',
+    quote: 'A file was over the size limit, or there were more files than the per-request limit. Nothing was stored.',
+  },
+  { id: 'errors.409-idempotency-nothing-stored', where: 'response:IdempotencyConflict', quote: 'Nothing was stored.' },
   { id: 'errors.500-unexpected', where: 'response:InternalError', quote: 'The server failed unexpectedly.' },
   {
     id: 'errors.no-internals',

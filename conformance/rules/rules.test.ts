@@ -5,6 +5,7 @@ import { descriptionAt, normalise } from './contract-text.js';
 import { decidedBy } from './decided-by.js';
 import { gapLines, unknownRuleIds } from './matrix.js';
 import { proseRules } from './prose.js';
+import { contractSentences, quotingRules } from './sentences.js';
 
 const { document, catalog, rules, matrix } = await bundledMatrix();
 const baselineFile = new URL('./gaps-baseline.txt', import.meta.url);
@@ -44,5 +45,47 @@ describe('the rules of the contract', () => {
       baseline.filter((g) => !gaps.includes(g)),
       'closed gaps: remove them from conformance/rules/gaps-baseline.txt (UPDATE_GAPS=1 npx vitest run conformance/rules)',
     ).toEqual([]);
+  });
+});
+
+describe('every sentence of the contract', () => {
+  const sentences = contractSentences(document);
+  const key = (where: string, sentence: string) => `${where} | ${sentence}`;
+  const listed = readFileSync(new URL('./sentences-baseline.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const parts = line.split(' | ');
+      return { key: parts.slice(0, 2).join(' | '), why: parts.slice(2).join(' | ') };
+    });
+  const untraced = sentences.filter((s) => quotingRules(s, proseRules).length === 0).map((s) => key(s.where, s.sentence));
+
+  it('is found in the descriptions (the split finds them all)', () => {
+    expect(sentences.length).toBeGreaterThan(100);
+    expect(sentences.filter((s) => s.where === 'info').map((s) => s.sentence)).toContain('A retry while a run is in progress is a `409`.');
+  });
+
+  it('is quoted by a rule a check tests, or listed in sentences-baseline.txt with the reason', () => {
+    expect(
+      untraced.filter((k) => !listed.some((l) => l.key === k)),
+      'new untraced sentences: quote each in rules/prose.ts and give it a check, or list it in rules/sentences-baseline.txt with why no check can test it',
+    ).toEqual([]);
+  });
+
+  it('leaves the list only what is still untraced (it may only shrink)', () => {
+    expect(
+      listed.filter((l) => !untraced.includes(l.key)).map((l) => l.key),
+      'listed sentences now quoted by a rule, or no longer in the contract: remove them from rules/sentences-baseline.txt',
+    ).toEqual([]);
+  });
+
+  it('lists each with a reason of a known kind, and restates only rules that exist', () => {
+    const ids = new Set(rules.map((r) => r.id));
+    const bad = listed.filter((l) => {
+      const restated = /^restates ([^(]+)/.exec(l.why)?.[1];
+      if (restated !== undefined) return restated.split(',').some((id) => !ids.has(id.trim()));
+      return !/^(informative|unobservable|gap): \S/.test(l.why);
+    });
+    expect(bad.map((l) => `${l.key} | ${l.why}`)).toEqual([]);
   });
 });
