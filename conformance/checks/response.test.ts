@@ -166,6 +166,21 @@ describe('response checks', () => {
         }),
       check: 'response.headers-present',
     },
+    {
+      broken: "a problem whose request_id is not the answer's X-Request-Id",
+      e: () => exchange({ status: 404, body: { ...notFound, request_id: 'another' }, contentType: 'application/problem+json' }),
+      check: 'response.problem-refers-to-request',
+    },
+    {
+      broken: 'a problem whose instance is another path',
+      e: () =>
+        exchange({
+          status: 404,
+          body: { ...notFound, instance: '/api/v1/documents/get_document/8' },
+          contentType: 'application/problem+json',
+        }),
+      check: 'response.problem-refers-to-request',
+    },
     { broken: 'an unknown path answered 200', e: () => exchange({ path: '/api/v1/nope' }), check: 'response.status-documented' },
     {
       broken: 'a problem whose type is not about:blank',
@@ -186,6 +201,16 @@ describe('response checks', () => {
     const list = () => exchange({ path: '/api/v1/documents/get_documents', body: { documents: [doc], pagination: page } });
     expect(failingCheck(list())).toBe('response.no-forbidden-properties');
     expect(failingCheck(list(), { strict: true })).toBe('response.no-forbidden-properties');
+  });
+
+  it.each<[string, { request_id?: string; instance?: string; path?: string }]>([
+    ['the request id and the path as sent', { request_id: 'req-1', instance: '/api/v1/documents/get_document/7' }],
+    ['the path percent-decoded', { instance: '/api/v1/documents/get_document/a b', path: '/api/v1/documents/get_document/a%20b' }],
+    ['neither (both are optional)', {}],
+  ])('pass a problem that refers to its request with %s', (_, { path = '/api/v1/documents/get_document/7', ...fields }) => {
+    expect(
+      failingCheck(exchange({ status: 404, path, body: { ...notFound, ...fields }, contentType: 'application/problem+json' })),
+    ).toBeUndefined();
   });
 
   it('only warn about undocumented properties, unless strict', () => {

@@ -227,6 +227,7 @@ export const proseRules: readonly ProseRule[] = [
     where: 'param:Search',
     quote: 'case-insensitive under Unicode full case folding',
   },
+  { id: 'list.search-keeps-marks', where: 'param:Search', quote: 'Accents and other marks are not ignored.' },
   {
     id: 'list.search-not-completed',
     where: 'param:Search',
@@ -296,6 +297,8 @@ export const proseRules: readonly ProseRule[] = [
   { id: 'document.content-same-on-retry', where: 'schema:Document.content', quote: 'a retry of the same bytes gives the same result' },
   // Errors
   { id: 'problem.type-about-blank', where: 'schema:Problem.type', quote: 'Always `about:blank`' },
+  { id: 'problem.instance', where: 'schema:Problem.instance', quote: 'The request path, for reference.' },
+  { id: 'problem.request-id', where: 'schema:Problem.request_id', quote: "The request's X-Request-Id" },
   { id: 'problem.status-repeated', where: 'schema:Problem.status', quote: 'The HTTP status code, repeated so the body stands alone.' },
   {
     id: 'validation.body-less-upload',
