@@ -70,6 +70,24 @@ export const openReadings: readonly OpenReading[] = [
     acceptedBy: 'response.no-undocumented-properties only warns (a failure with --strict)',
   },
   {
+    id: 'methods.head-options',
+    detail: 'The contract documents no HEAD or OPTIONS; HTTP (RFC 9110) lets a GET path answer HEAD, and CORS answers OPTIONS.',
+    readings: ['HEAD and OPTIONS answered, or a 405', '`Allow` naming HEAD or OPTIONS besides the documented method'],
+    acceptedBy: 'the suite sends neither; robustness.wrong-method accepts extra methods in Allow, but not the one refused',
+  },
+  {
+    id: 'path.trailing-slash',
+    detail: 'The contract gives each path without a trailing slash and says nothing of `/path/`.',
+    readings: ['`/path/` as `/path`, a redirect, or a 404'],
+    acceptedBy: 'the suite never sends a trailing slash',
+  },
+  {
+    id: 'problem.instance-encoding',
+    detail: '`instance` is "the request path"; whether percent-encoded as sent or decoded, the contract does not say.',
+    readings: ['the path as sent', 'the path percent-decoded'],
+    acceptedBy: 'response.problem-refers-to-request',
+  },
+  {
     id: 'intermediary.own-answers',
     detail:
       "The contract describes the service, not a proxy or gateway in front of it: an answer a known intermediary made itself (no X-Request-Id echoed, its own Server/Via) is not the service's.",
