@@ -5,7 +5,7 @@ import { descriptionAt, normalise } from './contract-text.js';
 import { decidedBy } from './decided-by.js';
 import { gapLines, unknownRuleIds } from './matrix.js';
 import { proseRules } from './prose.js';
-import { contractSentences, quotingRules } from './sentences.js';
+import { contractSentences, parseSentenceBaseline, quotingRules } from './sentences.js';
 
 const { document, catalog, rules, matrix } = await bundledMatrix();
 const baselineFile = new URL('./gaps-baseline.txt', import.meta.url);
@@ -51,13 +51,10 @@ describe('the rules of the contract', () => {
 describe('every sentence of the contract', () => {
   const sentences = contractSentences(document);
   const key = (where: string, sentence: string) => `${where} | ${sentence}`;
-  const listed = readFileSync(new URL('./sentences-baseline.txt', import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const parts = line.split(' | ');
-      return { key: parts.slice(0, 2).join(' | '), why: parts.slice(2).join(' | ') };
-    });
+  const listed = parseSentenceBaseline(readFileSync(new URL('./sentences-baseline.txt', import.meta.url), 'utf8')).map((l) => ({
+    key: key(l.where, l.sentence),
+    why: l.why,
+  }));
   const untraced = sentences.filter((s) => quotingRules(s, proseRules).length === 0).map((s) => key(s.where, s.sentence));
 
   it('is found in the descriptions (the split finds them all)', () => {

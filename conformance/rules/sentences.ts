@@ -62,3 +62,29 @@ export function quotingRules(
     })
     .map((r) => r.id);
 }
+
+/** A sentence listed in sentences-baseline.txt, with why no rule quotes it. */
+export interface ListedSentence {
+  where: string;
+  sentence: string;
+  /** `informative: ...`, `restates <rule ids>`, `unobservable: ...` or `gap: ...`. */
+  why: string;
+}
+
+/** The lines of sentences-baseline.txt (`<where> | <sentence> | <why>`; `#` starts a comment). */
+export function parseSentenceBaseline(text: string): ListedSentence[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [where = '', sentence = '', ...why] = line.split(' | ');
+      return { where, sentence, why: why.join(' | ') };
+    });
+}
+
+/** How the contract's sentences are traced: how many, how many a rule quotes, and the rest as listed. */
+export interface SentenceTrace {
+  total: number;
+  quoted: number;
+  listed: ListedSentence[];
+}
