@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { renderChecksMarkdown } from './report/checks-md.js';
 import { bundledMatrix } from './scripts/bundled-matrix.js';
 
-const { catalog, matrix, proofs } = await bundledMatrix();
+const { catalog, matrix, proofs, trace } = await bundledMatrix();
 
 describe('CHECKS.md', () => {
   it('is what the catalog, the rules and the mutants render (regenerate: npx tsx conformance/scripts/write-checks-md.ts)', () => {
     const committed = readFileSync(new URL('./CHECKS.md', import.meta.url), 'utf8');
     expect(committed, 'conformance/CHECKS.md is stale: run npx tsx conformance/scripts/write-checks-md.ts').toBe(
-      renderChecksMarkdown(catalog, matrix, proofs),
+      renderChecksMarkdown(catalog, matrix, proofs, trace),
     );
   });
 

@@ -1,3 +1,4 @@
+import { OPEN_INTEGER_SPELLINGS } from '../rules/open-readings.js';
 import type { BoundaryCase, BoundaryLocation, BoundaryRule, BoundarySchema as Schema } from './boundary-types.js';
 import { kebab } from './boundary-types.js';
 
@@ -91,8 +92,8 @@ export function integerRules(name: string, location: BoundaryLocation, operation
   const base = location === 'path' ? hi : 10n < lo ? lo : 10n > hi ? hi : 10n;
   rules.push({
     checkId: id('integer'),
-    ruleIds: [`${key}.type`],
-    description: `\`${name}\` is a plain decimal integer: the same number spelled with a sign, spaces, a leading zero, a fraction, an exponent, hex, underscores or other digits, or nothing at all, is a 400 (lenient parsers read a number in each).`,
+    ruleIds: [`${key}.type`, 'params.integer-digits', 'params.integer-spelling', 'params.integer-open-spellings'],
+    description: `\`${name}\` is written in ASCII decimal digits: the same number spelled with spaces, a fraction, an exponent, hex, underscores or other digits, or nothing at all, is a 400 (lenient parsers read a number in each); with a leading zero or a \`+\` it is a 400 or answered as the plain number.`,
     location,
     name,
     operations,
@@ -101,7 +102,7 @@ export function integerRules(name: string, location: BoundaryLocation, operation
       ...lenientSpellings(base).map(({ spelling, what }) => ({
         label: `${name}=${JSON.stringify(spelling)} (${base} with ${what})`,
         value: spelling,
-        expect: 'refuse' as const,
+        ...(OPEN_INTEGER_SPELLINGS.has(what) ? { expect: 'either' as const, sameAs: String(base) } : { expect: 'refuse' as const }),
         profile: 'full' as const,
       })),
       { label: `${name} empty`, value: '', expect: 'refuse', profile: 'full' },

@@ -10,8 +10,13 @@ export interface BoundaryCase {
   label: string;
   /** The value exactly (not encoded): the suite percent-encodes query and path values, sends headers as they are. */
   value: string;
-  /** `accept`: the request is not refused for this value; `refuse`: a 400. */
-  expect: 'accept' | 'refuse';
+  /**
+   * `accept`: the request is not refused for this value; `refuse`: a 400; `either`: a reading the contract
+   * leaves open (rules/open-readings.ts): a 400, or an answer as for the plain spelling `sameAs`.
+   */
+  expect: 'accept' | 'refuse' | 'either';
+  /** For `either`: the plain spelling of the same value, whose answer an accepting reading must give. */
+  sameAs?: string;
   /** The least profile that sends it: spellings a coercing mock cannot tell apart are `full`. */
   profile: Profile;
   /** Set when an accepted value may name something that exists: never sent to an operation that changes state. */

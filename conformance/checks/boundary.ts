@@ -22,10 +22,32 @@ function accepted({ rule, case: c, exchange }: BoundaryObservation): boolean {
   return rule.location !== 'query' && (exchange.status === 404 || exchange.status === 409);
 }
 
-/** Judges one case: an accepted value must not be refused, a refused one must be a 400. */
+/**
+ * For a reading the contract leaves open, what an accepting answer read the value as, where the answer shows
+ * it (a list echoes `page` and `limit` in `pagination`), or undefined when it does not show.
+ */
+function readAs({ rule, exchange }: BoundaryObservation): unknown {
+  const pagination = (exchange.json as { pagination?: Record<string, unknown> } | undefined)?.pagination;
+  return rule.location === 'query' && pagination && typeof pagination === 'object' ? pagination[rule.name] : undefined;
+}
+
+/**
+ * Judges one case: an accepted value must not be refused, a refused one must be a 400, and one the contract
+ * lets a service read either way must be a 400 or answered as its plain spelling would be.
+ */
 export function judgeBoundary(o: BoundaryObservation): Finding | undefined {
   if (o.case.expect === 'refuse')
     return o.exchange.status === 400 ? undefined : fail(describeResponse(o.exchange), `400 (${o.case.label} is outside the contract)`);
+  if (o.case.expect === 'either') {
+    if (o.exchange.status === 400) return undefined;
+    const read = readAs(o);
+    const plain = Number(o.case.sameAs);
+    if (accepted(o) && (read === undefined || read === plain)) return undefined;
+    return fail(
+      `${describeResponse(o.exchange)}${read !== undefined ? ` (read as ${JSON.stringify(read)})` : ''}`,
+      `a 400, or the answer ${o.case.sameAs} gets (${o.case.label} may be read either way, but only as ${o.case.sameAs})`,
+    );
+  }
   if (accepted(o)) return undefined;
   const how =
     o.rule.location === 'filename'

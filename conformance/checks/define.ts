@@ -32,6 +32,8 @@ export interface Check<I = never> {
    * rule to the checks that declare it and to the mutants that prove those checks.
    */
   readonly rules: readonly string[];
+  /** What decides the verdict besides the contract's rules, when the protocol does (RFC 9110's "a response"). */
+  readonly basis?: string;
   /**
    * Judges one observation: `undefined` when the property holds, else the finding. A scenario gathers the
    * observation and hands it over with `kit.check(check, observation, exchange)`; checks judged by a plain

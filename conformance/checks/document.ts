@@ -170,7 +170,7 @@ export const lifecycleChecks = {
     profile: 'full',
     area: 'lifecycle',
     description: "The run's generated PDF ends `completed` with its unique word in `content`.",
-    rules: ['lifecycle.run-ends', 'get.with-content', 'document.content-never-empty'],
+    rules: ['lifecycle.run-ends', 'get.with-content', 'document.content-never-empty', 'processing.extracts-text'],
     judge: ({ doc, word }) =>
       doc.status === 'completed' && (doc.content ?? '').toLowerCase().includes(word)
         ? undefined

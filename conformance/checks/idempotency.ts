@@ -45,7 +45,7 @@ export const idempotencyChecks = {
     profile: 'full',
     area: 'upload',
     description: 'Other files under an Idempotency-Key already used are a 409 idempotency_key_reused and create nothing.',
-    rules: ['idempotency.reused-409'],
+    rules: ['idempotency.reused-409', 'errors.409-idempotency-nothing-stored'],
   }),
   inUse: defineCheck<
     { kind: 'both-accepted'; a: number[]; b: number[] } | { kind: 'stored'; token: string; ids: number[]; expected: number[] }

@@ -170,6 +170,14 @@ export const listChecks = {
     rules: ['list.search-case-folding'],
     judge: exactly,
   }),
+  searchKeepsAccents: defineCheck<ExactlyObservation>({
+    id: 'list.search-keeps-accents',
+    profile: 'full',
+    area: 'list',
+    description: '`search` does not ignore accents: `résumé` finds the document named with it, `resume` does not.',
+    rules: ['list.search-keeps-marks'],
+    judge: exactly,
+  }),
   searchIsLiteral: defineCheck<ExactlyObservation>({
     id: 'list.search-is-literal',
     profile: 'full',

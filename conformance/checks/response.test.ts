@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/contract.js';
 import type { Exchange } from '../kit/exchange.js';
 import { judgeResponse } from '../kit/http.js';
+import { IntermediaryAnswered } from '../kit/intermediary.js';
 import { createJudge } from '../kit/judge.js';
 import { resolveTarget } from '../kit/target.js';
 import { ConformanceFailure } from '../kit/verdict.js';
@@ -165,6 +166,21 @@ describe('response checks', () => {
         }),
       check: 'response.headers-present',
     },
+    {
+      broken: "a problem whose request_id is not the answer's X-Request-Id",
+      e: () => exchange({ status: 404, body: { ...notFound, request_id: 'another' }, contentType: 'application/problem+json' }),
+      check: 'response.problem-refers-to-request',
+    },
+    {
+      broken: 'a problem whose instance is another path',
+      e: () =>
+        exchange({
+          status: 404,
+          body: { ...notFound, instance: '/api/v1/documents/get_document/8' },
+          contentType: 'application/problem+json',
+        }),
+      check: 'response.problem-refers-to-request',
+    },
     { broken: 'an unknown path answered 200', e: () => exchange({ path: '/api/v1/nope' }), check: 'response.status-documented' },
     {
       broken: 'a problem whose type is not about:blank',
@@ -187,10 +203,95 @@ describe('response checks', () => {
     expect(failingCheck(list(), { strict: true })).toBe('response.no-forbidden-properties');
   });
 
+  it.each<[string, { request_id?: string; instance?: string; path?: string }]>([
+    ['the request id and the path as sent', { request_id: 'req-1', instance: '/api/v1/documents/get_document/7' }],
+    ['the path percent-decoded', { instance: '/api/v1/documents/get_document/a b', path: '/api/v1/documents/get_document/a%20b' }],
+    ['neither (both are optional)', {}],
+  ])('pass a problem that refers to its request with %s', (_, { path = '/api/v1/documents/get_document/7', ...fields }) => {
+    expect(
+      failingCheck(exchange({ status: 404, path, body: { ...notFound, ...fields }, contentType: 'application/problem+json' })),
+    ).toBeUndefined();
+  });
+
   it('only warn about undocumented properties, unless strict', () => {
     const extra = () => exchange({ body: { ...doc, storage_path: '/x' } });
     expect(failingCheck(extra())).toBeUndefined();
     expect(failingCheck(extra(), { strict: true })).toBe('response.no-undocumented-properties');
+  });
+
+  describe("an intermediary's own answer", () => {
+    const nginxPage =
+      '<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    const html400 = (headers: Record<string, string | null>) =>
+      exchange({ status: 400, contentType: 'text/html', text: nginxPage, headers: { 'x-request-id': null, ...headers } });
+    const warned = (e: Exchange) => {
+      const judge = createJudge('full');
+      const record = createTestRecord();
+      judge.use(record);
+      const thrown = (() => {
+        try {
+          judgeResponse(e, { contract, strict: false, judge });
+          return undefined;
+        } catch (error) {
+          return error;
+        }
+      })();
+      return { thrown, warnings: record.warnings.map((w) => `${w.check}: ${w.message}`) };
+    };
+
+    it.each([
+      ["nginx's HTML 400 with Server: nginx and no X-Request-Id", html400({ server: 'nginx' })],
+      ["nginx's HTML 400 named only by its page", html400({})],
+      [
+        "a gateway's problem+json 400 with its own request id, Server: nginx",
+        exchange({
+          status: 400,
+          body: { ...notFound, status: 400, title: 'Bad Request', code: 'invalid_request' },
+          contentType: 'application/problem+json',
+          headers: { server: 'nginx', 'x-request-id': 'f00dfeed' },
+        }),
+      ],
+      [
+        "Envoy's 503 as text/plain named by Via",
+        exchange({
+          status: 503,
+          contentType: 'text/plain',
+          text: 'upstream connect error',
+          headers: { via: '1.1 envoy', 'x-request-id': null },
+        }),
+      ],
+    ])('is a warning naming the intermediary, and a failure with --strict: %s', (_, e) => {
+      const { thrown, warnings } = warned(e);
+      expect(thrown).toBeInstanceOf(IntermediaryAnswered);
+      expect(warnings).toEqual([expect.stringMatching(/^response\.answered-by-service: .* made by (nginx|Envoy) itself/)]);
+      expect(failingCheck(e, { strict: true })).toBe('response.answered-by-service');
+    });
+
+    it.each([
+      [
+        'an HTML 400 without X-Request-Id and nothing naming a proxy',
+        exchange({ status: 400, contentType: 'text/html', text: '<html>400</html>', headers: { 'x-request-id': null } }),
+        'response.error-is-problem',
+      ],
+      [
+        'an HTML 400 with the echoed X-Request-Id behind nginx',
+        html400({ server: 'nginx', 'x-request-id': 'req-1' }),
+        'response.error-is-problem',
+      ],
+      [
+        'a 400 without X-Request-Id from a server named by its own product',
+        exchange({
+          status: 400,
+          body: { ...notFound, status: 400, code: 'invalid_request' },
+          contentType: 'application/problem+json',
+          headers: { server: 'uvicorn', 'x-request-id': null },
+        }),
+        'response.headers-present',
+      ],
+    ])("stays the service's failure when no intermediary is evidenced: %s", (_, e, check) => {
+      expect(warned(e).warnings).toEqual([]);
+      expect(failingCheck(e)).toBe(check);
+    });
   });
 
   it('leave the request-id echo to the full profile (a mock cannot echo)', () => {

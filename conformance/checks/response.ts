@@ -3,6 +3,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { documentsIn, type WireDocument } from '../kit/api.js';
 import { describeResponse, RECORDED_BODY_LIMIT, show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
+import { intermediaryAnswer } from '../kit/intermediary.js';
 import { forbiddenProperties, undocumentedProperties } from '../kit/schema-walk.js';
 import { documentedResponse } from '../kit/target.js';
 import { type Check, defineCheck, type Finding, fail, type Profile } from './define.js';
@@ -69,6 +70,16 @@ export function stateProblems(doc: WireDocument): string[] {
   return problems;
 }
 
+/** The path of a request as sent and percent-decoded: either is "the request path" a problem's `instance` may give. */
+function requestPaths(url: string): string[] {
+  const sent = new URL(url).pathname;
+  try {
+    return [sent, decodeURIComponent(sent)];
+  } catch {
+    return [sent];
+  }
+}
+
 /** How ajv reports a value where the schema is `false`. */
 const FALSE_SCHEMA = 'boolean schema is false';
 
@@ -84,15 +95,34 @@ export const responseChecks = {
     profile: 'contract',
     area: 'response',
     description: 'Every request gets an HTTP response within the request timeout (no reset connection, no hang).',
-    rules: [],
+    rules: ['request-id.every-response'],
+    basis: 'HTTP/1.1 (RFC 9112): a server answers every request it reads; the contract describes only answers',
     judge: ({ reason, durationMs, timeoutMs }) =>
       fail(`no HTTP response after ${Math.round(durationMs)} ms: ${reason}`, `an HTTP response within ${timeoutMs} ms`),
+  }),
+  answeredByService: defineResponseCheck({
+    id: 'response.answered-by-service',
+    profile: 'contract',
+    description:
+      "The answer is the service's own, not one a proxy or gateway in front of it made itself (a known intermediary named by Server, Via or its HTML page, and no X-Request-Id of the service): such an answer is a warning naming the intermediary, a failure with --strict.",
+    rules: ['request-id.every-response', 'request-id.echoed'],
+    warnUnlessStrict: true,
+    appliesTo: isError,
+    judge: ({ exchange }) => {
+      const intermediary = intermediaryAnswer(exchange);
+      return intermediary
+        ? fail(
+            `${describeResponse(exchange)}, made by ${intermediary.name} itself (${intermediary.evidence.join(', ')})`,
+            "the service's answer, with its X-Request-Id (the request never reached the service: check the intermediary's configuration)",
+          )
+        : undefined;
+    },
   }),
   neverServerError: defineResponseCheck({
     id: 'response.never-5xx',
     profile: 'contract',
     description: 'No request the suite sends, valid or hostile, makes the target answer 5xx.',
-    rules: [],
+    rules: ['errors.500-unexpected'],
     appliesTo: always,
     // A 5xx is never acceptable, even where the contract documents a 500.
     judge: ({ exchange }) =>
@@ -223,6 +253,28 @@ export const responseChecks = {
         : fail(`code ${show(code)}`, `code ${codes.map((x) => JSON.stringify(x)).join(' or ')} for a ${exchange.status}`);
     },
   }),
+  problemRefersToRequest: defineResponseCheck({
+    id: 'response.problem-refers-to-request',
+    // Full only, as the echo: a mock generating bodies (Prism --dynamic) makes up a request_id.
+    profile: 'full',
+    description:
+      "A problem's optional `request_id` is the answer's X-Request-Id and its optional `instance` the request's path (as sent or percent-decoded).",
+    rules: ['problem.request-id', 'problem.instance'],
+    appliesTo: (o) => isError(o) && typeof o.exchange.json === 'object' && o.exchange.json !== null,
+    judge: ({ exchange }) => {
+      const body = exchange.json as { request_id?: unknown; instance?: unknown };
+      const header = exchange.headers.get('x-request-id');
+      if (body.request_id !== undefined && body.request_id !== header)
+        return fail(
+          `request_id ${show(body.request_id)}, X-Request-Id ${show(header)}`,
+          'request_id equal to the X-Request-Id of the answer',
+        );
+      const path = requestPaths(exchange.request.url);
+      if (body.instance !== undefined && !path.includes(body.instance as string))
+        return fail(`instance ${show(body.instance)}`, `instance ${path.map((p) => JSON.stringify(p)).join(' or ')} (the request path)`);
+      return undefined;
+    },
+  }),
   requestIdEchoed: defineResponseCheck({
     id: 'response.request-id-echoed',
     profile: 'full',
@@ -261,6 +313,7 @@ export const responseChecks = {
     profile: 'contract',
     description: 'Bodies carry no properties the schema does not declare (a warning; a failure with --strict).',
     rules: [],
+    basis: "no rule: the schemas do not forbid undeclared properties, so only --strict (the run's own choice) makes this a failure",
     warnUnlessStrict: true,
     appliesTo: ({ exchange }) => documentedSchema(exchange) !== undefined && exchange.json !== undefined,
     judge: ({ exchange }) => {

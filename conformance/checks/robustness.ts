@@ -29,7 +29,7 @@ export const robustnessChecks = {
     area: 'robustness',
     description:
       'Malformed requests (truncated multipart, wrong content type, path tricks, odd query values) are 4xx problems and create nothing.',
-    rules: ['errors.problem-json', 'upload.all-or-nothing'],
+    rules: ['errors.problem-json', 'upload.all-or-nothing', 'errors.upload-400-causes', 'get.invalid-id-400', 'list.validated-not-clamped'],
   }),
   requestIdGenerated: defineCheck<{ sent: string | null; ids: Array<string | null> }>({
     id: 'robustness.request-id-generated',

@@ -36,7 +36,7 @@ export const uploadChecks = {
     profile: 'full',
     area: 'upload',
     description: 'An upload of several files returns one `processing` document per part, in the order the parts were sent.',
-    rules: ['upload.part-order', 'upload.multipart-files', 'lifecycle.created-processing'],
+    rules: ['upload.part-order', 'upload.multipart-files', 'lifecycle.created-processing', 'upload.202-one-per-file'],
     judge: ({ status, sent, documents }) =>
       documents.length === sent.length && documents.every((d, i) => d.filename === sent[i] && d.status === 'processing')
         ? undefined
@@ -75,14 +75,14 @@ export const uploadChecks = {
     profile: 'contract',
     area: 'upload',
     description: 'An upload with no `files[]` part (an empty multipart body, or no body) is a 400.',
-    rules: ['schema:UploadRequest.files[].minItems', 'validation.body-less-upload', 'errors.validation-400'],
+    rules: ['schema:UploadRequest.files[].minItems', 'validation.body-less-upload', 'errors.validation-400', 'errors.upload-400-causes'],
   }),
   wrongField: defineCheck({
     id: 'upload.wrong-field',
     profile: 'contract',
     area: 'upload',
     description: 'A file under another field name (`file`) is a 400, even beside a good `files[]` part, and nothing is stored.',
-    rules: ['upload.only-files-field', 'upload.all-or-nothing'],
+    rules: ['upload.only-files-field', 'upload.all-or-nothing', 'errors.upload-400-causes', 'errors.upload-400-nothing-stored'],
   }),
   unsupportedType: defineCheck<{ exchange: Exchange; filename: string; code: unknown; detail: unknown }>({
     id: 'upload.unsupported-type',
@@ -112,7 +112,7 @@ export const uploadChecks = {
     area: 'upload',
     description:
       "N+1 files in one upload are a 413 too_many_files and create nothing (N: --max-files, else the contract's default `x-default-limits.max_files`).",
-    rules: ['limit:max_files', 'upload.limits', 'upload.all-or-nothing'],
+    rules: ['limit:max_files', 'upload.limits', 'upload.all-or-nothing', 'limits.defaults', 'errors.413-limits'],
   }),
   filenameVerbatim: defineCheck<FilenameObservation>({
     id: 'upload.filename-verbatim',
@@ -147,7 +147,7 @@ export const uploadChecks = {
     area: 'upload',
     description:
       "A file of N+1 bytes is a 413 file_too_large and creates nothing (N: --max-file-bytes, else the contract's default `x-default-limits.max_file_bytes`).",
-    rules: ['limit:max_file_bytes', 'upload.limits', 'upload.all-or-nothing'],
+    rules: ['limit:max_file_bytes', 'upload.limits', 'upload.all-or-nothing', 'limits.defaults', 'errors.413-limits'],
   }),
 } as const;
 

@@ -5,6 +5,7 @@ import { profileIncludes } from '../checks/define.js';
 import { responseCheckOrder, responseChecks } from '../checks/response.js';
 import { curlCommand, KEY_WORD } from './curl.js';
 import type { CredentialPlace, DocumentedTarget, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
+import { IntermediaryAnswered, intermediaryAnswer } from './intermediary.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
 import { curlTransportArgs, DIRECT, type TransportSettings } from './transport.js';
@@ -266,12 +267,14 @@ export function judgeResponse(exchange: Exchange, { contract, strict, judge }: P
     if (!profileIncludes(judge.profile, check.profile) || !check.appliesTo(observation)) continue;
     const finding = check.judge(observation);
     if (!finding) judge.pass(check);
-    else if (check.warnUnlessStrict && !strict)
+    else if (check.warnUnlessStrict && !strict) {
       judge.warn(check, {
         operation: exchange.target.label,
         message: `${exchange.target.label}: ${finding.received} (a failure with --strict)`,
         ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
       });
-    else throw new ConformanceFailure(check, { ...finding, exchange });
+      // An intermediary's own answer says nothing about the service: nothing more is judged on it.
+      if (check === responseChecks.answeredByService) throw new IntermediaryAnswered(intermediaryAnswer(exchange)!);
+    } else throw new ConformanceFailure(check, { ...finding, exchange });
   }
 }

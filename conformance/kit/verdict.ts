@@ -1,4 +1,5 @@
 import type { AnyCheck, Finding } from '../checks/define.js';
+import { decidedBy } from '../rules/decided-by.js';
 import type { Exchange } from './exchange.js';
 
 /** A finding with the request that showed it. */
@@ -23,6 +24,8 @@ export interface FailureRecord {
   at: number;
   /** Why the target gave no HTTP response, when it gave none. */
   noResponse?: string;
+  /** The contract's sentences and schema keywords that decide the verdict (rules/decided-by.ts). */
+  decidedBy?: string[];
 }
 
 /**
@@ -52,6 +55,7 @@ export function amendFailure(failure: ConformanceFailure, patch: Partial<Omit<Fa
 }
 
 function toRecord(check: AnyCheck, { received, expected, exchange, note, noResponse }: FailureDetails): FailureRecord {
+  const decided = decidedBy(check);
   return {
     check: check.id,
     operation: exchange?.target.label ?? '(no request)',
@@ -63,5 +67,6 @@ function toRecord(check: AnyCheck, { received, expected, exchange, note, noRespo
     ...(noResponse ? { noResponse } : {}),
     ...(exchange?.requestId ? { requestId: exchange.requestId } : {}),
     ...(exchange ? { curl: exchange.reproduce() } : {}),
+    ...(decided.length ? { decidedBy: decided } : {}),
   };
 }

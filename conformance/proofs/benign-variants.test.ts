@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../test/support/reference-server.js';
-import { benignVariants, wireVariations } from './benign-variants.js';
+import { benignVariants, readIntegersLeniently, wireVariations } from './benign-variants.js';
 import { startMutationProxy } from './mutation-proxy.js';
 import { createRunnerPool } from './runner-pool.js';
 
@@ -60,6 +60,17 @@ describe('the wire variations are really on the wire', () => {
       await server.close();
     }
   }, 60_000);
+});
+
+describe('the lenient integer reading is really made', () => {
+  const get = (url: string) => readIntegersLeniently({ method: 'GET', url, headers: {}, body: Buffer.alloc(0) }).url;
+  it.each([
+    ['/api/v1/documents/get_documents?page=010&limit=%2B5', '/api/v1/documents/get_documents?page=10&limit=5'],
+    ['/api/v1/documents/get_document/%2B42', '/api/v1/documents/get_document/42'],
+    ['/api/v1/documents/retry_documents/042', '/api/v1/documents/retry_documents/42'],
+    ['/api/v1/documents/get_documents?page=1e1', '/api/v1/documents/get_documents?page=1e1'],
+    ['/api/v1/documents/get_document/%20042', '/api/v1/documents/get_document/%20042'],
+  ])('%s reaches the server as %s', (sent, seen) => expect(get(sent)).toBe(seen));
 });
 
 describe('the suite passes servers that differ only where the contract allows', { concurrent: true }, () => {

@@ -3,6 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import type { ReferenceServerOptions } from '../../test/support/reference-server.js';
 import type { ConformanceOptions } from '../run/config.js';
+import { withQuery } from './mutant-behaviours.js';
 import type { Mutation, ProxyRequest, ProxyResponse } from './mutation-proxy.js';
 
 /** One allowed variation of the wire or the deployment. */
@@ -109,6 +110,36 @@ export const wireVariations: Mutation = {
   },
 };
 
+/** An integer with a leading zero or `+` in its plain spelling (`010`, `+10` -> `10`), else undefined. */
+export function plainInteger(text: string): string | undefined {
+  return /^\+?[0-9]+$/.test(text) && /^(\+|0[0-9])/.test(text) ? BigInt(text).toString() : undefined;
+}
+
+/**
+ * The integers of paths and queries read as most stacks' integer parsers read them: `010` and `+10` as 10
+ * (the contract leaves both readings open), by rewriting the request before the reference server sees it.
+ */
+export function readIntegersLeniently(request: ProxyRequest): ProxyRequest {
+  const path = /^(\/api\/v1\/documents\/(?:get_document|retry_documents)\/)([^/?]*)(.*)$/.exec(request.url);
+  if (path) {
+    let raw: string;
+    try {
+      raw = decodeURIComponent(path[2]!);
+    } catch {
+      return request;
+    }
+    const plain = plainInteger(raw);
+    return plain === undefined ? request : { ...request, url: `${path[1]}${plain}${path[3]}` };
+  }
+  if (!request.url.startsWith('/api/v1/documents/get_documents')) return request;
+  return withQuery(request, (q) => {
+    for (const name of ['page', 'limit']) {
+      const plain = plainInteger(q.get(name) ?? '');
+      if (plain !== undefined && q.getAll(name).length === 1) q.set(name, plain);
+    }
+  });
+}
+
 /** The variants the suite must pass, each against its own reference server. */
 export const benignVariants: BenignVariant[] = [
   { name: 'wire-variations', difference: 'every wire-level variation the contract allows, at once', mutation: wireVariations },
@@ -121,6 +152,11 @@ export const benignVariants: BenignVariant[] = [
     // Both need two files in one upload.
     ...(n === 1 ? { notExercised: ['upload.all-or-nothing', 'upload.one-document-per-part'] } : {}),
   })),
+  {
+    name: 'integers-read-leniently',
+    difference: 'integers with a leading zero or a `+` (`010`, `+10`) read as the number, as FastAPI, Spring, Go and Number() read them',
+    mutation: { request: readIntegersLeniently },
+  },
   {
     name: 'whole-second-timestamps',
     difference: 'timestamps in whole seconds, as a database column without fractions keeps them (RFC 3339 needs none)',

@@ -151,3 +151,19 @@ export const boundaryMutants: Mutant[] = [
     }),
   ),
 ];
+
+/**
+ * Defects a grouped mutant's check already names: each runs on its own (a group may fail a check once).
+ * `010` read as octal is another number, so the reading the contract leaves open is not this one.
+ */
+export const soloBoundaryMutants: Mutant[] = [
+  {
+    name: 'page-leading-zero-octal',
+    defect: "page=010 is read as octal (8), as C's strtol with base 0 reads it",
+    only: ['boundary'],
+    fails: ['boundary.page-integer'],
+    mutation: () => ({
+      request: editListParam('page', (v) => (/^0[0-7]+$/.test(v) ? String(Number.parseInt(v, 8)) : undefined)),
+    }),
+  },
+];

@@ -3,7 +3,7 @@
 // odd answers. One defect each; mutants sharing a `group` run behind one proxy in one suite run.
 import { invalidRequest, isList, isUpload, problem } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
-import { boundaryMutants } from './mutants-boundaries.js';
+import { boundaryMutants, soloBoundaryMutants } from './mutants-boundaries.js';
 import { editJson, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
 
 /** Uploads whose refusals are remembered under their Idempotency-Key and replayed to every later upload with it. */
@@ -204,6 +204,7 @@ const statusMutants: Mutant[] = [
 
 export const contractMutants: Mutant[] = [
   ...boundaryMutants,
+  ...soloBoundaryMutants,
   ...oddAnswerMutants,
   ...statusMutants,
   {

@@ -159,6 +159,21 @@ export const mutants: Mutant[] = [
     mutation: () => ({ respond: (req, upstream) => searchLowercaseOnly(req, upstream) }),
   },
   {
+    name: 'search-ignores-accents',
+    defect: 'search ignores accents: `resume` finds a document named `résumé`',
+    only: ['list'],
+    fails: ['list.search-keeps-accents'],
+    mutation: () => ({
+      request: (r) =>
+        isList(r)
+          ? withQuery(r, (q) => {
+              const term = q.get('search');
+              if (term?.endsWith('-resume')) q.set('search', term.replace(/-resume$/, '-résumé'));
+            })
+          : r,
+    }),
+  },
+  {
     name: 'search-ignores-content',
     defect: 'search matches filenames only (folding their case with toLowerCase)',
     only: ['list'],
@@ -362,6 +377,40 @@ export const mutants: Mutant[] = [
               { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no route', code: 'not_found' },
               { 'content-type': 'application/problem+json', 'x-request-id': res.headers['x-request-id'] ?? 'x' },
             )
+          : res,
+    }),
+  },
+  {
+    name: 'problem-request-id-stale',
+    defect: "problems carry another request's id in `request_id` (a cached body)",
+    only: ['get'],
+    fails: ['response.problem-refers-to-request'],
+    mutation: () => ({
+      response: (res) =>
+        res.status >= 400
+          ? editJson(res, (b) => {
+              (b as { request_id?: string }).request_id = 'stale-request-id';
+            })
+          : res,
+    }),
+  },
+  {
+    name: 'proxy-page-strict',
+    defect: 'a proxy in front answers unknown documents with its own HTML 404 (Server: nginx, no X-Request-Id; run with --strict)',
+    only: ['get'],
+    fails: ['response.answered-by-service'],
+    mentions: 'made by nginx itself',
+    options: () => ({ strict: true }),
+    mutation: () => ({
+      response: (res) =>
+        res.status === 404
+          ? {
+              status: 404,
+              headers: { 'content-type': 'text/html', server: 'nginx' },
+              body: Buffer.from(
+                '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+              ),
+            }
           : res,
     }),
   },

@@ -1,5 +1,6 @@
 import type { AnyCheck } from '../checks/define.js';
 import type { Proofs, RuleRow } from '../rules/matrix.js';
+import type { SentenceTrace } from '../rules/sentences.js';
 import { CHECK_AREAS } from '../run/areas.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -17,7 +18,12 @@ function proofCell(id: string, proofs: Proofs): string {
  * the contract's rules traced to their checks and proofs, gaps first.
  * @example writeFileSync('conformance/CHECKS.md', renderChecksMarkdown(catalog, matrix, proofs));
  */
-export function renderChecksMarkdown(catalog: readonly AnyCheck[], matrix: readonly RuleRow[], proofs: Proofs): string {
+export function renderChecksMarkdown(
+  catalog: readonly AnyCheck[],
+  matrix: readonly RuleRow[],
+  proofs: Proofs,
+  sentences?: SentenceTrace,
+): string {
   const gaps = matrix.filter((r) => r.gap);
   const prose = matrix.filter((r) => r.rule.kind === 'prose');
   const schema = matrix.filter((r) => r.rule.kind === 'schema');
@@ -65,6 +71,24 @@ export function renderChecksMarkdown(catalog: readonly AnyCheck[], matrix: reado
     out.push('| Rule | Gap | Why | The contract says |', '|---|---|---|---|');
     for (const r of gaps)
       out.push(`| \`${r.rule.id}\` | ${r.gap} | ${cell(r.rule.unobservable ?? 'not checked yet')} | ${cell(r.rule.text)} |`);
+  }
+  if (sentences) {
+    const kind = (why: string) => /^\w+/.exec(why)?.[0] ?? '';
+    const count = (k: string) => sentences.listed.filter((l) => kind(l.why) === k).length;
+    const open = sentences.listed.filter((l) => ['gap', 'unobservable'].includes(kind(l.why)));
+    out.push(
+      '',
+      '### Sentences no rule quotes',
+      '',
+      `The contract's descriptions hold ${sentences.total} sentences; ${sentences.quoted} are quoted by a prose rule above. The other ${sentences.listed.length}`,
+      `are listed in \`conformance/rules/sentences-baseline.txt\` with why: ${count('informative')} informative (no requirement on an answer),`,
+      `${count('restates')} restating a rule that is traced, ${count('unobservable')} unobservable and ${count('gap')} ${count('gap') === 1 ? 'gap' : 'gaps'} (below). \`rules.test.ts\` fails on a`,
+      'sentence neither quoted nor listed, and on a listed one a rule now quotes: the list may only shrink.',
+      '',
+      '| Where | The contract says | Why no check |',
+      '|---|---|---|',
+    );
+    for (const l of open) out.push(`| \`${l.where}\` | ${cell(l.sentence)} | ${cell(l.why)} |`);
   }
   const table = (rows: readonly RuleRow[]) => {
     out.push('| Rule | The contract says | Checks | Proven by |', '|---|---|---|---|');

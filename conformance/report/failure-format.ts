@@ -14,6 +14,7 @@ export function formatFailure(record: FailureRecord, description?: string, max =
   lines.push(`  Operation:  ${record.operation}`, `  Request:    ${record.request}`);
   lines.push(`  Received:   ${indent(cap(record.received, max))}`, `  Expected:   ${indent(cap(record.expected, max))}`);
   if (record.note) lines.push(`  Note:       ${indent(cap(record.note, max))}`);
+  if (record.decidedBy?.length) lines.push(`  Decided by: ${indent(record.decidedBy.map((line) => cap(line, max)).join('\n'))}`);
   if (record.requestId) lines.push(`  Request id: ${record.requestId}`);
   if (record.curl) lines.push(`  Reproduce:  ${indent(record.curl)}`);
   return lines.join('\n');

@@ -1,46 +1,69 @@
-/** Resolves a prose rule's `where` to the description it quotes, in a parsed (not dereferenced) contract. */
+/** The descriptions of a parsed (not dereferenced) contract, each by where it is written: what prose rules quote. */
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-const child = (node: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((at, k) => (isNode(at) ? at[k] : undefined), node);
+
+/** One description of the contract, by the `where` vocabulary of rules/prose.ts (extended to every place). */
+export interface Description {
+  where: string;
+  text: string;
+}
+
+function push(into: Description[], where: string, node: unknown): void {
+  const description = isNode(node) ? node.description : undefined;
+  if (typeof description === 'string') into.push({ where, text: description });
+}
+
+function walkSchema(into: Description[], where: string, schema: unknown): void {
+  if (!isNode(schema)) return;
+  push(into, where, schema);
+  for (const [name, property] of Object.entries(isNode(schema.properties) ? schema.properties : {}))
+    walkSchema(into, `${where}.${name}`, property);
+  if (isNode(schema.items)) walkSchema(into, `${where}.items`, schema.items);
+  for (const key of ['allOf', 'oneOf', 'anyOf'])
+    for (const branch of Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []) walkSchema(into, where, branch);
+}
+
+/**
+ * Every description of a parsed (not dereferenced) contract: info, servers, tags, operations and their
+ * inline responses, and every component (parameters, headers, security schemes, schemas and their
+ * properties, responses).
+ * @example contractDescriptions(document).find((d) => d.where === 'op:listDocuments')?.text
+ */
+export function contractDescriptions(document: Node): Description[] {
+  const out: Description[] = [];
+  push(out, 'info', document.info);
+  for (const [i, server] of (Array.isArray(document.servers) ? document.servers : []).entries()) push(out, `server:${i}`, server);
+  for (const tag of Array.isArray(document.tags) ? document.tags : []) push(out, `tag:${(tag as Node).name}`, tag);
+  for (const item of Object.values(isNode(document.paths) ? document.paths : {}))
+    for (const op of Object.values(isNode(item) ? item : {})) {
+      if (!isNode(op) || typeof op.operationId !== 'string') continue;
+      push(out, `op:${op.operationId}`, op);
+      for (const [status, response] of Object.entries(isNode(op.responses) ? op.responses : {}))
+        push(out, `op:${op.operationId}.response:${status}`, response);
+    }
+  const components = isNode(document.components) ? document.components : {};
+  const section = (name: string) => Object.entries(isNode(components[name]) ? (components[name] as Node) : {});
+  for (const [name, node] of section('securitySchemes')) push(out, `security:${name}`, node);
+  for (const [name, node] of section('parameters')) push(out, `param:${name}`, node);
+  for (const [name, node] of section('headers')) push(out, `header:${name}`, node);
+  for (const [name, node] of section('schemas')) walkSchema(out, `schema:${name}`, node);
+  for (const [name, node] of section('responses')) push(out, `response:${name}`, node);
+  return out;
+}
 
 /** Whitespace collapsed, so a quote matches however the YAML wraps its lines. */
 export function normalise(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function property(schema: unknown, name: string): unknown {
-  const own = child(schema, 'properties', name);
-  if (own !== undefined) return own;
-  const branches = child(schema, 'allOf');
-  for (const branch of Array.isArray(branches) ? branches : []) {
-    const found = property(branch, name);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
 /**
- * The description `where` names (`info`, `op:<operationId>`, `param:<component>`, `schema:<component>[.<property>]`,
- * `response:<component>`, `header:<component>`, `security:<scheme>`), or undefined when there is none.
+ * The description `where` names (`info`, `server:<index>`, `tag:<name>`, `op:<operationId>[.response:<status>]`,
+ * `param:<component>`, `schema:<component>[.<property>...]`, `response:<component>`, `header:<component>`,
+ * `security:<scheme>`), or undefined when there is none.
  * @example descriptionAt(document, 'op:listDocuments')?.includes('newest first') // true
  */
 export function descriptionAt(document: Node, where: string): string | undefined {
-  const [kind, rest = ''] = where.split(/:(.*)/s) as [string, string?];
-  let node: unknown;
-  if (kind === 'info') node = child(document, 'info');
-  else if (kind === 'op')
-    node = Object.values(isNode(document.paths) ? document.paths : {})
-      .flatMap((item) => (isNode(item) ? Object.values(item) : []))
-      .find((op) => isNode(op) && op.operationId === rest);
-  else if (kind === 'schema') {
-    const [name, prop] = rest.split('.') as [string, string?];
-    const schema = child(document, 'components', 'schemas', name);
-    node = prop === undefined ? schema : property(schema, prop);
-  } else {
-    const section = { param: 'parameters', response: 'responses', header: 'headers', security: 'securitySchemes' }[kind];
-    node = section ? child(document, 'components', section, rest) : undefined;
-  }
-  const description = child(node, 'description');
-  return typeof description === 'string' ? normalise(description) : undefined;
+  const found = contractDescriptions(document).find((d) => d.where === where);
+  return found ? normalise(found.text) : undefined;
 }

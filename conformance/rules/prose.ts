@@ -47,6 +47,29 @@ export const proseRules: readonly ProseRule[] = [
     where: 'info',
     quote: 'a known path with the wrong method is a `405` problem (`method_not_allowed`) with an `Allow` header',
   },
+  {
+    id: 'params.integer-digits',
+    where: 'info',
+    quote: '**Integers in paths and queries** (`page`, `limit`, `document_id`) are written in ASCII decimal digits.',
+  },
+  {
+    id: 'limits.defaults',
+    where: 'info',
+    quote:
+      '25 MiB (26214400 bytes) per file, 20 files per upload, `limit` at most 100, `search` at most 200 characters, filenames at most 255 characters.',
+  },
+  {
+    id: 'params.integer-spelling',
+    where: 'info',
+    quote:
+      'Any other spelling but a leading `+` is a `400`, though lenient parsers read a number in it: spaces, a fraction (`10.0`), an exponent (`1e1`), hex (`0xa`), underscores (`1_0`), other digits (`١٠`) or an empty value.',
+  },
+  {
+    id: 'params.integer-open-spellings',
+    where: 'info',
+    quote:
+      "A leading zero (`010`) or a `+` (`+10`) may be read either way, as most stacks' integer parsers read them: as the number (answered as `10` would be) or as a `400`.",
+  },
   { id: 'request-id.every-response', where: 'info', quote: 'Every response carries `X-Request-Id`.' },
   {
     id: 'request-id.echoed',
@@ -89,6 +112,7 @@ export const proseRules: readonly ProseRule[] = [
     quote: 'a transient fault fails with `processing_error` and is worth a retry',
     unobservable: 'a client cannot cause a transient fault in the target on purpose',
   },
+  { id: 'processing.extracts-text', where: 'info', quote: 'Processing extracts the text layer of PDFs' },
   {
     id: 'processing.no-text',
     where: 'info',
@@ -112,6 +136,11 @@ export const proseRules: readonly ProseRule[] = [
     quote: 'The upload is **all or nothing**: when any part is rejected, no document is created and nothing is stored.',
   },
   { id: 'upload.accepted-202', where: 'op:uploadDocuments', quote: 'On success the answer is `202 Accepted`' },
+  {
+    id: 'upload.202-one-per-file',
+    where: 'op:uploadDocuments.response:202',
+    quote: 'Every file was accepted and stored; one document per file, in the order of the parts, each `processing`.',
+  },
   { id: 'upload.part-order', where: 'op:uploadDocuments', quote: 'every document comes back `processing`, in the order its part arrived' },
   {
     id: 'upload.limits',
@@ -198,6 +227,7 @@ export const proseRules: readonly ProseRule[] = [
     where: 'param:Search',
     quote: 'case-insensitive under Unicode full case folding',
   },
+  { id: 'list.search-keeps-marks', where: 'param:Search', quote: 'Accents and other marks are not ignored.' },
   {
     id: 'list.search-not-completed',
     where: 'param:Search',
@@ -267,6 +297,8 @@ export const proseRules: readonly ProseRule[] = [
   { id: 'document.content-same-on-retry', where: 'schema:Document.content', quote: 'a retry of the same bytes gives the same result' },
   // Errors
   { id: 'problem.type-about-blank', where: 'schema:Problem.type', quote: 'Always `about:blank`' },
+  { id: 'problem.instance', where: 'schema:Problem.instance', quote: 'The request path, for reference.' },
+  { id: 'problem.request-id', where: 'schema:Problem.request_id', quote: "The request's X-Request-Id" },
   { id: 'problem.status-repeated', where: 'schema:Problem.status', quote: 'The HTTP status code, repeated so the body stands alone.' },
   {
     id: 'validation.body-less-upload',
@@ -275,6 +307,19 @@ export const proseRules: readonly ProseRule[] = [
       'An upload with no body, or without a multipart Content-Type, may be named either way: as the missing `files[]` part (`in: body`) or as the `Content-Type` header (`in: header`)',
   },
   { id: 'errors.unsupported-names-file', where: 'response:UnsupportedMediaType', quote: '`detail` names it. Nothing was stored.' },
+  {
+    id: 'errors.upload-400-causes',
+    where: 'response:UploadBadRequest',
+    quote: 'The multipart body was missing, malformed or had no `files[]` part, or it had a part under another field name.',
+  },
+  { id: 'errors.upload-400-nothing-stored', where: 'response:UploadBadRequest', quote: 'Nothing was stored.' },
+  {
+    id: 'errors.413-limits',
+    where: 'response:PayloadTooLarge',
+    quote: 'A file was over the size limit, or there were more files than the per-request limit. Nothing was stored.',
+  },
+  { id: 'errors.409-idempotency-nothing-stored', where: 'response:IdempotencyConflict', quote: 'Nothing was stored.' },
+  { id: 'errors.500-unexpected', where: 'response:InternalError', quote: 'The server failed unexpectedly.' },
   {
     id: 'errors.no-internals',
     where: 'response:InternalError',

@@ -20,6 +20,8 @@ const plainPdf = await textPdf(['docproc conformance', 'filter check']);
 const literalStem = `${token}-e 100%_(x)+[y]`;
 // Letters whose case folding is not their lower case: ẞ folds to ss, İ (by the contract's exception) to i.
 const foldedName = `${token}-STRAẞE-İSTANBUL.pdf`;
+// Accents are not folded away: `resume` must not find it.
+const accentedStem = `${token}-résumé`;
 
 /** PDFs that complete, damaged files that fail, one PDF with the unique word and one with a tricky name. */
 const seed = once(async () => {
@@ -30,6 +32,7 @@ const seed = once(async () => {
     part(`${token}-d-damaged.png`, fixture('truncated.png'), 'image/png'),
     part(`${literalStem}.pdf`, plainPdf),
     part(foldedName, plainPdf),
+    part(`${accentedStem}.pdf`, plainPdf),
   ];
   const docs: WireFullDocument[] = [];
   for (const exchange of await kit.uploadInBatches(parts)) {
@@ -106,6 +109,27 @@ describe('listDocuments filters', () => {
         const { exchange, documents } = await matching(list.searchFoldsCase, { search: term });
         kit.check(list.searchFoldsCase, { documents, want, what: `the document named ${JSON.stringify(foldedName)}` }, exchange);
       }
+    },
+  );
+
+  kit.scenario(
+    'search keeps accents: résumé finds the document named with it, resume does not',
+    { profile: 'full', checks: [list.searchKeepsAccents] },
+    async () => {
+      const want = (await seed()).filter((d) => d.filename.startsWith(accentedStem));
+      const found = await matching(list.searchKeepsAccents, { search: accentedStem });
+      kit.check(
+        list.searchKeepsAccents,
+        { ...found, want, what: `the document named ${JSON.stringify(`${accentedStem}.pdf`)}` },
+        found.exchange,
+      );
+      const bare = `${token}-resume`;
+      const { exchange, documents } = await matching(list.searchKeepsAccents, { search: bare });
+      kit.check(
+        list.searchKeepsAccents,
+        { documents, want: [], what: `no filename contains ${JSON.stringify(bare)} (accents are not ignored)` },
+        exchange,
+      );
     },
   );
 

@@ -1,6 +1,7 @@
 // Dev-only (CHECKS.md and rules.test.ts; not shipped): the bundled contract's rule matrix with every mutant of the project.
 
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { loadContract } from '../../src/contract/contract.js';
 import { bundledSpecPath } from '../../src/paths.js';
@@ -8,6 +9,8 @@ import { catalogFor } from '../checks/index.js';
 import { proofsOf } from '../proofs/mutant-catalog.js';
 import { contractRules } from '../rules/index.js';
 import { ruleMatrix } from '../rules/matrix.js';
+import { proseRules } from '../rules/prose.js';
+import { contractSentences, parseSentenceBaseline, quotingRules, type SentenceTrace } from '../rules/sentences.js';
 
 /**
  * Everything CHECKS.md shows, for the bundled contract.
@@ -18,5 +21,11 @@ export async function bundledMatrix() {
   const document = load(readFileSync(bundledSpecPath, 'utf8')) as Record<string, unknown>;
   const rules = contractRules(document);
   const proofs = proofsOf();
-  return { document, catalog, rules, proofs, matrix: ruleMatrix(rules, catalog, proofs) };
+  const sentences = contractSentences(document);
+  const trace: SentenceTrace = {
+    total: sentences.length,
+    quoted: sentences.filter((s) => quotingRules(s, proseRules).length > 0).length,
+    listed: parseSentenceBaseline(readFileSync(fileURLToPath(new URL('../rules/sentences-baseline.txt', import.meta.url)), 'utf8')),
+  };
+  return { document, catalog, rules, proofs, matrix: ruleMatrix(rules, catalog, proofs), sentences, trace };
 }

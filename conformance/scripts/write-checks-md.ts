@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { renderChecksMarkdown } from '../report/checks-md.js';
 import { bundledMatrix } from './bundled-matrix.js';
 
-const { catalog, matrix, proofs } = await bundledMatrix();
+const { catalog, matrix, proofs, trace } = await bundledMatrix();
 const target = fileURLToPath(new URL('../CHECKS.md', import.meta.url));
-writeFileSync(target, renderChecksMarkdown(catalog, matrix, proofs));
+writeFileSync(target, renderChecksMarkdown(catalog, matrix, proofs, trace));
 console.log(`wrote ${target} (${catalog.length} checks, ${matrix.length} rules, ${matrix.filter((r) => r.gap).length} gaps)`);

@@ -1,0 +1,97 @@
+/**
+ * The details the contract leaves open: where it decides nothing in words, a correct service may answer
+ * either way, so the checks accept every reading listed here. Each entry says what the contract leaves open,
+ * the readings accepted, and where the checks accept them; a reading that is neither fails as usual.
+ * The contract may close one on purpose (then the entry goes, and a rule in rules/prose.ts quotes it).
+ */
+export interface OpenReading {
+  id: string;
+  /** What is left open, and by which words of the contract (or their absence). */
+  detail: string;
+  /** The readings a correct service may make, each accepted. */
+  readings: readonly string[];
+  /** Where the checks accept them. */
+  acceptedBy: string;
+}
+
+/**
+ * Spellings of an integer in a path or query that the contract lets a service read either way ("A leading
+ * zero (`010`) or a `+` (`+10`) may be read either way"): as the number, or as a `400`.
+ */
+export const OPEN_INTEGER_SPELLINGS: ReadonlySet<string> = new Set(['a leading zero', 'a plus sign']);
+
+export const openReadings: readonly OpenReading[] = [
+  {
+    id: 'integer.leading-zero-or-plus',
+    detail: 'An integer spelled with a leading zero (`010`) or a `+` (`+10`): the contract says it may be read either way.',
+    readings: ['the number it spells, answered as the plain spelling would be', 'a 400 naming the parameter'],
+    acceptedBy: 'checks/boundary-integers.ts (cases that expect `either`), judged in checks/boundary.ts',
+  },
+  {
+    id: 'header.name-case',
+    detail: 'HTTP header names are case-insensitive (RFC 9110); the contract names `x-api-key`, `X-Request-Id`, `Allow` in one case each.',
+    readings: ['any letter case of a header name, in requests and answers', 'an `errors` entry naming a header in any case'],
+    acceptedBy: 'kit/expect.ts expectNamesParameter; answers are read through Headers',
+  },
+  {
+    id: 'media-type.parameters',
+    detail: 'The contract gives media types without parameters; `application/json; charset=utf-8` is the same type.',
+    readings: ['a media type with or without parameters (charset, ...)', 'any letter case of the type'],
+    acceptedBy: 'kit/http.ts (the media type is compared without its parameters, lower-cased)',
+  },
+  {
+    id: 'json.layout',
+    detail: 'JSON objects are unordered and whitespace between tokens is insignificant (RFC 8259).',
+    readings: ['any key order', 'any whitespace between tokens'],
+    acceptedBy: 'every body is parsed before it is judged (proofs/benign-variants.ts reverses keys)',
+  },
+  {
+    id: 'timestamp.offset-and-precision',
+    detail: '`format: date-time` is RFC 3339, which allows any offset and any fraction of a second.',
+    readings: ['`Z` or an offset such as `+02:00`', 'no fraction, milliseconds or microseconds'],
+    acceptedBy: 'instants are compared as instants (proofs/benign-variants.ts offsets and trims them)',
+  },
+  {
+    id: 'errors.order',
+    detail: 'The contract says `errors` lists what was wrong, not in which order.',
+    readings: ['the offending entries in any order, alongside others'],
+    acceptedBy: 'kit/expect.ts expectNamesParameter looks for the entry among all of them',
+  },
+  {
+    id: 'upload.body-less-naming',
+    detail: 'An upload with no body or no multipart Content-Type "may be named either way".',
+    readings: ['`{in: body, name: files[]}`', '`{in: header, name: Content-Type}`'],
+    acceptedBy: 'scenarios/upload.suite.ts passes both to expectNamesParameter',
+  },
+  {
+    id: 'extra-properties',
+    detail: 'The schemas do not forbid properties they do not declare (no `additionalProperties: false`), except `content` in a list item.',
+    readings: ['a body with properties the schema does not declare'],
+    acceptedBy: 'response.no-undocumented-properties only warns (a failure with --strict)',
+  },
+  {
+    id: 'methods.head-options',
+    detail: 'The contract documents no HEAD or OPTIONS; HTTP (RFC 9110) lets a GET path answer HEAD, and CORS answers OPTIONS.',
+    readings: ['HEAD and OPTIONS answered, or a 405', '`Allow` naming HEAD or OPTIONS besides the documented method'],
+    acceptedBy: 'the suite sends neither; robustness.wrong-method accepts extra methods in Allow, but not the one refused',
+  },
+  {
+    id: 'path.trailing-slash',
+    detail: 'The contract gives each path without a trailing slash and says nothing of `/path/`.',
+    readings: ['`/path/` as `/path`, a redirect, or a 404'],
+    acceptedBy: 'the suite never sends a trailing slash',
+  },
+  {
+    id: 'problem.instance-encoding',
+    detail: '`instance` is "the request path"; whether percent-encoded as sent or decoded, the contract does not say.',
+    readings: ['the path as sent', 'the path percent-decoded'],
+    acceptedBy: 'response.problem-refers-to-request',
+  },
+  {
+    id: 'intermediary.own-answers',
+    detail:
+      "The contract describes the service, not a proxy or gateway in front of it: an answer a known intermediary made itself (no X-Request-Id echoed, its own Server/Via) is not the service's.",
+    readings: ["the service's answer, judged", "an intermediary's own answer, reported as a warning naming it"],
+    acceptedBy: 'kit/intermediary.ts, from kit/http.ts judgeResponse',
+  },
+];
