@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { curlCommand, shellQuote } from './curl.js';
-import { curlTransportArgs, DIRECT } from './transport.js';
+import { curlTransportArgs, DIRECT } from './transport-settings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'curl-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

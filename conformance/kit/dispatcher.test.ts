@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher, withGatewayHeaders } from './dispatcher.js';
-import { DIRECT } from './transport.js';
+import { DIRECT } from './transport-settings.js';
 
 let server: ReturnType<typeof createServer>;
 let baseUrl: string;

@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
-import { addGatewayHeaders, proxyFor, type TransportSettings, tlsOptions } from './transport.js';
+import { addGatewayHeaders, proxyFor, type TransportSettings, tlsOptions } from './transport-settings.js';
 
 type DispatchHeaders = Dispatcher.DispatchOptions['headers'];
 

@@ -8,7 +8,7 @@ import type { CredentialPlace, DocumentedTarget, Exchange, KeyChoice, KeyVariant
 import { IntermediaryAnswered, intermediaryAnswer } from './intermediary.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
-import { curlTransportArgs, DIRECT, type TransportSettings } from './transport.js';
+import { curlTransportArgs, DIRECT, type TransportSettings } from './transport-settings.js';
 import { ConformanceFailure } from './verdict.js';
 
 /** Query parameters; pairs allow a repeated name. */

@@ -13,7 +13,7 @@ import { createHttp, type Http } from './http.js';
 import { IntermediaryAnswered } from './intermediary.js';
 import { createJudge, type Judge } from './judge.js';
 import { createLimits, type Limits, OverLimit } from './limits.js';
-import { isDirect } from './transport.js';
+import { isDirect } from './transport-settings.js';
 import { ConformanceFailure } from './verdict.js';
 
 declare module 'vitest' {

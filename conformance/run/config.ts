@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { TransportSettings } from '../kit/transport.js';
+import type { TransportSettings } from '../kit/transport-settings.js';
 
 /** The parsed options of `docproc conformance`. */
 export interface ConformanceOptions {

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { proxyFor, type TransportSettings } from '../kit/transport.js';
+import { proxyFor, type TransportSettings } from '../kit/transport-settings.js';
 import { UsageError } from './config.js';
 
 /** Checks the base URL: http(s), and without the `/api/v1` the contract's paths already carry. */

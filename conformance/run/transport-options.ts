@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import type { TransportSettings } from '../kit/transport.js';
+import type { TransportSettings } from '../kit/transport-settings.js';
 import { type ConformanceOptions, UsageError } from './config.js';
 
 // Headers the suite itself sets or varies per request: a gateway header may not replace them.

@@ -6,7 +6,7 @@ import type { ContractFacts } from '../contract-facts.js';
 import type { Http } from '../http.js';
 import type { Judge } from '../judge.js';
 import type { Limits } from '../limits.js';
-import { curlTransportArgs } from '../transport.js';
+import { curlTransportArgs } from '../transport-settings.js';
 import { amendFailure, ConformanceFailure } from '../verdict.js';
 import { modelCommands } from './commands.js';
 import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './files.js';

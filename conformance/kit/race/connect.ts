@@ -1,6 +1,6 @@
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { proxyFor, type TransportSettings, tlsOptions } from '../transport.js';
+import { proxyFor, type TransportSettings, tlsOptions } from '../transport-settings.js';
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { PreparedRequest } from '../http.js';
 import { buildMultipart } from '../multipart.js';
-import { addGatewayHeaders } from '../transport.js';
+import { addGatewayHeaders } from '../transport-settings.js';
 
 /**
  * The exact bytes of a prepared request as HTTP/1.1 with `Connection: close`, so it can be written to a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bypassesProxy, DIRECT, isDirect, proxyFor } from './transport.js';
+import { bypassesProxy, DIRECT, isDirect, proxyFor } from './transport-settings.js';
 
 const PROXY = 'http://127.0.0.1:3128/';
 
