@@ -88,6 +88,19 @@ export const responseChecks = {
     judge: ({ reason, durationMs, timeoutMs }) =>
       fail(`no HTTP response after ${Math.round(durationMs)} ms: ${reason}`, `an HTTP response within ${timeoutMs} ms`),
   }),
+  boundedBody: defineCheck<{ tooLarge: { received: string; limit: number }; status: number; mediaType: string }>({
+    id: 'response.bounded-body',
+    profile: 'contract',
+    area: 'response',
+    description:
+      "Every body fits the contract's largest sensible answer (the suite's body cap, decoded, and inflating at most 1000:1): an answer no client could hold is a defect, not a verdict to wait for.",
+    rules: [],
+    judge: ({ tooLarge, status, mediaType }) =>
+      fail(
+        `${status} ${mediaType || '(no content-type)'} with ${tooLarge.received} (read up to the cap, the rest never read)`,
+        `a body of at most ${tooLarge.limit} bytes (--max-body-bytes; the largest answer the contract describes fits well within it)`,
+      ),
+  }),
   neverServerError: defineResponseCheck({
     id: 'response.never-5xx',
     profile: 'contract',

@@ -20,6 +20,17 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     ...(report.seed !== undefined ? [`   Seed     ${report.seed} (--seed ${report.seed} runs the same random sequences again)`] : []),
     `   Checks   ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s['not-exercised']} not exercised${s['not-in-profile'] ? `, ${s['not-in-profile']} only in the full profile` : ''}`,
   ];
+  const r = report.resends;
+  if (r?.total)
+    out.push(
+      `   Resent   ${r.total} request(s) after a transient answer (${Object.entries(r.byStatus)
+        .map(([status, n]) => `${status}: ${n}`)
+        .join(', ')}), waiting ${(r.waitedMs / 1000).toFixed(1)} s in all; never judged`,
+    );
+  if (report.stopped)
+    out.push(
+      `   Stopped  ${report.stopped.reason === 'unavailable' ? report.stopped.message : `${report.stopped.message}: the report has what the run had`}`,
+    );
   const failed = report.checks.filter((c) => c.outcome === 'failed');
   if (failed.length)
     out.push(
