@@ -17,7 +17,8 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   const value = headers.get('retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
+  // An HTTP-date always names its day and month; Date.parse alone would read "-1" as a year.
+  const at = /[a-z]{3}/i.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
