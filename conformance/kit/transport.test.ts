@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/contract.js';
 import { startHostileTarget } from '../proofs/hostile-targets.js';

@@ -69,7 +69,10 @@ export async function startHostileTarget(kind: HostileKind): Promise<{ baseUrl: 
         res.writeHead(200, { ...json, 'content-encoding': 'gzip', 'content-length': String(members * bombMember.length) });
         let n = 0;
         const more = () => {
-          while (n < members && !res.destroyed) if ((n++, !res.write(bombMember))) return void res.once('drain', more);
+          while (n < members && !res.destroyed) {
+            n++;
+            if (!res.write(bombMember)) return void res.once('drain', more);
+          }
           res.end();
         };
         more();
