@@ -151,6 +151,8 @@ export async function fetchBounded(request: WireRequest, limits: TransportLimits
     const encoded = (response.headers.get('content-encoding') ?? '').trim() !== '';
     const length = Number(response.headers.get('content-length') ?? Number.NaN);
     const { bytes, tooLarge } = await readCapped(response.body, limits.maxBodyBytes, encoded && length >= 0 ? length : undefined);
+    // Never read the rest in the background to keep the connection: drop it.
+    if (tooLarge) controller.abort();
     return {
       status: response.status,
       headers: response.headers,

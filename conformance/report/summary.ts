@@ -7,6 +7,13 @@ function list(lines: string[]): string[] {
   return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES), `    … and ${lines.length - MAX_LINES} more (see --report)`] : lines;
 }
 
+/** FAILED when a check failed; else UNAVAILABLE or STOPPED when the run ended early, unjudged; else PASSED. */
+function headline(report: ConformanceReport): string {
+  if (report.stopped?.reason === 'unavailable') return 'UNAVAILABLE (target unavailable: exit 2)';
+  if (report.result === 'failed') return 'FAILED';
+  return report.stopped ? 'STOPPED (--max-run-s reached before every check ran)' : 'PASSED';
+}
+
 /**
  * The console summary printed after vitest's: check verdicts, what was not exercised, and the coverage gaps.
  * @example console.log(formatSummary(report, 'reports/conformance.json'));
@@ -15,7 +22,7 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
   const s = report.summary;
   const out = [
     '',
-    ` docproc conformance  ${report.result === 'passed' ? 'PASSED' : 'FAILED'}  (profile ${report.profile}${report.strict ? ', strict' : ''}, run ${report.runId})`,
+    ` docproc conformance  ${headline(report)}  (profile ${report.profile}${report.strict ? ', strict' : ''}, run ${report.runId})`,
     `   Target   ${report.target}`,
     ...(report.seed !== undefined ? [`   Seed     ${report.seed} (--seed ${report.seed} runs the same random sequences again)`] : []),
     `   Checks   ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s['not-exercised']} not exercised${s['not-in-profile'] ? `, ${s['not-in-profile']} only in the full profile` : ''}`,

@@ -42,7 +42,7 @@ const CRLF2 = Buffer.from('\r\n\r\n');
  * server compressed it. Throws a one-line reason when the bytes are not an HTTP/1.x response.
  * @example const { status, headers, body } = parseResponse(Buffer.concat(chunks));
  */
-export function parseResponse(bytes: Buffer, maxBodyBytes = Number.MAX_SAFE_INTEGER): RawResponse {
+export function parseResponse(bytes: Buffer, maxBodyBytes = 2 ** 32): RawResponse {
   let at = 0;
   for (;;) {
     const end = bytes.indexOf(CRLF2, at);
