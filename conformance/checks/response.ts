@@ -83,7 +83,8 @@ export const responseChecks = {
     id: 'http.responds',
     profile: 'contract',
     area: 'response',
-    description: 'Every request gets an HTTP response within the request timeout (no reset connection, no hang).',
+    description:
+      'Every request gets an HTTP response within the request timeout: no hang, no reset (an idempotent request whose connection closed before any byte of its answer is sent again once, with a warning).',
     rules: [],
     judge: ({ reason, durationMs, timeoutMs }) =>
       fail(`no HTTP response after ${Math.round(durationMs)} ms: ${reason}`, `an HTTP response within ${timeoutMs} ms`),
@@ -93,7 +94,7 @@ export const responseChecks = {
     profile: 'contract',
     area: 'response',
     description:
-      "Every body fits the contract's largest sensible answer (the suite's body cap, decoded, and inflating at most 1000:1): an answer no client could hold is a defect, not a verdict to wait for.",
+      "Every body, decoded, fits the contract's largest sensible answer (the body cap: the per-file limit, 8 to 64 MiB) and inflates at most 1000:1: an answer no client could hold is a defect.",
     rules: [],
     judge: ({ tooLarge, status, mediaType }) =>
       fail(

@@ -43,7 +43,16 @@ function recording() {
   const judge = createJudge('full');
   const record = createTestRecord();
   judge.use(record);
-  const http = createHttp({ baseUrl, keys: { primary: 'k' }, contract, strict: false, requestTimeoutMs: 5000, requestIdPrefix: 'race', reproDir: '/tmp', judge });
+  const http = createHttp({
+    baseUrl,
+    keys: { primary: 'k' },
+    contract,
+    strict: false,
+    requestTimeoutMs: 5000,
+    requestIdPrefix: 'race',
+    reproDir: '/tmp',
+    judge,
+  });
   return { http, record };
 }
 
