@@ -20,6 +20,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const PROOFS = [
   'conformance/proofs/mutations.test.ts',
   'conformance/proofs/benign-variants.test.ts',
+  'conformance/proofs/hostile-targets.test.ts',
   'conformance/kit/model/model.test.ts',
 ];
 

@@ -77,6 +77,17 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
       message: /--model-runs.*expected an integer from 1 up, not "0"/,
     },
     {
+      name: 'a --rate-limit that is neither a number nor auto',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--rate-limit', 'fast'],
+      message: /--rate-limit.*expected requests per second \(e\.g\. 10 or 0\.5\) or auto, not "fast"/,
+    },
+    {
+      name: 'a DOCPROC_MAX_RUN_S of 0',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k'],
+      env: () => ({ DOCPROC_MAX_RUN_S: '0' }),
+      message: /--max-run-s.*expected an integer from 1 up, not "0"/,
+    },
+    {
       name: 'a --spec that does not exist',
       args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--spec', 'no/such/openapi.yaml'],
       message: /cannot use --spec .*no\/such\/openapi\.yaml/,

@@ -94,7 +94,8 @@ export const responseChecks = {
     id: 'http.responds',
     profile: 'contract',
     area: 'response',
-    description: 'Every request gets an HTTP response within the request timeout (no reset connection, no hang).',
+    description:
+      'Every request gets an HTTP response within the request timeout: no hang, no reset (an idempotent request whose connection closed before any byte of its answer is sent again once, with a warning).',
     rules: ['request-id.every-response'],
     basis: 'HTTP/1.1 (RFC 9112): a server answers every request it reads; the contract describes only answers',
     judge: ({ reason, durationMs, timeoutMs }) =>
@@ -117,6 +118,21 @@ export const responseChecks = {
           )
         : undefined;
     },
+  }),
+  boundedBody: defineCheck<{ tooLarge: { received: string; limit: number }; status: number; mediaType: string }>({
+    id: 'response.bounded-body',
+    profile: 'contract',
+    area: 'response',
+    description:
+      "Every body, decoded, fits the contract's largest sensible answer (the body cap: the per-file limit, 8 to 64 MiB) and inflates at most 1000:1: an answer no client could hold is a defect.",
+    rules: [],
+    basis:
+      "RFC 9110 §15 and the contract's schemas: every answer the contract describes is far smaller; a client cannot read an unbounded body",
+    judge: ({ tooLarge, status, mediaType }) =>
+      fail(
+        `${status} ${mediaType || '(no content-type)'} with ${tooLarge.received} (read up to the cap, the rest never read)`,
+        `a body of at most ${tooLarge.limit} bytes (--max-body-bytes; the largest answer the contract describes fits well within it)`,
+      ),
   }),
   neverServerError: defineResponseCheck({
     id: 'response.never-5xx',

@@ -8,8 +8,22 @@ import type { CredentialPlace, DocumentedTarget, Exchange, KeyChoice, KeyVariant
 import { IntermediaryAnswered, intermediaryAnswer } from './intermediary.js';
 import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
+import {
+  backoffMs,
+  createPacer,
+  createRunGate,
+  type Pacer,
+  type RunGate,
+  RunStopped,
+  retryAfterMs,
+  TargetUnavailable,
+  TRANSIENT_STATUSES,
+} from './transient.js';
+import { decodeBody, fetchBounded, type HttpAnswer, idempotent, type RawAnswer } from './transport.js';
 import { curlTransportArgs, DIRECT, type TransportSettings } from './transport-settings.js';
 import { ConformanceFailure } from './verdict.js';
+
+export type { RawAnswer } from './transport.js';
 
 /** Query parameters; pairs allow a repeated name. */
 export type QueryInput = Record<string, string | number> | Array<[string, string]>;
@@ -53,7 +67,22 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** Where verdicts go. */
   judge: Judge;
+  /** The most bytes of one (decoded) body the suite reads (default {@link DEFAULT_MAX_BODY_BYTES}). */
+  maxBodyBytes?: number;
+  /** How long one request may keep getting transient answers (429, 503, a gateway's 502/504) before the target is unavailable. */
+  maxWaitMs?: number;
+  /** The run's deadline and stop mark, shared by its workers (none: no deadline). */
+  gate?: RunGate;
+  /** Spaces this worker's requests (`--rate-limit`); none: unpaced. */
+  pacer?: Pacer;
 }
+
+/** The body cap without `--max-body-bytes` (see `bodyCap` in contract-facts for how a run derives its own). */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** How long one request waits out transient answers without `--max-wait-s`. */
+export const DEFAULT_MAX_WAIT_MS = 60_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A request made ready to send: what it is, where it goes, and the exact headers and body it carries (the key included). */
 export interface PreparedRequest {
@@ -71,9 +100,6 @@ export interface PreparedRequest {
   reproduce(): string;
 }
 
-/** An answer received some other way than fetch (raw sockets), or the reason there was none. */
-export type RawAnswer = { status: number; headers: Headers; bytes: Uint8Array; durationMs: number } | { error: string; durationMs: number };
-
 /** The recording HTTP layer: every response is checked against the contract before the scenario sees it. */
 export interface Http {
   send(options: SendOptions): Promise<Exchange>;
@@ -87,6 +113,19 @@ export interface Http {
   readonly judge: Judge;
   /** How the target is reached, for requests sent some other way (raw sockets). */
   readonly transport: TransportSettings;
+  /** The run's deadline and stop mark. */
+  readonly gate: RunGate;
+  /** The most bytes of one decoded body read. */
+  readonly maxBodyBytes: number;
+  /** Spaces this worker's requests. */
+  readonly pacer: Pacer;
+  /** Whether an answer is a transient one (429, 503, a gateway's 502/504): never judged, waited out and resent. */
+  transient(answer: RawAnswer): answer is HttpAnswer;
+  /**
+   * Records a transient answer to `prepared` as a resend and waits what it asks (its `resends`-th; `waitedMs`
+   * already spent on this request); throws {@link TargetUnavailable} once the wait budget is spent. Resolves to the wait.
+   */
+  waitOut(prepared: PreparedRequest, answer: HttpAnswer, resends: number, waitedMs: number): Promise<number>;
 }
 
 function keyValue(key: KeyChoice, keys: HttpOptions['keys']): string | undefined {
@@ -189,6 +228,10 @@ export function createHttp(options: HttpOptions): Http {
       ...(requestId !== undefined ? { requestId } : {}),
     };
   };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const gate = options.gate ?? createRunGate({});
+  const pacer = options.pacer ?? createPacer(undefined, 1);
   const receive = (prepared: PreparedRequest, answer: RawAnswer): Exchange => {
     const { seq: number, request, target, requestId, reproduce } = prepared;
     const common = {
@@ -208,11 +251,12 @@ export function createHttp(options: HttpOptions): Http {
       });
       throw new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: answer.error });
     }
-    const text = new TextDecoder().decode(answer.bytes);
     const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const isJson = mediaType === 'application/json' || mediaType.endsWith('+json');
+    const { text, invalidUtf8 } = decodeBody(answer.bytes, isJson);
     let json: unknown;
-    let jsonError: string | undefined;
-    if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+    let jsonError: string | undefined = invalidUtf8;
+    if (isJson && invalidUtf8 === undefined) {
       try {
         json = JSON.parse(text);
       } catch (error) {
@@ -230,30 +274,91 @@ export function createHttp(options: HttpOptions): Http {
     };
     judge.pass(responseChecks.responds);
     judge.coverage(target.coverageKey, answer.status);
+    if (answer.tooLarge) {
+      const finding = responseChecks.boundedBody.judge!({ tooLarge: answer.tooLarge, status: answer.status, mediaType });
+      throw new ConformanceFailure(responseChecks.boundedBody, { ...finding!, exchange });
+    }
+    judge.pass(responseChecks.boundedBody);
     judgeResponse(exchange, options);
     return exchange;
   };
-  const dispatch = async (prepared: PreparedRequest): Promise<Exchange> => {
-    const started = performance.now();
-    let answer: RawAnswer;
-    try {
-      const response = await fetch(prepared.url, {
-        method: prepared.request.method,
-        headers: prepared.wireHeaders,
-        body: encodeBody(prepared.request.body, prepared.extraFields),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(options.requestTimeoutMs),
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-      } as RequestInit);
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      answer = { status: response.status, headers: response.headers, bytes, durationMs: performance.now() - started };
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      answer = { error: cause?.code ?? cause?.message ?? (error as Error).message, durationMs: performance.now() - started };
+  /** Waits out one transient answer, or ends the run's use of the target when the wait budget is spent. */
+  const waitOut = async (prepared: PreparedRequest, answer: HttpAnswer, resends: number, waitedMs: number) => {
+    const asked = retryAfterMs(answer.headers);
+    const waitMs = asked ?? backoffMs(resends);
+    const what = `${prepared.request.method} ${prepared.request.url}`;
+    if (waitMs > gate.remainingMs()) throw new RunStopped(`the run reached its deadline (--max-run-s) waiting out a ${answer.status}`);
+    if (waitedMs + waitMs > maxWaitMs) {
+      const message = `target unavailable: ${what} got only transient answers (last ${answer.status}${
+        asked !== undefined ? `, Retry-After ${answer.headers.get('retry-after')}` : ''
+      }) for ${Math.round(waitedMs / 1000)} s, and --max-wait-s is ${Math.round(maxWaitMs / 1000)}`;
+      gate.markUnavailable(message);
+      throw new TargetUnavailable(message);
     }
-    return receive(prepared, answer);
+    judge.resent({
+      request: what,
+      ...(prepared.requestId !== undefined ? { requestId: prepared.requestId } : {}),
+      status: answer.status,
+      retryAfter: answer.headers.get('retry-after'),
+      waitMs,
+      at: Date.now(),
+    });
+    judge.coverage(prepared.target.coverageKey, answer.status);
+    await sleep(waitMs);
+    return waitMs;
   };
-  return { judge, transport, prepare, dispatch, receive, send: (o) => dispatch(prepare(o)) };
+  const dispatch = async (prepared: PreparedRequest): Promise<Exchange> => {
+    let resends = 0;
+    let waitedMs = 0;
+    let reconnected = false;
+    for (;;) {
+      gate.check();
+      await pacer.take();
+      const timeoutMs = Math.min(options.requestTimeoutMs, gate.remainingMs());
+      const answer = await fetchBounded(
+        {
+          url: prepared.url,
+          method: prepared.request.method,
+          headers: prepared.wireHeaders,
+          body: encodeBody(prepared.request.body, prepared.extraFields),
+          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+        },
+        { timeoutMs, maxBodyBytes },
+      );
+      if ('error' in answer) {
+        // The run's deadline cut this request short: no verdict on the target.
+        if (answer.timedOut && timeoutMs < options.requestTimeoutMs) throw new RunStopped('the run reached its deadline (--max-run-s)');
+        // RFC 9110 §9.2.2: a client may resend an idempotent request whose connection closed before any answer.
+        if (answer.beforeAnyByte && !reconnected && idempotent(prepared.request.method, prepared.wireHeaders)) {
+          reconnected = true;
+          judge.warn(responseChecks.responds, {
+            operation: prepared.target.label,
+            message: `${prepared.target.label}: the connection closed before any byte of the answer (${answer.error}); the request was sent again once (RFC 9110 §9.2.2)`,
+            ...(prepared.requestId ? { requestId: prepared.requestId } : {}),
+          });
+          continue;
+        }
+        return receive(prepared, answer);
+      }
+      pacer.answered(answer.status);
+      if (!TRANSIENT_STATUSES.has(answer.status)) return receive(prepared, answer);
+      // "wait `Retry-After` seconds, then retry. Nothing was changed." (the contract's 429 and 503): the same request again.
+      waitedMs += await waitOut(prepared, answer, ++resends, waitedMs);
+    }
+  };
+  return {
+    judge,
+    transport,
+    prepare,
+    dispatch,
+    receive,
+    send: (o) => dispatch(prepare(o)),
+    gate,
+    maxBodyBytes,
+    pacer,
+    waitOut,
+    transient: (answer): answer is HttpAnswer => !('error' in answer) && TRANSIENT_STATUSES.has(answer.status),
+  };
 }
 
 /**

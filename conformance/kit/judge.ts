@@ -1,6 +1,6 @@
 import type { AnyCheck, Check, Profile } from '../checks/define.js';
 import { profileIncludes } from '../checks/define.js';
-import type { TestRecord, WarningRecord } from '../report/recorder.js';
+import type { ResendRecord, TestRecord, WarningRecord } from '../report/recorder.js';
 import type { Exchange } from './exchange.js';
 import { ConformanceFailure, type FailureDetails, type FailureRecord } from './verdict.js';
 
@@ -32,6 +32,8 @@ export interface Judge {
   fail(check: AnyCheck, failure: FailureRecord): void;
   warn(check: AnyCheck, warning: Omit<WarningRecord, 'check'>): void;
   notExercised(check: AnyCheck, reason: string): void;
+  /** Records a request resent after a transient answer. */
+  resent(resend: ResendRecord): void;
   /** Counts one observed status in the coverage matrix. */
   coverage(row: string, status: number): void;
   /** Whether `check` was evaluated (held, failed or warned) in the active scenario. */
@@ -93,6 +95,9 @@ export function createJudge(profile: Profile): Judge {
     },
     notExercised(check, reason) {
       active().notExercised.push({ check: check.id, reason });
+    },
+    resent(resend) {
+      active().resends.push(resend);
     },
     coverage(row, status) {
       const record = active();

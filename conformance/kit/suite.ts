@@ -13,6 +13,7 @@ import { createHttp, type Http } from './http.js';
 import { IntermediaryAnswered } from './intermediary.js';
 import { createJudge, type Judge } from './judge.js';
 import { createLimits, type Limits, OverLimit } from './limits.js';
+import { createPacer, createRunGate, type Pacer, type RunGate, RunStopped, TargetUnavailable } from './transient.js';
 import { isDirect } from './transport-settings.js';
 import { ConformanceFailure } from './verdict.js';
 
@@ -99,6 +100,21 @@ function dispatcherOf(config: ConformanceSuiteConfig): Dispatcher | undefined {
   return dispatchers.get(config.runId);
 }
 
+const shared = new Map<string, { gate: RunGate; pacer: Pacer }>();
+
+/** The run's gate and this worker's pacer, one per worker (its files run one after another and share its rate). */
+function sharedOf(config: ConformanceSuiteConfig): { gate: RunGate; pacer: Pacer } {
+  let found = shared.get(config.runId);
+  if (!found) {
+    found = {
+      gate: createRunGate({ stateDir: config.stateDir, deadlineAt: config.deadlineAt }),
+      pacer: createPacer(config.rateLimit, config.workers),
+    };
+    shared.set(config.runId, found);
+  }
+  return found;
+}
+
 function readConfig(): ConformanceSuiteConfig {
   const config = inject('docprocConformance');
   if (!config?.baseUrl)
@@ -149,6 +165,9 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
     transport: config.transport,
     dispatcher: dispatcherOf(config),
     judge,
+    maxBodyBytes: config.maxBodyBytes,
+    maxWaitMs: config.maxWaitMs,
+    ...sharedOf(config),
   });
   const guarded = (key: KeyChoice) => limits.guard(createApi(http, key));
   const api = guarded('primary');
@@ -208,6 +227,11 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
           if (missed.length) throw new Error(`conformance suite bug: "${name}" never evaluated ${missed.map((c) => c.id).join(', ')}`);
         } catch (error) {
           if (isSkip(error)) throw error;
+          // No verdict on the target: the run stopped (its deadline) or the target is unavailable.
+          if (error instanceof RunStopped || error instanceof TargetUnavailable) {
+            record.stopped = { reason: error instanceof TargetUnavailable ? 'unavailable' : 'deadline', message: error.message };
+            return ctx.skip(error.message);
+          }
           if (error instanceof ConformanceFailure) {
             judge.fail(catalogFor(contract).find((c) => c.id === error.record.check)!, error.record);
             throw quietError(`${error.record.check} failed`);

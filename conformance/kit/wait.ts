@@ -30,6 +30,9 @@ export async function settle(api: Api, id: number, timeoutMs: number, sent?: Wir
   const deadline = Date.now() + timeoutMs;
   const delays = backoff();
   for (let polls = 1; ; polls++) {
+    // The deadline is judged by when the read was sent, not when its answer was handled: a runner that
+    // stalled in between never blames the target for a document it may have finished meanwhile.
+    const sentAt = Date.now();
     const last = await api.get(id);
     api.judge.verify(checks.get.returnsDocument, last.status === 200, () => ({
       received: describeResponse(last),
@@ -47,7 +50,7 @@ export async function settle(api: Api, id: number, timeoutMs: number, sent?: Wir
       });
       api.judge.require(checks.get.matchesUpload, finding === undefined, () => ({ ...finding!, exchange: last }));
     }
-    if (doc.status !== 'processing' || Date.now() >= deadline) return { doc, settled: doc.status !== 'processing', polls, last };
+    if (doc.status !== 'processing' || sentAt >= deadline) return { doc, settled: doc.status !== 'processing', polls, last };
     await sleep(Math.min(delays.next().value as number, Math.max(1, deadline - Date.now())));
   }
 }

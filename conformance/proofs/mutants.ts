@@ -143,6 +143,17 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'list-answer-unbounded',
+    defect: 'a list without parameters answers its page followed by 9 MiB of padding (valid JSON, but no client can hold it)',
+    only: ['list'],
+    fails: ['response.bounded-body'],
+    notPassed: ['list.defaults', 'list.default-limit-applied'],
+    mutation: () => ({
+      response: (res, req) =>
+        isList(req) && !req.url.includes('?') ? { ...res, body: Buffer.concat([res.body, Buffer.alloc(9 * 1024 * 1024, 0x20)]) } : res,
+    }),
+  },
+  {
     name: 'status-filter-ignored',
     defect: 'status_filter is ignored',
     only: ['list'],

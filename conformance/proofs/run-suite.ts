@@ -26,7 +26,12 @@ export interface SuiteRun {
  */
 export async function runSuite(
   args: string[],
-  { junit = false, env = {}, timeoutMs = 120_000 }: { junit?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  {
+    junit = false,
+    env = {},
+    timeoutMs = 120_000,
+    onSpawn,
+  }: { junit?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
 ): Promise<SuiteRun> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   const reportPath = join(dir, 'report.json');
@@ -38,6 +43,7 @@ export async function runSuite(
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (child.pid !== undefined) onSpawn?.(child.pid);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -8,6 +8,24 @@ export interface WarningRecord {
   requestId?: string;
 }
 
+/** A transient answer (429, 503, a gateway's 502/504) the suite waited out and resent the request after. */
+export interface ResendRecord {
+  /** `GET http://...` as sent (the key never in it). */
+  request: string;
+  requestId?: string;
+  status: number;
+  /** The Retry-After the answer carried (null: none, a backoff was used). */
+  retryAfter: string | null;
+  waitMs: number;
+  at: number;
+}
+
+/** Why a test stopped before its end without a verdict: the target became unavailable, or the run's deadline came. */
+export interface StoppedRecord {
+  reason: 'unavailable' | 'deadline';
+  message: string;
+}
+
 /** What one test did, stored in vitest's `task.meta` so the reporter (in the CLI process) can read it. */
 export interface TestRecord {
   /** The checks the scenario said it evaluates. */
@@ -20,6 +38,10 @@ export interface TestRecord {
   notExercised: Array<{ check: string; reason: string }>;
   /** Coverage matrix cells: row (operation) -> status -> count. */
   coverage: Record<string, Record<string, number>>;
+  /** Requests resent after a transient answer. */
+  resends: ResendRecord[];
+  /** Set when the test stopped without a verdict (target unavailable, run deadline). */
+  stopped?: StoppedRecord;
   /** An error no check claimed (a suite bug, an unexpected body): its message and stack frames. */
   crash?: { message: string; stack: string };
 }
@@ -32,5 +54,5 @@ declare module '@vitest/runner' {
 
 /** An empty record. */
 export function createTestRecord(): TestRecord {
-  return { declared: [], counts: {}, failures: [], warnings: [], notExercised: [], coverage: {} };
+  return { declared: [], counts: {}, failures: [], warnings: [], notExercised: [], coverage: {}, resends: [] };
 }

@@ -1,7 +1,7 @@
 import { type Check, type Profile, profileIncludes } from '../checks/index.js';
 import type { FailureRecord } from '../kit/verdict.js';
 import { SCENARIO_AREAS } from '../run/areas.js';
-import type { TestRecord, WarningRecord } from './recorder.js';
+import type { ResendRecord, StoppedRecord, TestRecord, WarningRecord } from './recorder.js';
 
 /** A check's verdict for the run. */
 export type CheckOutcome = 'passed' | 'warned' | 'failed' | 'not-exercised' | 'not-in-profile';
@@ -62,6 +62,13 @@ export interface ConformanceReport extends RunInfo {
    * `neverObserved` the documented statuses a client can provoke (not 5xx, not 429) that no response had.
    */
   coverage: Record<string, { documented: string[]; observed: Record<string, number>; neverObserved: string[] }>;
+  /**
+   * Every request resent after a transient answer (429, 503, a gateway's 502/504): never judged, waited out
+   * as its Retry-After asked (or a backoff), and counted here.
+   */
+  resends: { total: number; byStatus: Record<string, number>; waitedMs: number; requests: Array<ResendRecord & { test: string }> };
+  /** Why the run stopped before it finished, when it did: the target became unavailable, or the run's deadline came. */
+  stopped?: StoppedRecord;
 }
 
 /**
@@ -153,6 +160,11 @@ export function buildReport(
     tests.map((t) => t.state),
     ['passed', 'failed', 'skipped', 'pending'] as const,
   );
+  const resent = tests.flatMap((t) => (t.record?.resends ?? []).map((r) => ({ ...r, test: t.name })));
+  const byStatus: Record<string, number> = {};
+  for (const r of resent) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+  const stops = tests.flatMap((t) => (t.record?.stopped ? [t.record.stopped] : []));
+  const stopped = stops.find((s) => s.reason === 'unavailable') ?? stops[0];
   const failed = outcomes.failed > 0 || unattributed.length > 0 || tests.some((t) => t.state === 'failed') || tests.length === 0;
   return {
     tool: 'docproc conformance',
@@ -163,5 +175,7 @@ export function buildReport(
     unattributed,
     tests: tests.map(({ record, ...t }) => ({ ...t, checks: record?.declared ?? [] })),
     coverage,
+    resends: { total: resent.length, byStatus, waitedMs: resent.reduce((sum, r) => sum + r.waitMs, 0), requests: resent },
+    ...(stopped ? { stopped } : {}),
   };
 }

@@ -8,6 +8,13 @@ function list(lines: string[]): string[] {
   return lines.length > MAX_LINES ? [...lines.slice(0, MAX_LINES), `    … and ${lines.length - MAX_LINES} more (see --report)`] : lines;
 }
 
+/** FAILED when a check failed; else UNAVAILABLE or STOPPED when the run ended early, unjudged; else PASSED. */
+function headline(report: ConformanceReport): string {
+  if (report.stopped?.reason === 'unavailable') return 'UNAVAILABLE (target unavailable: exit 2)';
+  if (report.result === 'failed') return 'FAILED';
+  return report.stopped ? 'STOPPED (--max-run-s reached before every check ran)' : 'PASSED';
+}
+
 /**
  * The console summary printed after vitest's: check verdicts, what was not exercised, and the coverage gaps.
  * @example console.log(formatSummary(report, 'reports/conformance.json'));
@@ -16,7 +23,7 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
   const s = report.summary;
   const out = [
     '',
-    ` docproc conformance  ${report.result === 'passed' ? 'PASSED' : 'FAILED'}  (profile ${report.profile}${report.strict ? ', strict' : ''}, run ${report.runId})`,
+    ` docproc conformance  ${headline(report)}  (profile ${report.profile}${report.strict ? ', strict' : ''}, run ${report.runId})`,
     `   Target   ${report.target}`,
     ...(report.insecure
       ? ["   TLS      NOT VERIFIED (--insecure): nothing proves who answered; trust the target's CA with --ca-file"]
@@ -24,6 +31,17 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     ...(report.seed !== undefined ? [`   Seed     ${report.seed} (--seed ${report.seed} runs the same random sequences again)`] : []),
     `   Checks   ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s['not-exercised']} not exercised${s['not-in-profile'] ? `, ${s['not-in-profile']} only in the full profile` : ''}`,
   ];
+  const r = report.resends;
+  if (r?.total)
+    out.push(
+      `   Resent   ${r.total} request(s) after a transient answer (${Object.entries(r.byStatus)
+        .map(([status, n]) => `${status}: ${n}`)
+        .join(', ')}), waiting ${(r.waitedMs / 1000).toFixed(1)} s in all; never judged`,
+    );
+  if (report.stopped)
+    out.push(
+      `   Stopped  ${report.stopped.reason === 'unavailable' ? report.stopped.message : `${report.stopped.message}: the report has what the run had`}`,
+    );
   const failed = report.checks.filter((c) => c.outcome === 'failed');
   if (failed.length)
     out.push(

@@ -33,7 +33,24 @@ export interface ConformanceOptions {
   insecure?: boolean;
   /** `Name: value` headers a gateway in front needs on every request (never printed). */
   header?: string[];
+  /**
+   * How long, in seconds, one request may keep getting transient answers (429, 503, a gateway's 502/504)
+   * before the target is called unavailable and the run ends with exit 2 (default {@link RUN_DEFAULTS}).
+   */
+  maxWaitS?: number;
+  /** The run's deadline in seconds: then it stops and reports what it has (default {@link RUN_DEFAULTS}). */
+  maxRunS?: number;
+  /** Requests per second across the run's workers, or `auto`: slow down on each 429 (default: unpaced). */
+  rateLimit?: number | 'auto';
+  /** The most bytes of one decoded response body the suite reads (default: derived, see `bodyCapFor`). */
+  maxBodyBytes?: number;
 }
+
+/**
+ * Defaults fitted to CI: a gateway's Retry-After is seconds to a minute (a deployment restarting), and a
+ * full run against a slow staging service takes minutes, so ten is a hung target, not a slow one.
+ */
+export const RUN_DEFAULTS = { maxWaitS: 60, maxRunS: 600 } as const;
 
 /** The model run's default bounds: whichever is reached first ends it. */
 export const MODEL_DEFAULTS = { runs: 50, timeMs: 20_000 } as const;
@@ -41,8 +58,28 @@ export const MODEL_DEFAULTS = { runs: 50, timeMs: 20_000 } as const;
 /** What the CLI hands to the suite's test files (through vitest's `provide`): the options that judge the target, and the run's names. */
 export type ConformanceSuiteConfig = Omit<
   ConformanceOptions,
-  'junit' | 'report' | 'only' | 'workers' | 'seed' | 'modelRuns' | 'modelTimeMs' | 'caFile' | 'insecure' | 'header'
+  | 'junit'
+  | 'report'
+  | 'only'
+  | 'workers'
+  | 'seed'
+  | 'modelRuns'
+  | 'modelTimeMs'
+  | 'caFile'
+  | 'insecure'
+  | 'header'
+  | 'maxWaitS'
+  | 'maxRunS'
+  | 'maxBodyBytes'
 > & {
+  /** Scenario files run at once: `--rate-limit` is divided among them. */
+  workers: number;
+  maxWaitMs: number;
+  maxBodyBytes: number;
+  /** When the run stops (ms since the epoch). */
+  deadlineAt: number;
+  /** A folder the run's workers share (the stop mark): removed when the run ends. */
+  stateDir: string;
   /** The run's seed (given, or drawn and printed). */
   seed: number;
   modelRuns: number;
@@ -62,7 +99,7 @@ export type ConformanceSuiteConfig = Omit<
   contractDocument: OpenAPIV3_1.Document;
 };
 
-/** Exit codes: every check passed, a check failed, bad usage or an unreachable target. */
+/** Exit codes: every check passed, a check failed, bad usage or an unreachable or unavailable target. */
 export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
 /** Thrown for bad usage or an unusable target: printed as one clear message, exit code 2. */

@@ -1,13 +1,16 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { rmdirSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { loadContract } from '../../src/contract/contract.js';
 import { packageRoot } from '../../src/paths.js';
+import { contractFacts } from '../kit/contract-facts.js';
 import { createDispatcher } from '../kit/dispatcher.js';
-import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, MODEL_DEFAULTS, UsageError } from './config.js';
+import { readStopMark } from '../kit/transient.js';
+import { bodyCapFor } from '../kit/transport.js';
+import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, MODEL_DEFAULTS, RUN_DEFAULTS, UsageError } from './config.js';
 import { normaliseBaseUrl, preflight } from './target.js';
 import { createTransportSettings } from './transport-options.js';
 
@@ -45,9 +48,11 @@ export async function runConformance(
   let listPath: string;
   let documented: Record<string, string[]>;
   let contractDocument: OpenAPIV3_1.Document;
+  let contractMaxFileBytes: number | undefined;
   try {
     const contract = await loadContract(spec);
     contractDocument = contract.document;
+    contractMaxFileBytes = contractFacts(contract).uploadLimits.maxFileBytes;
     const list = contract.operations.find((o) => o.method === 'get' && !o.path.includes('{'));
     if (!list) throw new Error('it has no GET operation without path parameters to probe the target with');
     listPath = list.path;
@@ -58,13 +63,18 @@ export async function runConformance(
   if (options.secondApiKey !== undefined && options.secondApiKey === options.apiKey) {
     throw new UsageError('--second-api-key is the same key as --api-key: the tenancy checks need the key of another tenant');
   }
+  // The deadline counts from the start, preflight included: a run never takes longer than --max-run-s.
+  const deadlineAt = Date.now() + 1000 * (options.maxRunS ?? RUN_DEFAULTS.maxRunS);
+  const maxWaitMs = 1000 * (options.maxWaitS ?? RUN_DEFAULTS.maxWaitS);
+  const maxBodyBytes = options.maxBodyBytes ?? bodyCapFor(options.maxFileBytes ?? contractMaxFileBytes);
+  const limits = { timeoutMs: options.requestTimeoutMs, maxWaitMs, maxBodyBytes, deadlineAt };
   const reach = { dispatcher: createDispatcher(transport), settings: transport };
   let baseUrl: string;
   try {
-    const reached = await preflight(givenBaseUrl, options.apiKey, listPath, options.requestTimeoutMs, reach);
+    const reached = await preflight(givenBaseUrl, options.apiKey, listPath, limits, reach);
     if (reached.warning) warn(reached.warning);
     baseUrl = reached.baseUrl;
-    if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, options.requestTimeoutMs, reach);
+    if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, limits, reach);
   } finally {
     await reach.dispatcher.close();
   }
@@ -92,12 +102,18 @@ export async function runConformance(
     reproDir,
     reproShownAs: reportFile ? basename(reproDir) : reproDir,
     transport,
+    workers: options.workers ?? 2,
+    maxWaitMs,
+    maxBodyBytes,
+    deadlineAt,
+    stateDir: mkdtempSync(join(tmpdir(), `docproc-conformance-${runId}-state-`)),
+    ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
   };
   // The reporter runs in this process and hands its report back through this callback: no temp file.
-  let report: { result: 'passed' | 'failed' } | undefined;
+  let report: { result: 'passed' | 'failed'; stopped?: { reason: string } } | undefined;
   const reporterOptions = {
     runId,
     seed,
@@ -130,10 +146,11 @@ export async function runConformance(
       // The suite's own reporter is the only one: it prints each failure once, in time linear in its size.
       reporters: [[join(packageRoot, 'conformance/report/reporter.ts'), reporterOptions]],
       provide: { docprocConformance: config },
-      // Polling waits up to timeoutMs, twice in the retry scenarios; a hung request ends at requestTimeoutMs.
-      // The model run starts sequences for modelTimeMs, then shrinks a failing one for as long again.
-      testTimeout: 3 * options.timeoutMs + 6 * options.requestTimeoutMs + 2 * modelTimeMs,
-      hookTimeout: 2 * options.requestTimeoutMs,
+      // Every request (and every wait between them) ends by the run's deadline, after which a scenario
+      // stops at its next request: a test needs no bound of its own but the deadline, and a slow target
+      // or a busy runner never turns into a vitest timeout.
+      testTimeout: Math.max(1000, deadlineAt - Date.now()) + 15_000,
+      hookTimeout: Math.max(1000, deadlineAt - Date.now()) + 15_000,
       ...(options.workers !== undefined ? { maxWorkers: options.workers, minWorkers: 1 } : {}),
     },
     {},
@@ -145,6 +162,8 @@ export async function runConformance(
   } catch {
     // not empty (reproducer bodies) or never made
   }
+  const stopMark = readStopMark(config.stateDir);
+  rmSync(config.stateDir, { recursive: true, force: true });
   const files = vitest.state.getFiles();
   const failed =
     !report ||
@@ -155,5 +174,11 @@ export async function runConformance(
   await vitest.close();
   // vitest sets process.exitCode itself; the verdict is this function's return value.
   process.exitCode = exitCodeBefore;
+  // A target that answered only "not now" has not been judged: exit 2, never 1, whatever failed before.
+  if (stopMark?.reason === 'unavailable') throw new UsageError(stopMark.message);
+  const stoppedEarly = report?.stopped?.reason === 'deadline';
+  const anyFailure = files.some((f) => f.result?.state === 'fail') || report?.result === 'failed';
+  if (stoppedEarly && !anyFailure)
+    throw new UsageError(`the run reached --max-run-s before every check ran, with no failure so far; the report has what it had`);
   return failed ? EXIT.failed : EXIT.passed;
 }

@@ -26,6 +26,8 @@ describe('uploads released together', () => {
         kit.http,
         Array.from({ length: TOGETHER }, () => request),
         kit.config.requestTimeoutMs,
+        // A turned-away upload sent again alone replays the key's documents or is a 409 in use: the same verdict.
+        { turnedAway: 'resend' },
       );
       const answers = race.exchanges.map((e) => ({ status: e.status, code: problemCode(e), ids: idsOf(uploaded(e)) }));
       const accepted = race.exchanges.filter((e) => e.status === 202);
@@ -53,6 +55,8 @@ describe('uploads released together', () => {
         kit.http,
         keys.map((key, i) => ({ operation: 'uploadDocuments', key, body: { kind: 'files' as const, parts: [part(names[i]!, pdf)] } })),
         kit.config.requestTimeoutMs,
+        // A turned-away upload sent again alone still makes documents of its own, which must get new ids.
+        { turnedAway: 'resend' },
       );
       const refused = race.exchanges.find((e) => e.status !== 202);
       kit.require(races.distinctIds, refused === undefined, () => ({

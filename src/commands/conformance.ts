@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SCENARIO_AREAS } from '../../conformance/run/areas.js';
-import { type ConformanceOptions, EXIT, MODEL_DEFAULTS, UsageError } from '../../conformance/run/config.js';
+import { type ConformanceOptions, EXIT, MODEL_DEFAULTS, RUN_DEFAULTS, UsageError } from '../../conformance/run/config.js';
 import { runConformance } from '../../conformance/run/run-conformance.js';
 import { bundledSpecPath } from '../paths.js';
 import { integerOption } from './option-parsers.js';
@@ -16,6 +16,15 @@ function areaList(value: string): string[] {
   const unknown = areas.filter((a) => !(CONFORMANCE_AREAS as readonly string[]).includes(a));
   if (unknown.length || areas.length === 0) throw new InvalidArgumentError(`expected some of ${CONFORMANCE_AREAS.join(', ')}`);
   return areas;
+}
+
+/** `--rate-limit`: a positive number of requests per second, or `auto`. */
+function rateLimitOption(value: string): number | 'auto' {
+  if (value.trim().toLowerCase() === 'auto') return 'auto';
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(n > 0))
+    throw new InvalidArgumentError(`expected requests per second (e.g. 10 or 0.5) or auto, not ${JSON.stringify(value)}.`);
+  return n;
 }
 
 /** Reads a boolean environment variable: true/1/yes or false/0/no/empty (case-insensitive). */
@@ -125,6 +134,31 @@ export function conformanceCommand(): Command {
           '--header <name-value>',
           "'Name: value' a gateway in front needs on every request, repeatable, never printed (env: DOCPROC_HEADERS, one per line)",
         ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+      )
+      .addOption(
+        new Option(
+          '--max-wait-s <n>',
+          'how long one request may keep getting 429/503 (or a gateway 502/504) before the target is unavailable (exit 2)',
+        )
+          .env(env('MAX_WAIT_S'))
+          .argParser(integerOption(0))
+          .default(RUN_DEFAULTS.maxWaitS),
+      )
+      .addOption(
+        new Option('--max-run-s <n>', 'the run stops after this long and reports what it has')
+          .env(env('MAX_RUN_S'))
+          .argParser(integerOption(1))
+          .default(RUN_DEFAULTS.maxRunS),
+      )
+      .addOption(
+        new Option('--rate-limit <n|auto>', 'requests per second across the run (split among --workers), or auto: slow down on 429s')
+          .env(env('RATE_LIMIT'))
+          .argParser(rateLimitOption),
+      )
+      .addOption(
+        new Option('--max-body-bytes <n>', 'the most bytes of one response body read (default: the per-file limit, 8 to 64 MiB)')
+          .env(env('MAX_BODY_BYTES'))
+          .argParser(integerOption(1024)),
       )
       // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))

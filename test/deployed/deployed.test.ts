@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket } from '../../conformance/kit/race/connect.js';
-import { DIRECT, type TransportSettings } from '../../conformance/kit/transport.js';
+import { DIRECT, type TransportSettings } from '../../conformance/kit/transport-settings.js';
 import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../../conformance/proofs/run-suite.js';
 import { makePrivateCa, type PrivateCa } from '../support/certificates.js';
 import { type Balancer, startNginx } from '../support/nginx.js';

@@ -199,6 +199,9 @@ async function settle(m: ServiceModel, r: RunContext, step: Step, doc: ModelDoc)
   const delays = backoff(r.env.firstPollMs);
   const first = step.calls.length;
   for (let polls = 1; ; polls++) {
+    // The deadline is judged by when the read was sent: a runner that stalled after sending it never
+    // blames the target for a document it may have finished meanwhile (one more read tells).
+    const sentAt = Date.now();
     const exchange = await r.send(
       step,
       doc.tenant,
@@ -215,7 +218,7 @@ async function settle(m: ServiceModel, r: RunContext, step: Step, doc: ModelDoc)
     m.judgeGet(doc.tenant, doc, answerOf(exchange), Date.now(), verify);
     // Judged once per document: when it settled (a pass), or when the time ran out (a failure).
     const settled = !doc.mayProcess;
-    if (settled || Date.now() >= deadline) {
+    if (settled || sentAt >= deadline) {
       verify(checks.lifecycle.reachesTerminal, settled, () => ({
         received: `${doc.alias} still processing after ${r.env.timeoutMs} ms (${polls} reads)`,
         expected: `completed or failed within --timeout-ms ${r.env.timeoutMs}`,

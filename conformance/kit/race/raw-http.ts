@@ -44,7 +44,7 @@ const CRLF2 = Buffer.from('\r\n\r\n');
  * server compressed it. Throws a one-line reason when the bytes are not an HTTP/1.x response.
  * @example const { status, headers, body } = parseResponse(Buffer.concat(chunks));
  */
-export function parseResponse(bytes: Buffer): RawResponse {
+export function parseResponse(bytes: Buffer, maxBodyBytes = 2 ** 32): RawResponse {
   let at = 0;
   for (;;) {
     const end = bytes.indexOf(CRLF2, at);
@@ -64,7 +64,8 @@ export function parseResponse(bytes: Buffer): RawResponse {
     if (/\bchunked\b/i.test(headers.get('transfer-encoding') ?? '')) body = dechunk(bytes.subarray(at));
     else if (headers.has('content-length')) body = bytes.subarray(at, at + Number(headers.get('content-length')));
     else body = bytes.subarray(at);
-    return { status, headers, body: decode(body, headers.get('content-encoding')) };
+    if (body.length > maxBodyBytes) throw new BodyTooLarge(`more than ${maxBodyBytes} bytes of body`);
+    return { status, headers, body: decode(body, headers.get('content-encoding'), maxBodyBytes) };
   }
 }
 
@@ -82,16 +83,47 @@ function dechunk(data: Buffer): Buffer {
   }
 }
 
-function decode(body: Buffer, encoding: string | null): Buffer {
-  switch ((encoding ?? '').trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return gunzipSync(body);
-    case 'deflate':
-      return inflateSync(body);
-    case 'br':
-      return brotliDecompressSync(body);
-    default:
-      return body;
+/** A body larger than the cap (decoded): the answer is judged too large, from its head. */
+export class BodyTooLarge extends Error {
+  override readonly name = 'BodyTooLarge';
+}
+
+function decode(body: Buffer, encoding: string | null, maxOutputLength: number): Buffer {
+  try {
+    switch ((encoding ?? '').trim().toLowerCase()) {
+      case 'gzip':
+      case 'x-gzip':
+        return gunzipSync(body, { maxOutputLength });
+      case 'deflate':
+        return inflateSync(body, { maxOutputLength });
+      case 'br':
+        return brotliDecompressSync(body, { maxOutputLength });
+      default:
+        return body;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new BodyTooLarge(`more than ${maxOutputLength} bytes decoded`);
+    throw error;
+  }
+}
+
+/** The status and headers of the first final answer in `bytes`, when its head arrived whole. */
+export function parseHead(bytes: Buffer): { status: number; headers: Headers } | undefined {
+  for (let at = 0; ; ) {
+    const end = bytes.indexOf(CRLF2, at);
+    if (end < 0) return undefined;
+    const [statusLine = '', ...fields] = bytes.subarray(at, end).toString('latin1').split('\r\n');
+    const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(statusLine);
+    if (!m) return undefined;
+    at = end + CRLF2.length;
+    const status = Number(m[1]);
+    if (status >= 100 && status < 200) continue;
+    const headers = new Headers();
+    for (const field of fields) {
+      const colon = field.indexOf(':');
+      if (colon > 0) headers.append(field.slice(0, colon).trim(), field.slice(colon + 1).trim());
+    }
+    return { status, headers };
   }
 }

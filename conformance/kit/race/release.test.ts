@@ -11,12 +11,21 @@ import { releaseTogether } from './release.js';
 const contract = await loadContract();
 const N = 5;
 const completions: Array<{ at: bigint }> = [];
+// How many of the next requests a gateway turns away with a 429 (Retry-After: 0).
+let turnAway = 0;
 const server = createServer((socket) => {
   let received = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => {
     received = Buffer.concat([received, chunk]);
     if (received.indexOf('\r\n\r\n') < 0) return;
     completions.push({ at: process.hrtime.bigint() });
+    if (turnAway > 0) {
+      turnAway--;
+      const busy = JSON.stringify({ type: 'about:blank', title: 'Too Many Requests', status: 429, code: 'too_many_requests' });
+      return socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/problem+json\r\nretry-after: 0\r\ncontent-length: ${busy.length}\r\n\r\n${busy}`,
+      );
+    }
     const body = JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'busy', code: 'document_busy' });
     socket.end(
       `HTTP/1.1 409 Conflict\r\ncontent-type: application/problem+json\r\nx-request-id: ${/x-request-id: (\S+)/.exec(received.toString())?.[1]}\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
@@ -30,8 +39,57 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+function recording() {
+  const judge = createJudge('full');
+  const record = createTestRecord();
+  judge.use(record);
+  const http = createHttp({
+    baseUrl,
+    keys: { primary: 'k' },
+    contract,
+    strict: false,
+    requestTimeoutMs: 5000,
+    requestIdPrefix: 'race',
+    reproDir: '/tmp',
+    judge,
+  });
+  return { http, record };
+}
+
+const retries = (n: number) => Array.from({ length: n }, () => ({ operation: 'retryDocument', params: { document_id: 7 } }));
+
+describe('releaseTogether with a gateway that turns some racers away', () => {
+  it('leaves turned-away racers out of the race (they never reached the service), unjudged, and says so in the schedule', async () => {
+    const { http, record } = recording();
+    turnAway = 2;
+    const race = await releaseTogether(http, retries(N), 5000);
+    expect(race.entries.filter((e) => e.turnedAway === 429)).toHaveLength(2);
+    expect(race.exchanges.map((e) => e.status)).toEqual(Array(N - 2).fill(409));
+    expect(race.schedule()).toMatch(/turned away \(429, never reached the service\)/);
+    expect(record.failures).toEqual([]);
+  });
+
+  it('sends each turned-away racer again alone when the race allows it (uploads)', async () => {
+    const { http, record } = recording();
+    turnAway = 1;
+    const race = await releaseTogether(http, retries(N), 5000, { turnedAway: 'resend' });
+    expect(race.exchanges.map((e) => e.status)).toEqual(Array(N).fill(409));
+    expect(record.resends).toEqual([expect.objectContaining({ status: 429, retryAfter: '0' })]);
+  });
+
+  it('runs the race again when every racer was turned away: nothing changed anywhere', async () => {
+    const { http, record } = recording();
+    turnAway = N;
+    const race = await releaseTogether(http, retries(N), 5000);
+    expect(race.exchanges.map((e) => e.status)).toEqual(Array(N).fill(409));
+    expect(race.entries.every((e) => e.turnedAway === undefined)).toBe(true);
+    expect(record.resends).toHaveLength(1);
+  });
+});
+
 describe('releaseTogether', () => {
   it('holds every request back by its last byte, then lets them all go at once: none is complete before the release', async () => {
+    completions.length = 0;
     const judge = createJudge('full');
     judge.use(createTestRecord());
     const http = createHttp({

@@ -2,9 +2,11 @@ import type { Socket } from 'node:net';
 import type { AnyCheck, Check } from '../../checks/index.js';
 import type { Exchange } from '../exchange.js';
 import type { Http, PreparedRequest, RawAnswer, SendOptions } from '../http.js';
+import { retryAfterMs } from '../transient.js';
+import { type HttpAnswer, targetTimeout } from '../transport.js';
 import { amendFailure, ConformanceFailure, type FailureDetails } from '../verdict.js';
 import { openSocket } from './connect.js';
-import { parseResponse, requestBytes } from './raw-http.js';
+import { BodyTooLarge, parseHead, parseResponse, requestBytes } from './raw-http.js';
 
 /** One request of a race: when its last byte went out, and what came back. */
 export interface RaceEntry {
@@ -16,6 +18,24 @@ export interface RaceEntry {
   exchange?: Exchange;
   /** Why no checked exchange came back (no answer, or an answer a response check refused). */
   failure?: ConformanceFailure;
+  /** The transient status (429, 503, a gateway's 502/504) that turned this racer away: it never reached the service. */
+  turnedAway?: number;
+}
+
+/**
+ * What becomes of a racer a gateway turned away: `exclude` leaves it out (a late request would not race,
+ * and could rightly get another answer, as a retry once the run it lost to has ended); `resend` sends it
+ * again alone (an upload still makes its own documents, or replays its key's).
+ */
+export type TurnedAwayPolicy = 'exclude' | 'resend';
+
+const retryAfterOf = (answer: RawAnswer) => ('error' in answer ? 0 : (retryAfterMs(answer.headers) ?? 0));
+
+interface Round {
+  raw: RawAnswer[];
+  released: number[];
+  finished: Array<number | undefined>;
+  releasedAt: bigint;
 }
 
 /** Requests released together, and how to tell what happened. */
@@ -48,20 +68,22 @@ export function brief(exchange: Exchange): string {
 
 /** How long the server gets to read every request but its last byte before they are released. */
 const SETTLE_MS = 30;
+/** Bytes of head (status line and fields) read beyond the body cap. */
+const HEAD_ALLOWANCE = 64 * 1024;
 
 const write = (socket: Socket, data: Uint8Array) =>
   new Promise<void>((resolve, reject) => socket.write(data, (e) => (e ? reject(e) : resolve())));
 
 /**
- * Sends `requests` so that they reach the target together: each on its own connection, written but its
- * last byte; then, once the target has had a moment to read them, every last byte in one synchronous
- * loop, so they land within a millisecond of each other. Every answer goes through the same response
- * checks as any other exchange; a failed one is kept on its entry and thrown once the race is judged.
- * @example const race = await releaseTogether(kit.http, [1, 2, 3].map(() => ({ operation: 'retryDocument', params: { document_id: 7 } })), 30_000);
+ * One release of every racer: each on its own connection, written but its last byte, then every last byte
+ * in one synchronous loop. Reads each answer up to the run's body cap (an answer beyond it is cut there
+ * and judged too large); the timeout is the target's, never the runner's own pauses.
  */
-export async function releaseTogether(http: Http, requests: SendOptions[], timeoutMs: number): Promise<Race> {
-  const prepared = requests.map((o) => http.prepare(o));
-  const bytes = prepared.map((p) => requestBytes(p, http.transport.headers));
+async function releaseOnce(http: Http, prepared: PreparedRequest[], bytes: Buffer[], requestTimeoutMs: number): Promise<Round> {
+  http.gate.check();
+  await http.pacer.take(prepared.length);
+  const timeoutMs = Math.max(1, Math.min(requestTimeoutMs, http.gate.remainingMs()));
+  const cap = http.maxBodyBytes + HEAD_ALLOWANCE;
   const opened = await Promise.allSettled(prepared.map((p) => openSocket(new URL(p.url), http.transport, timeoutMs)));
   const answers: Array<Promise<RawAnswer>> = [];
   const finished: Array<number | undefined> = prepared.map(() => undefined);
@@ -73,25 +95,25 @@ export async function releaseTogether(http: Http, requests: SendOptions[], timeo
     }
     const socket = o.value;
     const chunks: Buffer[] = [];
+    let received = 0;
     answers.push(
       new Promise<RawAnswer>((resolve) => {
         const since = () => (releasedAt ? Number(process.hrtime.bigint() - releasedAt) / 1e6 : 0);
-        const timer = setTimeout(() => {
+        const cancel = targetTimeout(timeoutMs, () => {
           socket.destroy();
-          resolve({ error: `no complete answer within ${timeoutMs} ms`, durationMs: since() });
-        }, timeoutMs);
-        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+          resolve({ error: `no complete answer within ${timeoutMs} ms`, durationMs: since(), timedOut: true });
+        });
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          chunks.push(chunk);
+          if (received > cap) socket.destroy();
+        });
         // A server may answer (and close) before the last byte: what it sent wins over a write error.
         const finish = (reason?: string) => {
-          clearTimeout(timer);
+          cancel();
           finished[i] ??= since();
           if (chunks.length === 0) return resolve({ error: reason ?? 'connection closed without an answer', durationMs: since() });
-          try {
-            const { status, headers, body } = parseResponse(Buffer.concat(chunks));
-            resolve({ status, headers, bytes: body, durationMs: since() });
-          } catch (error) {
-            resolve({ error: (error as Error).message, durationMs: since() });
-          }
+          resolve(readAnswer(Buffer.concat(chunks), received > cap, http.maxBodyBytes, since()));
         };
         socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
         socket.once('close', () => finish());
@@ -108,15 +130,78 @@ export async function releaseTogether(http: Http, requests: SendOptions[], timeo
     s?.write(bytes[i]!.subarray(-1));
     released[i] = Number(process.hrtime.bigint() - releasedAt) / 1e6;
   });
-  const raw = await Promise.all(answers);
+  return { raw: await Promise.all(answers), released, finished, releasedAt };
+}
+
+/** The answer in `data`; `cut` when more than the cap arrived (then judged too large, from its head). */
+function readAnswer(data: Buffer, cut: boolean, maxBodyBytes: number, durationMs: number): RawAnswer {
+  try {
+    const { status, headers, body } = parseResponse(data, maxBodyBytes);
+    return { status, headers, bytes: body, durationMs };
+  } catch (error) {
+    const head = cut || error instanceof BodyTooLarge ? parseHead(data) : undefined;
+    if (head)
+      return {
+        ...head,
+        bytes: new Uint8Array(0),
+        durationMs,
+        tooLarge: { received: `more than ${maxBodyBytes} bytes of body`, limit: maxBodyBytes },
+      };
+    return { error: (error as Error).message, durationMs };
+  }
+}
+
+/**
+ * Sends `requests` so that they reach the target together: each on its own connection, written but its
+ * last byte; then, once the target has had a moment to read them, every last byte in one synchronous
+ * loop, so they land within a millisecond of each other. Every answer goes through the same response
+ * checks as any other exchange; a failed one is kept on its entry and thrown once the race is judged.
+ * @example const race = await releaseTogether(kit.http, [1, 2, 3].map(() => ({ operation: 'retryDocument', params: { document_id: 7 } })), 30_000);
+ */
+export async function releaseTogether(
+  http: Http,
+  requests: SendOptions[],
+  timeoutMs: number,
+  { turnedAway = 'exclude' }: { turnedAway?: TurnedAwayPolicy } = {},
+): Promise<Race> {
+  const prepared = requests.map((o) => http.prepare(o));
+  const bytes = prepared.map((p) => requestBytes(p, http.transport.headers));
+  let round = await releaseOnce(http, prepared, bytes, timeoutMs);
+  // Every racer turned away: nothing changed anywhere ("Nothing was changed"), so the race is run again.
+  for (let resends = 1, waitedMs = 0; round.raw.every((a) => http.transient(a)); resends++) {
+    const longest = round.raw.reduce((a, b) => (retryAfterOf(b) > retryAfterOf(a) ? b : a)) as HttpAnswer;
+    waitedMs += await http.waitOut(prepared[round.raw.indexOf(longest)]!, longest, resends, waitedMs);
+    round = await releaseOnce(http, prepared, bytes, timeoutMs);
+  }
+  const { raw, released, finished, releasedAt } = round;
+  // Some racers turned away: those never reached the service. A resend-safe race sends each again on its
+  // own (it still makes its own answer); otherwise they are left out, and the race is judged on those that arrived.
+  const resent = await Promise.all(
+    raw.map(async (answer, i) => {
+      if (!http.transient(answer) || turnedAway !== 'resend') return undefined;
+      await http.waitOut(prepared[i]!, answer, 1, 0);
+      try {
+        return { exchange: await http.dispatch(prepared[i]!) };
+      } catch (error) {
+        if (!(error instanceof ConformanceFailure)) throw error;
+        return { failure: error };
+      }
+    }),
+  );
   const entries: RaceEntry[] = prepared.map((p, i) => {
+    const answer = raw[i]!;
     const entry: RaceEntry = {
       prepared: p,
       releasedMs: released[i] ?? 0,
       ...(finished[i] !== undefined ? { answeredMs: finished[i] } : {}),
     };
+    if (http.transient(answer)) {
+      entry.turnedAway = answer.status;
+      Object.assign(entry, resent[i] ?? {});
+      return entry;
+    }
     try {
-      entry.exchange = http.receive(p, raw[i]!);
+      entry.exchange = http.receive(p, answer);
     } catch (error) {
       if (!(error instanceof ConformanceFailure)) throw error;
       entry.failure = error;
@@ -142,9 +227,13 @@ export async function releaseTogether(http: Http, requests: SendOptions[], timeo
         `${entries.length} requests (${targets.join(', ')}), each written but its last byte; the last bytes went out within ${spread.toFixed(3)} ms:`,
         ...entries.map(
           (e, i) =>
-            `  #${i + 1} at +${e.releasedMs.toFixed(3)} ms -> ${e.exchange ? describe(e.exchange) : (e.failure?.record.received ?? '?')}${
-              e.answeredMs !== undefined ? ` (answered at +${e.answeredMs.toFixed(1)} ms)` : ''
-            }`,
+            `  #${i + 1} at +${e.releasedMs.toFixed(3)} ms -> ${e.turnedAway ? `turned away (${e.turnedAway}, never reached the service)${e.exchange ? `; sent again alone: ${describe(e.exchange)}` : ''}` : ''}${
+              e.turnedAway && !e.exchange
+                ? ''
+                : e.exchange
+                  ? (e.turnedAway ? '' : describe(e.exchange))
+                  : (e.failure?.record.received ?? '?')
+            }${e.answeredMs !== undefined ? ` (answered at +${e.answeredMs.toFixed(1)} ms)` : ''}`,
         ),
       ].join('\n');
     },
