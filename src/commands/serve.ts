@@ -179,7 +179,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         '--max-connections <n>',
-        'connections open at once; beyond, a new one replaces one idle for 1 s, or its request is answered 503 with Retry-After',
+        'connections open at once; beyond, a new one replaces one that sent no request in 1 s, or its request is answered 503 with Retry-After',
       )
         .env('DOCPROC_MAX_CONNECTIONS')
         .default(DEFAULT_MAX_CONNECTIONS)
@@ -188,7 +188,7 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         '--max-connections-per-address <n>',
-        'connections open at once from one client address; beyond, a new one replaces one of that address idle for 1 s, or its request is answered 503 with Retry-After (0: off, as behind a proxy)',
+        'connections open at once from one client address; beyond, a new one replaces one of that address that sent no request in 1 s, or its request is answered 503 with Retry-After (0: off, as behind a proxy)',
       )
         .env('DOCPROC_MAX_CONNECTIONS_PER_ADDRESS')
         .default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS)

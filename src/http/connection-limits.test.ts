@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,6 +96,29 @@ describe('connections per client address', () => {
     release!();
     expect(await Promise.all(answers)).toEqual([200, 200]);
     expect(http!.connectionCounts()).toMatchObject({ unavailable: 1, refused: 0 });
+  });
+
+  it('a keep-alive connection between requests is not closed for a new one (its client may be sending on it): the new request is answered 503', async () => {
+    await serve(100, 1);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const viaAgent = () =>
+        new Promise<number>((resolve, reject) => {
+          request({ host: '127.0.0.1', port: http!.port, path: '/', agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          })
+            .on('error', reject)
+            .end();
+        });
+      expect(await viaAgent()).toBe(200);
+      await settle();
+      expect(await get('127.0.0.1')).toBe(503);
+      expect(await viaAgent()).toBe(200);
+      expect(http!.connectionCounts()).toMatchObject({ evicted: 0, unavailable: 1 });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('a connection that has just opened is not closed for a newer one: the newer one waits beyond the cap, and is served if room is free when its request comes', async () => {

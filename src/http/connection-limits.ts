@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** How many connections a server keeps open, in all and per client address. */
@@ -15,8 +15,8 @@ export interface ConnectionLimits {
   /** How long a connection beyond the caps may take to send its request's headers before it is closed. */
   overLimitWaitMs: number;
   /**
-   * How long a connection must have had no request in flight before a new one may close it to make
-   * room: a connection that was just opened, or just answered, may be sending its request already.
+   * How long a connection that has sent no request must have been open before a new one may close it
+   * to make room: one just opened may be sending its request already.
    */
   idleGraceMs: number;
   /** Called on everything the limits do, e.g. to count evictions. */
@@ -26,7 +26,7 @@ export interface ConnectionLimits {
 /** What the limits did, for metrics and logs. */
 export interface ConnectionEvent {
   /**
-   * `evicted`: an idle or header-less connection closed to make room; `over-limit`: a new connection
+   * `evicted`: a connection that sent no request (nothing, or half a header) closed to make room; `over-limit`: a new connection
    * kept beyond the caps, to be answered 503 if no room is free when its request arrives; `refused`: a
    * new connection closed at once (the caps and the room beyond them were full); `expired`: a connection
    * beyond the caps closed because its request's headers did not come in time; `unavailable`: a request
@@ -45,7 +45,7 @@ export interface ConnectionCounts {
   overLimit: number;
   /** New connections closed at once. */
   refused: number;
-  /** Idle or header-less connections closed to make room for a new one, or beyond the caps for want of headers. */
+  /** Connections that sent no request (nothing, or half a header) closed to make room for a new one, or beyond the caps for want of headers. */
   evicted: number;
   /** Requests answered 503 because they came beyond the caps. */
   unavailable: number;
@@ -57,17 +57,17 @@ export interface ConnectionLimiter {
    * True when the request may be handled; false when it came on a connection beyond the caps and no
    * room is free: the caller answers it 503 and the connection closes.
    */
-  admit(req: IncomingMessage, res: ServerResponse): boolean;
+  admit(req: IncomingMessage): boolean;
   counts(): ConnectionCounts;
 }
 
 interface Connection {
   socket: Socket;
   address: string;
-  /** Requests received on it and not yet answered: a connection with none is idle (or has not finished its headers). */
-  busy: number;
-  /** Since when it has had no request in flight (when it opened, or its last answer ended). */
-  idleSince: number;
+  /** When it opened. */
+  openedAt: number;
+  /** Whether a request came on it: between requests it is left to the keep-alive timeout. */
+  served: boolean;
   /** Kept beyond the caps until its request comes; undefined once within them. */
   overLimit?: NodeJS.Timeout;
 }
@@ -75,8 +75,8 @@ interface Connection {
 /**
  * Caps a server's connections, in all and per client address, so that no address can keep others
  * out by opening connections and sending nothing (or half a header). A connection that carries a
- * request is never closed unanswered. Only connections with no request in flight for
- * `idleGraceMs` are closed to make room: a new connection from an address at its cap closes that
+ * request is never closed unanswered. Only connections that have sent no request and have been open
+ * for `idleGraceMs` are closed to make room: a new connection from an address at its cap closes that
  * address's oldest such one; one that finds the server full closes the oldest such connection of the
  * address holding the most. When none qualifies, the new connection is kept beyond the caps (at most
  * `maxOverLimit` of them, shared fairly between addresses, each for `overLimitWaitMs`): when its
@@ -95,7 +95,10 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
   const counted = { refused: 0, evicted: 0, unavailable: 0 };
   const report = (kind: ConnectionEvent['kind'], address: string) => limits.onEvent?.({ kind, address });
 
-  const evictable = (c: Connection, now: number) => c.busy === 0 && now - c.idleSince >= limits.idleGraceMs;
+  // Only a connection that never carried a request (it sent nothing, or half a header) is closed to make
+  // room. One between requests is not: its client may be sending the next one on it right now, and
+  // would see a reset; the keep-alive timeout, which clients know and anticipate, closes it instead.
+  const evictable = (c: Connection, now: number) => !c.served && now - c.openedAt >= limits.idleGraceMs;
   const oldestEvictable = (address: string, now: number) => byAddress.get(address)?.find((c) => evictable(c, now));
   // The address holding the most connections that has one to spare.
   const hogWithEvictable = (now: number) => {
@@ -163,7 +166,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
   // Runs before http's own connection listener, so a refused socket is closed before it is parsed.
   server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
-    const connection: Connection = { socket, address, busy: 0, idleSince: Date.now() };
+    const connection: Connection = { socket, address, openedAt: Date.now(), served: false };
     if (makeRoom(address)) admitWithin(connection);
     else if (makeRoomBeyond(address)) {
       overLimit++;
@@ -184,7 +187,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
     socket.once('close', () => forget(connection));
   });
 
-  const admit = (req: IncomingMessage, res: ServerResponse): boolean => {
+  const admit = (req: IncomingMessage): boolean => {
     const connection = bySocket.get(req.socket);
     if (!connection) return true;
     if (connection.overLimit) {
@@ -199,10 +202,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Conn
       overLimit--;
       admitWithin(connection);
     }
-    connection.busy++;
-    res.on('close', () => {
-      if (--connection.busy === 0) connection.idleSince = Date.now();
-    });
+    connection.served = true;
     return true;
   };
 

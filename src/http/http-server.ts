@@ -19,8 +19,8 @@ export interface HttpTimeouts {
 /**
  * Connections open at once (default 1,024). Node raises its open-files limit to the hard limit (4,096
  * or more on usual systems), so this many sockets, plus those kept beyond the caps, leave the server
- * the files it writes. At the cap, a new connection closes the oldest idle one of the address holding
- * the most, or is kept to be answered 503 when none is idle (see connection-limits.ts).
+ * the files it writes. At the cap, a new connection closes the oldest one that sent no request of the
+ * address holding the most, or is kept to be answered 503 when there is none (see connection-limits.ts).
  */
 export const DEFAULT_MAX_CONNECTIONS = 1_024;
 
@@ -38,7 +38,7 @@ export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
  */
 export const DEFAULT_MAX_OVER_LIMIT = 256;
 
-/** How long a connection must have had no request in flight before a new one may close it (1 s). */
+/** How long a connection that sent no request must have been open before a new one may close it (1 s). */
 export const DEFAULT_IDLE_GRACE_MS = 1_000;
 
 /** What a request beyond the connection caps is told to wait before retrying, in seconds. */
@@ -169,7 +169,7 @@ export function listen(
       idleGraceMs,
       onEvent: onConnectionEvent,
     });
-    server.on('request', (req, res) => (connections.admit(req, res) ? drain.listener(req, res) : refuseOverLimit(req, res)));
+    server.on('request', (req, res) => (connections.admit(req) ? drain.listener(req, res) : refuseOverLimit(req, res)));
     server.keepAliveTimeout = keepAliveTimeoutMs;
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);

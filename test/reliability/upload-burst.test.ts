@@ -58,9 +58,12 @@ describe(`${BURST} concurrent uploads from one address beyond a cap of 20 connec
   it('are answered 503 with Retry-After beyond the cap, never cut, and the typed client retrying stores all of them once', async () => {
     const server = await startReferenceServer({ maxConnectionsPerAddress: 20 });
     try {
-      const statuses: number[] = [];
+      const statuses: Array<number | string> = [];
       const counting: typeof fetch = async (input, init) => {
-        const response = await fetch(input, init);
+        const response = await fetch(input, init).catch((error: Error) => {
+          statuses.push(`cut: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+          throw error;
+        });
         statuses.push(response.status);
         if (response.status === 503) expect(response.headers.get('retry-after')).toBe('1');
         return response;
