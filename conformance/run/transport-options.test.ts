@@ -67,6 +67,12 @@ describe('certificates', () => {
     expect(() => createTransportSettings({ caFile: path() }, {})).toThrow(message);
   });
 
+  it('ignore a NODE_EXTRA_CA_CERTS that cannot be read, with a warning, as Node does', () => {
+    const { settings, warnings } = createTransportSettings({}, { NODE_EXTRA_CA_CERTS: join(dir, 'gone.pem') });
+    expect(settings.ca).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^warning: cannot read NODE_EXTRA_CA_CERTS .*gone\.pem: ENOENT: ignored$/)]);
+  });
+
   it('warn when --insecure turns verification off', () => {
     expect(createTransportSettings({ insecure: true }, {}).warnings).toEqual([expect.stringMatching(/^warning: --insecure: /)]);
     expect(createTransportSettings({}, {}).warnings).toEqual([]);

@@ -67,9 +67,14 @@ export function createTransportSettings(
   const caFiles: string[] = [];
   const pems: string[] = [];
   // Node reads NODE_EXTRA_CA_CERTS once, at start-up; given certificates replace its store, so it is added here.
+  // A stale one is ignored with a warning, as Node itself does, rather than refusing the run.
   if (env.NODE_EXTRA_CA_CERTS) {
-    caFiles.push(resolve(env.NODE_EXTRA_CA_CERTS));
-    pems.push(certificates(resolve(env.NODE_EXTRA_CA_CERTS), 'NODE_EXTRA_CA_CERTS'));
+    try {
+      pems.push(certificates(resolve(env.NODE_EXTRA_CA_CERTS), 'NODE_EXTRA_CA_CERTS'));
+      caFiles.push(resolve(env.NODE_EXTRA_CA_CERTS));
+    } catch (error) {
+      warnings.push(`warning: ${(error as Error).message}: ignored`);
+    }
   }
   if (options.caFile) {
     caFiles.push(resolve(options.caFile));

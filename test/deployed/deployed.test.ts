@@ -92,7 +92,7 @@ describe('a target served over HTTPS with a certificate of a private CA', () => 
 describe('a target reached through a real HTTP proxy (tinyproxy)', () => {
   const host = () => new URL(server.baseUrl).host;
 
-  it('passes the full profile through HTTP_PROXY, every connection tunnelled by the proxy', async () => {
+  it('passes the full profile through HTTP_PROXY, its connections tunnelled by the proxy', async () => {
     const before = tunnelsTo(host());
     const run = await runSuite(full(server.baseUrl), { env: { HTTP_PROXY: proxy.url }, timeoutMs: 280_000 });
     passed(run);
