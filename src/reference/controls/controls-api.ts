@@ -7,7 +7,9 @@ import { documentJson } from '../serialize.js';
 import type { DocumentStore } from '../store/document-store.js';
 import { parseDocumentId } from '../validation.js';
 import { type FaultRegistry, parseFaultsChange } from './faults.js';
-import { parseSeeds, seedDocuments } from './seeding.js';
+import { checkText, errorFault, isObject } from './field-checks.js';
+import { parseSeeds } from './seed-request.js';
+import { seedDocuments } from './seeding.js';
 
 /** What the mock controls need. */
 export interface ControlsDeps {
@@ -19,8 +21,6 @@ export interface ControlsDeps {
   /** The operations faults can be injected into. */
   operationIds: readonly string[];
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function requireObject(body: unknown): Record<string, unknown> {
   if (!isObject(body))
@@ -59,29 +59,16 @@ function parseOutcome(body: unknown): ForcedOutcome {
   const errors: FieldError[] = [];
   if (input.outcome === 'completed') {
     unknownKeys(input, ['outcome', 'content'], errors);
-    if (input.content !== undefined && typeof input.content !== 'string')
-      errors.push({ in: 'body', name: 'content', message: 'must be a string' });
+    checkText(input.content, 'content', errors);
     if (errors.length > 0) throw invalidRequest(errors);
     return input.content === undefined ? { outcome: 'completed' } : { outcome: 'completed', content: input.content as string };
   }
   if (input.outcome === 'failed') {
     unknownKeys(input, ['outcome', 'error'], errors);
-    const error = input.error;
-    const valid =
-      error === undefined ||
-      (isObject(error) &&
-        (error.code === 'unreadable_document' || error.code === 'processing_error') &&
-        typeof error.message === 'string' &&
-        error.message.length > 0 &&
-        Object.keys(error).every((k) => k === 'code' || k === 'message'));
-    if (!valid)
-      errors.push({
-        in: 'body',
-        name: 'error',
-        message: 'must be {"code": "unreadable_document" | "processing_error", "message": "<non-empty text>"}',
-      });
+    const fault = input.error === undefined ? undefined : errorFault(input.error);
+    if (fault) errors.push({ in: 'body', name: 'error', message: fault });
     if (errors.length > 0) throw invalidRequest(errors);
-    return error === undefined ? { outcome: 'failed' } : { outcome: 'failed', error: error as DocumentError };
+    return input.error === undefined ? { outcome: 'failed' } : { outcome: 'failed', error: input.error as DocumentError };
   }
   throw invalidRequest([{ in: 'body', name: 'outcome', message: 'must be "completed" or "failed"' }]);
 }
@@ -113,9 +100,9 @@ export function createControlsApi({ store, processor, settings, faults, clock, o
     },
     '/seed': {
       async POST(request, tenant) {
-        const records = await seedDocuments({ store, processor, clock }, tenant, parseSeeds(await request.json()));
-        const documents = await Promise.all(records.map(async (r) => documentJson(r, await store.content(r))));
-        return jsonResponse(201, `{"documents":[${documents.join(',')}]}`);
+        const seeded = await seedDocuments({ store, processor, clock }, tenant, parseSeeds(await request.json()));
+        // From what was stored, not read back: once the seed is stored, its answer cannot fail.
+        return jsonResponse(201, `{"documents":[${seeded.map(({ record, content }) => documentJson(record, content)).join(',')}]}`);
       },
     },
     '/faults': {
