@@ -3,13 +3,12 @@ import { ApiError, type FieldError, invalidRequest } from '../../http/problem.js
 import type { DocumentError, ForcedOutcome } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import { MAX_PROCESSING_DELAY_MS, type ProcessingSettings, type SettingsRegistry } from '../processing/settings.js';
-import { documentJson } from '../serialize.js';
 import type { DocumentStore } from '../store/document-store.js';
 import { parseDocumentId } from '../validation.js';
 import { type FaultRegistry, parseFaultsChange } from './faults.js';
 import { checkText, errorFault, isObject } from './field-checks.js';
 import { parseSeeds } from './seed-request.js';
-import { seedDocuments } from './seeding.js';
+import { seedAnswer, seedDocuments } from './seeding.js';
 
 /** What the mock controls need. */
 export interface ControlsDeps {
@@ -86,6 +85,20 @@ const json = (status: number, value: unknown) => jsonResponse(status, JSON.strin
  * @example const controls = createControlsApi(deps); await controls('/reset', request, tenant);
  */
 export function createControlsApi({ store, processor, settings, faults, clock, operationIds }: ControlsDeps) {
+  // A tenant's seeds run one after another in this process: a bulk import that sends many at once
+  // keeps one writer (one connection, one database backend's CPU) instead of many, and the rest of the
+  // replica to the other tenants.
+  const seeding = new Map<string, Promise<unknown>>();
+  const oneSeedAtATime = <T>(tenant: string, work: () => Promise<T>): Promise<T> => {
+    const before = seeding.get(tenant) ?? Promise.resolve();
+    const mine = before.then(work, work);
+    const settled = mine.catch(() => {});
+    seeding.set(tenant, settled);
+    void settled.then(() => {
+      if (seeding.get(tenant) === settled) seeding.delete(tenant);
+    });
+    return mine;
+  };
   const controls: Record<string, Control> = {
     '/reset': {
       async POST(_request, tenant) {
@@ -100,9 +113,10 @@ export function createControlsApi({ store, processor, settings, faults, clock, o
     },
     '/seed': {
       async POST(request, tenant) {
-        const seeded = await seedDocuments({ store, processor, clock }, tenant, parseSeeds(await request.json()));
+        const seeds = parseSeeds(await request.json());
+        const seeded = await oneSeedAtATime(tenant, () => seedDocuments({ store, processor, clock }, tenant, seeds));
         // From what was stored, not read back: once the seed is stored, its answer cannot fail.
-        return jsonResponse(201, `{"documents":[${seeded.map(({ record, content }) => documentJson(record, content)).join(',')}]}`);
+        return jsonResponse(201, await seedAnswer(seeded));
       },
     },
     '/faults': {

@@ -1,22 +1,10 @@
 import { stagedBytes } from '../../http/upload/staged-file.js';
 import type { DocumentRecord } from '../model.js';
 import type { Processor } from '../processing/processor.js';
+import { documentJson } from '../serialize.js';
 import type { DocumentStore, NewDocument } from '../store/document-store.js';
+import { seedPdf } from './seed-pdf.js';
 import type { Seed } from './seed-request.js';
-
-// The stored file behind a seeded document: a one-page PDF whose text layer is its content, so a
-// retry extracts (about) the same text. The standard font only covers Latin-1.
-// pdf-lib is loaded on the first seed: the mock in a browser bundle pays for it only when it seeds.
-async function seedPdf(text: string): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts } = await import('pdf-lib');
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([595, 842]);
-  // What fits on the page, cut before replacing: a seeded text may be megabytes.
-  const lines = text.split('\n', 50).map((line) => line.slice(0, 90).replace(/[^\x20-\x7E\xA0-\xFF]/g, '?'));
-  for (const [i, line] of lines.entries()) page.drawText(line, { x: 50, y: 790 - i * 15, size: 11, font });
-  return pdf.save();
-}
 
 /** What {@link seedDocuments} needs. */
 export interface SeedDeps {
@@ -31,8 +19,10 @@ export interface Seeded {
   content: string | null;
 }
 
-// Lets other requests in between two PDFs: a seed of a thousand makes a thousand.
-const turnOver = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+// Lets other requests in between chunks of work: a seed of a thousand documents makes a thousand PDFs and
+// answers with a thousand documents.
+export const turnOver = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const PDFS_PER_TURN = 10;
 
 /**
  * Creates the documents directly in their states for one tenant, ids in the given order, all or nothing
@@ -46,8 +36,9 @@ const turnOver = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export async function seedDocuments({ store, processor, clock }: SeedDeps, tenant: string, seeds: Seed[]): Promise<Seeded[]> {
   const now = clock();
   const documents: NewDocument[] = [];
-  for (const seed of seeds) {
-    const bytes = await seedPdf(seed.content ?? seed.filename);
+  for (const [i, seed] of seeds.entries()) {
+    // A one-page PDF whose text layer is its content, so a retry extracts (about) the same text.
+    const bytes = seedPdf(seed.content ?? seed.filename);
     const created = new Date(now.getTime() - seed.ageSeconds * 1000);
     // A finished run ended a second after the upload (or now, for a document uploaded just now).
     const finished = new Date(Math.min(now.getTime(), created.getTime() + 1000)).toISOString();
@@ -67,9 +58,31 @@ export async function seedDocuments({ store, processor, clock }: SeedDeps, tenan
         ...(seed.content === undefined ? {} : { text: seed.content }),
       },
     });
-    await turnOver();
+    if (i % PDFS_PER_TURN === PDFS_PER_TURN - 1) await turnOver();
   }
   const records = await store.insert(documents, now.toISOString());
   processor.submit(records.filter((r) => r.status === 'processing'));
   return records.map((record, i) => ({ record, content: record.status === 'completed' ? (seeds[i]!.content ?? '') : null }));
+}
+
+// How much seeded text one turn of the event loop serialises.
+const ANSWER_CHARS_PER_TURN = 256 * 1024;
+
+/**
+ * The body of a seed's `201`: the documents as getDocument shows them, serialised a part at a time (a seed's
+ * answer may be megabytes of text).
+ * @example jsonResponse(201, await seedAnswer(await seedDocuments(deps, tenant, seeds)));
+ */
+export async function seedAnswer(seeded: Seeded[]): Promise<string> {
+  const parts: string[] = [];
+  let chars = 0;
+  for (const { record, content } of seeded) {
+    parts.push(documentJson(record, content));
+    chars += content?.length ?? 0;
+    if (chars > ANSWER_CHARS_PER_TURN) {
+      chars = 0;
+      await turnOver();
+    }
+  }
+  return `{"documents":[${parts.join(',')}]}`;
 }

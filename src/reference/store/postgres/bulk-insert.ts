@@ -9,7 +9,7 @@ const toBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer
 // CHUNK_TEXT_CHARS of text), and the event loop turns over between chunks, so folding and encoding a
 // large seed never holds up other requests for long. A large file goes alone, as a binary parameter.
 const CHUNK_ROWS = 200;
-const CHUNK_TEXT_CHARS = 1024 * 1024;
+const CHUNK_TEXT_CHARS = 256 * 1024;
 const SMALL_FILE_BYTES = 64 * 1024;
 const turnOver = () => new Promise<void>((resolve) => setImmediate(resolve));
 
