@@ -22,7 +22,7 @@ export interface Seeded {
 // Lets other requests in between chunks of work: a seed of a thousand documents makes a thousand PDFs and
 // answers with a thousand documents.
 export const turnOver = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-const PDFS_PER_TURN = 10;
+const PDFS_PER_TURN = 5;
 
 /**
  * Creates the documents directly in their states for one tenant, ids in the given order, all or nothing
@@ -66,7 +66,7 @@ export async function seedDocuments({ store, processor, clock }: SeedDeps, tenan
 }
 
 // How much seeded text one turn of the event loop serialises.
-const ANSWER_CHARS_PER_TURN = 256 * 1024;
+const ANSWER_CHARS_PER_TURN = 64 * 1024;
 
 /**
  * The body of a seed's `201`: the documents as getDocument shows them, serialised a part at a time (a seed's

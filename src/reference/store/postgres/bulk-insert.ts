@@ -8,8 +8,8 @@ const toBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer
 // How a seed of a thousand documents goes in: rows in chunks (one statement each, up to CHUNK_ROWS rows or
 // CHUNK_TEXT_CHARS of text), and the event loop turns over between chunks, so folding and encoding a
 // large seed never holds up other requests for long. A large file goes alone, as a binary parameter.
-const CHUNK_ROWS = 200;
-const CHUNK_TEXT_CHARS = 256 * 1024;
+const CHUNK_ROWS = 100;
+const CHUNK_TEXT_CHARS = 64 * 1024;
 const SMALL_FILE_BYTES = 64 * 1024;
 const turnOver = () => new Promise<void>((resolve) => setImmediate(resolve));
 
