@@ -17,6 +17,12 @@ export interface ControlsDeps {
   settings: SettingsRegistry;
   faults: FaultRegistry;
   clock: () => Date;
+  /**
+   * Resets a tenant whole in one write (documents, settings, faults), where they live together (a
+   * database); without it, documents are removed first and the in-memory settings and faults, which
+   * cannot fail, reset after.
+   */
+  resetTenant?: (tenant: string) => Promise<number>;
   /** The operations faults can be injected into. */
   operationIds: readonly string[];
 }
@@ -84,7 +90,7 @@ const json = (status: number, value: unknown) => jsonResponse(status, JSON.strin
  * with another method a 405.
  * @example const controls = createControlsApi(deps); await controls('/reset', request, tenant);
  */
-export function createControlsApi({ store, processor, settings, faults, clock, operationIds }: ControlsDeps) {
+export function createControlsApi({ store, processor, settings, faults, clock, resetTenant, operationIds }: ControlsDeps) {
   // A tenant's seeds run one after another in this process: a bulk import that sends many at once
   // keeps one writer (one connection, one database backend's CPU) instead of many, and the rest of the
   // replica to the other tenants.
@@ -102,8 +108,13 @@ export function createControlsApi({ store, processor, settings, faults, clock, o
   const controls: Record<string, Control> = {
     '/reset': {
       async POST(_request, tenant) {
-        const deleted = await store.removeTenant(tenant);
-        await Promise.all([settings.reset(tenant), faults.reset(tenant)]);
+        // All or nothing: a reset that fails (a 503) has changed nothing.
+        const deleted = resetTenant
+          ? await resetTenant(tenant)
+          : await store.removeTenant(tenant).then(async (removed) => {
+              await Promise.all([settings.reset(tenant), faults.reset(tenant)]);
+              return removed;
+            });
         return json(200, { deleted_documents: deleted, settings: settings.get(tenant), faults: faults.get(tenant) });
       },
     },

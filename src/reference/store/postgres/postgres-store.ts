@@ -50,6 +50,17 @@ async function earlierUpload(db: Queryable, tenant: string, key: string, now: st
 }
 
 /**
+ * Deletes a tenant's documents (their files go with them) and remembered keys within the caller's
+ * transaction; resolves to how many documents. The store's removeTenant, and part of a whole reset.
+ * @example await db.transaction((tx) => removeTenantRows(tx, tenant));
+ */
+export async function removeTenantRows(tx: Queryable, tenant: string): Promise<number> {
+  const removed = await tx.query('DELETE FROM docproc.documents WHERE tenant = $1', [tenant]);
+  await tx.query('DELETE FROM docproc.upload_keys WHERE tenant = $1', [tenant]);
+  return removed.rowCount ?? 0;
+}
+
+/**
  * The store on PostgreSQL, shared by any number of replicas (see the migration for the tables). What one
  * process kept in memory is in the database: ids come from a sequence (unique and increasing across
  * replicas, never handed out twice); a record's changes are serialised by its row lock, so of concurrent
@@ -241,13 +252,7 @@ export async function createPostgresStore(db: Database, options: PostgresStoreOp
         );
       },
       removeTenant(tenant) {
-        return tracked(
-          db.transaction(async (tx) => {
-            const removed = await tx.query('DELETE FROM docproc.documents WHERE tenant = $1', [tenant]);
-            await tx.query('DELETE FROM docproc.upload_keys WHERE tenant = $1', [tenant]);
-            return removed.rowCount ?? 0;
-          }),
-        );
+        return tracked(db.transaction((tx) => removeTenantRows(tx, tenant)));
       },
       async close() {
         clearInterval(pruner);
