@@ -31,7 +31,8 @@ export interface paths {
          *     The `filename` of each part is kept exactly as sent (UTF-8, including `filename*` per RFC 5987)
          *     and is only ever data: it is never used as a path. A filename longer than 255 characters
          *     (Unicode code points) is a `400` (`invalid_request`): every document's name is stored and
-         *     listed with it, and names of thousands of characters are a client bug, not a file's name.
+         *     listed with it, and names of thousands of characters are a client bug, not a file's name. So is
+         *     a filename holding U+0000 (NUL), as `filename*` can encode it (`%00`).
          *
          *     **Idempotent retries.** Send an `Idempotency-Key` header to make a network retry safe: the
          *     first successful upload under a key is remembered for 24 hours, and a repeat of it (same key,
@@ -419,8 +420,8 @@ export interface components {
          *     match (no wildcards, no regular expressions), case-insensitive under Unicode full case folding
          *     (CaseFolding.txt, mappings C and F: `strasse` finds `Straße`), except that `İ` (U+0130) folds
          *     to `i`, so `istanbul` finds `İSTANBUL`. Accents and other marks are not ignored. 1 to 200
-         *     characters (Unicode code points). Documents that have not completed have no text yet, so only
-         *     their filename can match.
+         *     characters (Unicode code points), none of them U+0000 (NUL): a term holding one (`%00`) is a
+         *     `400`. Documents that have not completed have no text yet, so only their filename can match.
          */
         Search: string;
         /**
@@ -524,8 +525,8 @@ export interface operations {
                  *     match (no wildcards, no regular expressions), case-insensitive under Unicode full case folding
                  *     (CaseFolding.txt, mappings C and F: `strasse` finds `Straße`), except that `İ` (U+0130) folds
                  *     to `i`, so `istanbul` finds `İSTANBUL`. Accents and other marks are not ignored. 1 to 200
-                 *     characters (Unicode code points). Documents that have not completed have no text yet, so only
-                 *     their filename can match.
+                 *     characters (Unicode code points), none of them U+0000 (NUL): a term holding one (`%00`) is a
+                 *     `400`. Documents that have not completed have no text yet, so only their filename can match.
                  */
                 search?: components["parameters"]["Search"];
             };

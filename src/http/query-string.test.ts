@@ -17,6 +17,13 @@ describe('parseQueryString reads a query as querystring.parse does', () => {
     expect(parseQueryString(qs)).toEqual(parse(qs));
   });
 
+  it.each([
+    ['plain', `${'unknown=1&'.repeat(1000)}search=invoice&limit=5`],
+    ['escaped', `${'unknown%20name=1&'.repeat(1000)}search=invoice&limit=5`],
+  ])('but reads every parameter, not only the first 1,000 (%s)', (_, qs) => {
+    expect(parseQueryString(qs)).toMatchObject({ search: 'invoice', limit: '5' });
+  });
+
   it('for any string of names, values and separators', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[ab=&%+2x_]{0,40}$/), (qs) => {

@@ -23,6 +23,8 @@ export interface ReferenceCoreDeps {
   keyring: Keyring;
   settings: SettingsRegistry;
   faults: FaultRegistry;
+  /** Resets a tenant whole in one write, where settings and faults live beside the documents (a database). */
+  resetTenant?: (tenant: string) => Promise<number>;
   clock: () => Date;
   /** Uniform draws in [0, 1) for simulated failures (seeded for reproducible runs). */
   random: () => number;
@@ -45,14 +47,22 @@ export interface ReferenceCore {
  * @example const { api, processor } = createReferenceCore({ store, extractor, queue, keyring, settings, faults, clock, random, runBudgetMs, logger });
  */
 export function createReferenceCore(deps: ReferenceCoreDeps): ReferenceCore {
-  const { store, keyring, settings, faults, clock } = deps;
+  const { store, keyring, settings, faults, clock, resetTenant } = deps;
   const processor = createProcessor(deps);
   const uploads = createUploadService({ store, processor, clock });
   const api = createReferenceApi({
     keyring,
     faults,
     operations: createDocumentsApi({ store, processor, uploads }),
-    controls: createControlsApi({ store, processor, settings, faults, clock, operationIds: BUNDLED_OPERATIONS.operationIds }),
+    controls: createControlsApi({
+      store,
+      processor,
+      settings,
+      faults,
+      clock,
+      resetTenant,
+      operationIds: BUNDLED_OPERATIONS.operationIds,
+    }),
   });
   return { api, processor };
 }

@@ -70,6 +70,29 @@ describe('replicas of the reference service on one PostgreSQL', () => {
     expect(await until(async () => (await send(one!, '/api/v1/documents/get_documents')).status === 200, 15_000, 200)).toBe(true);
   }, 40_000);
 
+  it('answer a reset the database could not take 503, having changed nothing: documents, settings and faults stay', async () => {
+    const [one] = await replicas(1);
+    const post = (path: string, body: unknown) => send(one!, path, { ...json(body), method: 'POST' });
+    expect((await post('/_mock/seed', { documents: [{ status: 'completed', count: 3 }] })).status).toBe(201);
+    expect((await send(one!, '/_mock/settings', json({ processing_delay_ms: 4321 }))).status).toBe(200);
+    expect((await send(one!, '/_mock/faults', json({ latency_ms: 5 }))).status).toBe(200);
+    await cluster.halt();
+    try {
+      const res = await send(one!, '/_mock/reset', { method: 'POST' });
+      expect(res.status).toBe(503);
+      expect((await res.json()).detail).toMatch(/nothing was changed/);
+    } finally {
+      await cluster.start();
+    }
+    const total = async () => (await (await send(one!, '/api/v1/documents/get_documents')).json()).pagination?.total;
+    expect(await until(async () => (await total()) === 3, 15_000, 200)).toBe(true);
+    expect((await (await send(one!, '/_mock/settings')).json()).processing_delay_ms).toBe(4321);
+    expect((await (await send(one!, '/_mock/faults')).json()).latency_ms).toBe(5);
+    const reset = await (await send(one!, '/_mock/reset', { method: 'POST' })).json();
+    expect(reset).toMatchObject({ deleted_documents: 3, settings: { processing_delay_ms: 50 }, faults: { latency_ms: 0 } });
+    expect(await total()).toBe(0);
+  }, 60_000);
+
   it('tell every replica of changes again once the database came back (their listeners reconnect and reload)', async () => {
     const [one, two] = await replicas(2);
     await cluster.halt();

@@ -6,7 +6,7 @@ import type { DocumentStore } from './store/document-store.js';
 import { type Database, openDatabase } from './store/postgres/database.js';
 import { migrate, reachable } from './store/postgres/migrate.js';
 import { type Notifications, openNotifications } from './store/postgres/notifications.js';
-import { createPostgresStore } from './store/postgres/postgres-store.js';
+import { createPostgresStore, removeTenantRows } from './store/postgres/postgres-store.js';
 import { createSharedControls } from './store/postgres/shared-controls.js';
 
 // The advisory lock of exclusively(): a key of its own (node-pg-migrate, pg-boss and the queue's set-up use others).
@@ -31,6 +31,8 @@ export interface PostgresParts {
   queue: PgBossRunQueue;
   settings: SettingsRegistry;
   faults: FaultRegistry;
+  /** Resets a tenant whole (documents, settings, faults) in one transaction; see SharedControls. */
+  resetTenant(tenant: string): Promise<number>;
   /** `host:port/database`, for people (never the password). */
   where: string;
   /** Runs `work` while no other replica runs work under this function (a session advisory lock). */
@@ -55,7 +57,7 @@ export async function openPostgresParts(url: string, options: PostgresPartsOptio
     await migrate(db, url, logger);
     notifications = await openNotifications(url, logger.child({ component: 'database' }));
     store = await createPostgresStore(db, { clock: options.clock, logger: logger.child({ component: 'store' }) });
-    const { settings, faults } = await createSharedControls(db, notifications, options.defaults);
+    const { settings, faults, resetTenant } = await createSharedControls(db, notifications, options.defaults);
     const queue = await openPgBossRunQueue({
       db,
       notifications,
@@ -70,6 +72,7 @@ export async function openPostgresParts(url: string, options: PostgresPartsOptio
       queue,
       settings,
       faults,
+      resetTenant: (tenant) => resetTenant(tenant, (tx) => removeTenantRows(tx, tenant)),
       where: db.where,
       exclusively: (work) => db.exclusively(EXCLUSIVE_LOCK, work),
       async close() {

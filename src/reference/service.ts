@@ -102,6 +102,8 @@ interface StateParts {
   queue?: RunQueue;
   settings?: SettingsRegistry;
   faults?: FaultRegistry;
+  /** Resets a tenant whole in one write (with a database); otherwise the controls reset part by part. */
+  resetTenant?: (tenant: string) => Promise<number>;
   /** Lets go of what the parts hold beyond the store (a database's pool). */
   close?: () => Promise<void>;
   /** Runs work no other replica runs at the same time (start-up seeding). */
@@ -180,6 +182,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     keyring,
     settings,
     faults: parts.faults ?? createFaults(),
+    resetTenant: parts.resetTenant,
     clock,
     random: createRandom(options.seed),
     runBudgetMs,

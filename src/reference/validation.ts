@@ -1,4 +1,5 @@
 import { BUNDLED } from '../contract/bundled.js';
+import { textFault } from '../contract/storable-text.js';
 import { type FieldError, invalidRequest } from '../http/problem.js';
 import type { DocumentStatus, ListQuery } from './model.js';
 
@@ -67,8 +68,10 @@ export function parseListQuery(query: Record<string, QueryValue>): ListQuery {
   const search = single(query, 'search', errors);
   if (search !== undefined) {
     const length = [...search].length;
+    const fault = textFault(search);
     if (length < 1 || length > MAX_SEARCH_LENGTH)
       errors.push({ in: 'query', name: 'search', message: `must be 1 to ${MAX_SEARCH_LENGTH} characters` });
+    else if (fault) errors.push({ in: 'query', name: 'search', message: fault });
     else result.search = search;
   }
 

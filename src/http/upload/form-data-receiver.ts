@@ -1,4 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { textFault } from '../../contract/storable-text.js';
 import { boundaryOf, parseMultipart } from './multipart-body.js';
 import { ACCEPTED_TYPES, type ReceivedFile, type ReceivedUpload, type ReceiveOptions, type UploadLimits } from './received-upload.js';
 import { notKept, stagedBytes } from './staged-file.js';
@@ -43,6 +44,8 @@ export async function receiveFormData(request: Request, limits: UploadLimits, { 
   for (const part of parts) {
     const name = part.filename ?? '';
     if ([...name].length > limits.maxFilenameLength) return refused(refuse.filenameTooLong(name, limits.maxFilenameLength));
+    const fault = textFault(name);
+    if (fault) return refused(refuse.filenameUnstorable(name, fault));
     if (part.data.length > limits.maxFileBytes) return refused(refuse.fileTooLarge(name, limits.maxFileBytes));
     // A copy of its own, so the stored file does not pin the whole body in memory.
     const bytes = part.data.slice();

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import multer from 'multer';
+import { textFault } from '../../contract/storable-text.js';
 import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate } from './min-rate.js';
 import type { ReceivedFile, ReceivedUpload, ReceiveOptions, UploadLimits } from './received-upload.js';
 import { createSniffingStorage, RefusedPart, type SniffedFile } from './sniffing-storage.js';
@@ -52,6 +53,8 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
       if ([...file.originalname].length > limits.maxFilenameLength) {
         return accept(new RefusedPart(refuse.filenameTooLong(file.originalname, limits.maxFilenameLength)));
       }
+      const fault = textFault(file.originalname);
+      if (fault) return accept(new RefusedPart(refuse.filenameUnstorable(file.originalname, fault)));
       accept(null, true);
     },
     // The client's filename is data: keep it whole (slashes included) and decode it as UTF-8, which

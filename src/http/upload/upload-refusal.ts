@@ -37,6 +37,12 @@ export const refuse = {
       [{ in: 'body', name: FILES_FIELD, message: `filename must be at most ${max} characters (this one has ${[...name].length})` }],
       `A filename is longer than ${max} characters: ${JSON.stringify(`${[...name].slice(0, 40).join('')}…`)}.`,
     ),
+  /** A filename no store can hold as sent (a NUL in `filename*`); `fault` says why (storable-text.ts). */
+  filenameUnstorable: (name: string, fault: string): UploadRefusal =>
+    invalidBody(
+      [{ in: 'body', name: FILES_FIELD, message: `filename ${fault}` }],
+      `A filename cannot be stored as sent: ${JSON.stringify([...name].slice(0, 40).join(''))} ${fault}.`,
+    ),
   fileTooLarge: (filename: string | undefined, maxFileBytes: number): UploadRefusal => ({
     code: 'file_too_large',
     detail: `${JSON.stringify(filename ?? 'A file')} is larger than the ${maxFileBytes}-byte limit per file.`,

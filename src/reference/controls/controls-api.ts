@@ -3,11 +3,12 @@ import { ApiError, type FieldError, invalidRequest } from '../../http/problem.js
 import type { DocumentError, ForcedOutcome } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import { MAX_PROCESSING_DELAY_MS, type ProcessingSettings, type SettingsRegistry } from '../processing/settings.js';
-import { documentJson } from '../serialize.js';
 import type { DocumentStore } from '../store/document-store.js';
 import { parseDocumentId } from '../validation.js';
 import { type FaultRegistry, parseFaultsChange } from './faults.js';
-import { parseSeeds, seedDocuments } from './seeding.js';
+import { checkText, errorFault, isObject } from './field-checks.js';
+import { parseSeeds } from './seed-request.js';
+import { seedAnswer, seedDocuments } from './seeding.js';
 
 /** What the mock controls need. */
 export interface ControlsDeps {
@@ -16,11 +17,15 @@ export interface ControlsDeps {
   settings: SettingsRegistry;
   faults: FaultRegistry;
   clock: () => Date;
+  /**
+   * Resets a tenant whole in one write (documents, settings, faults), where they live together (a
+   * database); without it, documents are removed first and the in-memory settings and faults, which
+   * cannot fail, reset after.
+   */
+  resetTenant?: (tenant: string) => Promise<number>;
   /** The operations faults can be injected into. */
   operationIds: readonly string[];
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function requireObject(body: unknown): Record<string, unknown> {
   if (!isObject(body))
@@ -59,29 +64,16 @@ function parseOutcome(body: unknown): ForcedOutcome {
   const errors: FieldError[] = [];
   if (input.outcome === 'completed') {
     unknownKeys(input, ['outcome', 'content'], errors);
-    if (input.content !== undefined && typeof input.content !== 'string')
-      errors.push({ in: 'body', name: 'content', message: 'must be a string' });
+    checkText(input.content, 'content', errors);
     if (errors.length > 0) throw invalidRequest(errors);
     return input.content === undefined ? { outcome: 'completed' } : { outcome: 'completed', content: input.content as string };
   }
   if (input.outcome === 'failed') {
     unknownKeys(input, ['outcome', 'error'], errors);
-    const error = input.error;
-    const valid =
-      error === undefined ||
-      (isObject(error) &&
-        (error.code === 'unreadable_document' || error.code === 'processing_error') &&
-        typeof error.message === 'string' &&
-        error.message.length > 0 &&
-        Object.keys(error).every((k) => k === 'code' || k === 'message'));
-    if (!valid)
-      errors.push({
-        in: 'body',
-        name: 'error',
-        message: 'must be {"code": "unreadable_document" | "processing_error", "message": "<non-empty text>"}',
-      });
+    const fault = input.error === undefined ? undefined : errorFault(input.error);
+    if (fault) errors.push({ in: 'body', name: 'error', message: fault });
     if (errors.length > 0) throw invalidRequest(errors);
-    return error === undefined ? { outcome: 'failed' } : { outcome: 'failed', error: error as DocumentError };
+    return input.error === undefined ? { outcome: 'failed' } : { outcome: 'failed', error: input.error as DocumentError };
   }
   throw invalidRequest([{ in: 'body', name: 'outcome', message: 'must be "completed" or "failed"' }]);
 }
@@ -98,12 +90,31 @@ const json = (status: number, value: unknown) => jsonResponse(status, JSON.strin
  * with another method a 405.
  * @example const controls = createControlsApi(deps); await controls('/reset', request, tenant);
  */
-export function createControlsApi({ store, processor, settings, faults, clock, operationIds }: ControlsDeps) {
+export function createControlsApi({ store, processor, settings, faults, clock, resetTenant, operationIds }: ControlsDeps) {
+  // A tenant's seeds run one after another in this process: a bulk import that sends many at once
+  // keeps one writer (one connection, one database backend's CPU) instead of many, and the rest of the
+  // replica to the other tenants.
+  const seeding = new Map<string, Promise<unknown>>();
+  const oneSeedAtATime = <T>(tenant: string, work: () => Promise<T>): Promise<T> => {
+    const before = seeding.get(tenant) ?? Promise.resolve();
+    const mine = before.then(work, work);
+    const settled = mine.catch(() => {});
+    seeding.set(tenant, settled);
+    void settled.then(() => {
+      if (seeding.get(tenant) === settled) seeding.delete(tenant);
+    });
+    return mine;
+  };
   const controls: Record<string, Control> = {
     '/reset': {
       async POST(_request, tenant) {
-        const deleted = await store.removeTenant(tenant);
-        await Promise.all([settings.reset(tenant), faults.reset(tenant)]);
+        // All or nothing: a reset that fails (a 503) has changed nothing.
+        const deleted = resetTenant
+          ? await resetTenant(tenant)
+          : await store.removeTenant(tenant).then(async (removed) => {
+              await Promise.all([settings.reset(tenant), faults.reset(tenant)]);
+              return removed;
+            });
         return json(200, { deleted_documents: deleted, settings: settings.get(tenant), faults: faults.get(tenant) });
       },
     },
@@ -113,9 +124,10 @@ export function createControlsApi({ store, processor, settings, faults, clock, o
     },
     '/seed': {
       async POST(request, tenant) {
-        const records = await seedDocuments({ store, processor, clock }, tenant, parseSeeds(await request.json()));
-        const documents = await Promise.all(records.map(async (r) => documentJson(r, await store.content(r))));
-        return jsonResponse(201, `{"documents":[${documents.join(',')}]}`);
+        const seeds = parseSeeds(await request.json());
+        const seeded = await oneSeedAtATime(tenant, () => seedDocuments({ store, processor, clock }, tenant, seeds));
+        // From what was stored, not read back: once the seed is stored, its answer cannot fail.
+        return jsonResponse(201, await seedAnswer(seeded));
       },
     },
     '/faults': {

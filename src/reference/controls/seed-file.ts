@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FieldError } from '../../http/problem.js';
-import { parseSeeds, type Seed, type SeedDeps, seedDocuments } from './seeding.js';
+import { parseSeeds, type Seed } from './seed-request.js';
+import { type SeedDeps, seedDocuments } from './seeding.js';
 
 // Node only (it reads a file): apart from seeding.ts, which the browser-safe core imports.
 

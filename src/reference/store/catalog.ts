@@ -53,9 +53,12 @@ export interface Catalog {
 
 const slot = (tenant: string, key: string) => `${tenant}\n${key}`;
 
-/** The record a new document starts as, in every store: `processing`, its first attempt, created now. */
-export function newRecord({ file: _, ...document }: NewDocument, id: number, now: string): DocumentRecord {
-  return {
+/**
+ * The record a new document starts as, in every store: `processing`, its first attempt, created now; or
+ * the state it was given (a seed).
+ */
+export function newRecord({ file: _, state, ...document }: NewDocument, id: number, now: string): DocumentRecord {
+  const record: DocumentRecord = {
     ...document,
     id,
     status: 'processing',
@@ -66,6 +69,9 @@ export function newRecord({ file: _, ...document }: NewDocument, id: number, now
     processed_at: null,
     next_outcome: null,
   };
+  if (!state) return record;
+  const { text: __, ...fields } = state;
+  return { ...record, ...fields };
 }
 
 /** A record as its upload's 202 showed it. */

@@ -1,5 +1,5 @@
 import type { StagedFile } from '../../http/upload/staged-file.js';
-import type { ContentType, DocumentRecord, DocumentStatus, ListQuery } from '../model.js';
+import type { ContentType, DocumentError, DocumentRecord, DocumentStatus, ListQuery } from '../model.js';
 
 export type { StagedFile };
 
@@ -10,6 +10,19 @@ export interface NewDocument {
   content_type: ContentType;
   size_bytes: number;
   file: StagedFile;
+  /** The state it is created in (a seed of the mock controls); without it, `processing` as an upload is. */
+  state?: InitialState;
+}
+
+/** A document's state from the start, rather than `processing` (seeded documents). */
+export interface InitialState {
+  status: DocumentStatus;
+  error: DocumentError | null;
+  created_at: string;
+  updated_at: string;
+  processed_at: string | null;
+  /** The extracted text of a completed document. */
+  text?: string;
 }
 
 /** What to remember of an upload under its Idempotency-Key. */
@@ -60,8 +73,9 @@ export interface DocumentStore {
    */
   claimKey(tenant: string, key: string, now: string): Promise<KeyClaim>;
   /**
-   * Takes the files and creates one `processing` record each, ids in order, all or nothing; with
-   * `remember`, the upload is remembered under its (claimed) key. A failed insert leaves nothing behind.
+   * Takes the files and creates one record each, ids in order, all or nothing: `processing` (an upload), or
+   * in its `state` with its text (a seed); with `remember`, the upload is remembered under its (claimed)
+   * key. A failed insert leaves nothing behind.
    */
   insert(files: NewDocument[], now: string, remember?: Remember): Promise<DocumentRecord[]>;
   /** The tenant's document, or undefined (another tenant's documents are undefined too). */

@@ -125,6 +125,52 @@ describe.each(ADAPTERS)('the $name store', (adapter) => {
       if (claim.kind === 'claimed') await claim.release();
       expect((await store.claimKey('tenant-a', 'k', NOW)).kind).toBe('claimed');
     });
+
+    it('creates seeded documents in their states with their texts, found and counted as such', async () => {
+      const store = await adapter.open();
+      const state = (status: DocumentRecord['status'], extra: Partial<NewDocument['state']> = {}) => ({
+        status,
+        error: null,
+        created_at: NOW,
+        updated_at: LATER,
+        processed_at: status === 'processing' ? null : LATER,
+        ...extra,
+      });
+      const error = { code: 'unreadable_document' as const, message: 'Seeded.' };
+      const [done, broken, pending] = await store.insert(
+        [
+          { ...file('done.pdf'), state: state('completed', { text: 'Sourdough 4.50' }) },
+          { ...file('broken.pdf'), state: state('failed', { error }) },
+          { ...file('pending.pdf'), state: state('processing', { updated_at: NOW }) },
+        ],
+        NOW,
+      );
+      expect(done).toMatchObject({ status: 'completed', error: null, created_at: NOW, updated_at: LATER, processed_at: LATER });
+      expect(broken).toMatchObject({ status: 'failed', error, processed_at: LATER });
+      expect(pending).toMatchObject({ status: 'processing', processed_at: null });
+      expect(await store.get('tenant-a', done!.id)).toEqual(done);
+      expect(await store.content(done!)).toBe('Sourdough 4.50');
+      expect(await store.content(broken!)).toBeNull();
+      expect(ids((await store.list('tenant-a', { page: 1, limit: 20, search: 'SOURDOUGH' })).documents)).toEqual([done!.id]);
+      expect((await store.list('tenant-a', { page: 1, limit: 20, status: 'failed' })).total).toBe(1);
+      expect(ids(await store.inStatus('processing'))).toEqual([pending!.id]);
+    });
+
+    it('creates a seed of hundreds of documents with long texts all at once, or none of them', async () => {
+      const store = await adapter.open();
+      const text = (i: number) => `${i} `.repeat(4000);
+      const seed = Array.from({ length: 300 }, (_, i) => ({
+        ...file(`seed-${i}.pdf`),
+        state: { status: 'completed' as const, error: null, created_at: NOW, updated_at: NOW, processed_at: NOW, text: text(i) },
+      }));
+      const broken = failing();
+      await expect(store.insert([...seed.slice(0, 299), { ...file('bad.pdf', 'tenant-a', broken) }], NOW)).rejects.toThrow();
+      expect((await store.list('tenant-a', { page: 1, limit: 20 })).total).toBe(0);
+      const fresh = seed.map((s) => ({ ...s, file: stagedBytes(pdf(s.filename)) }));
+      const records = await store.insert(fresh, NOW);
+      expect((await store.list('tenant-a', { page: 1, limit: 20, status: 'completed' })).total).toBe(300);
+      expect(await store.content(records[299]!)).toBe(text(299));
+    });
   });
 
   describe('reading', () => {

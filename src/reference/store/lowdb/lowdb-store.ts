@@ -5,17 +5,18 @@ import { Low } from 'lowdb';
 import type { Logger } from 'pino';
 import type { DocumentRecord } from '../../model.js';
 import { type Catalog, createCatalog, newRecord, type UploadKey } from '../catalog.js';
-import type { DocumentStore, StagedFile } from '../document-store.js';
+import type { DocumentStore, NewDocument, StagedFile } from '../document-store.js';
 import { type DataDirLayout, prepareDataDir } from './data-dir.js';
 import { createDurableJsonFile, type DurableJsonFile, fsyncDir, MissingFileError, writeFileDurably } from './durable-fs.js';
 import { checkMeta, META_FORMAT, type StoreMeta } from './meta-file.js';
 import { recordCheck } from './record-check.js';
 import { openSegments, type Segments, segmentOf } from './segments.js';
 import { exists, findOrphans, moveLegacyKeys, refuseLostDb } from './startup.js';
-import { createTextFiles } from './texts.js';
+import { createTextFiles, type TextFiles } from './texts.js';
 
 // Expired Idempotency-Keys are ignored at once; this only bounds how long they take up space.
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
+const TEXT_WRITES_AT_ONCE = 16;
 
 /** The durable store: records in lowdb files, bytes and texts in files beside them, all in one data dir. */
 export interface LowdbStore extends DocumentStore {
@@ -92,6 +93,18 @@ async function place(file: StagedFile, path: string): Promise<void> {
   await file.discard();
 }
 
+// The texts of seeded documents, a few files at a time (a seed has up to a thousand).
+async function writeTexts(texts: TextFiles, records: DocumentRecord[], files: NewDocument[]): Promise<void> {
+  const pending = records.flatMap((record, i) => {
+    const text = files[i]!.state?.text;
+    return text === undefined ? [] : [{ id: record.id, text }];
+  });
+  const worker = async () => {
+    for (let next = pending.pop(); next; next = pending.pop()) await texts.write(next.id, next.text);
+  };
+  await Promise.all(Array.from({ length: TEXT_WRITES_AT_ONCE }, worker));
+}
+
 /**
  * Opens (or creates) the store in a data dir: takes the dir's lock, sweeps temp files of interrupted
  * uploads and files no record refers to, and refuses a damaged or missing db or records file (or record)
@@ -146,6 +159,7 @@ export async function openLowdbStore(
       try {
         await Promise.all(records.map((record, i) => place(files[i]!.file, filePath(record.id))));
         await fsyncDir(layout.filesDir);
+        await writeTexts(texts, records, files);
         for (const record of records) segments.put(record);
         if (replaced) segments.removeUpload(replaced);
         if (upload) segments.putUpload(upload);
@@ -165,12 +179,15 @@ export async function openLowdbStore(
         if (upload) segments.removeUpload(upload);
         if (replaced) segments.putUpload(replaced);
         await segments.flush(touched).catch(() => {});
-        await Promise.all([...ids.map((id) => rm(filePath(id), { force: true })), ...files.map((f) => f.file.discard())]);
+        await Promise.all([
+          ...ids.flatMap((id) => [rm(filePath(id), { force: true }), texts.remove(id)]),
+          ...files.map((f) => f.file.discard()),
+        ]);
         throw error;
       }
       if (replaced) catalog.forget(replaced);
       if (upload) catalog.remember(upload);
-      return records.map((record) => catalog.put(record));
+      return records.map((record, i) => catalog.put(record, files[i]!.state?.text));
     },
     get: async (tenant, id) => catalog.ofTenant(tenant, id),
     byId: async (id) => catalog.get(id),

@@ -41,7 +41,9 @@ export function createMemoryStore({ tenantSalt = randomSalt() }: MemoryStoreOpti
       }
       const records = files.map((file, i): DocumentRecord => {
         bytesById.set(ids[i]!, contents[i]!);
-        return catalog.put(newRecord(file, ids[i]!, now));
+        const text = file.state?.text;
+        if (text !== undefined) texts.set(ids[i]!, text);
+        return catalog.put(newRecord(file, ids[i]!, now), text);
       });
       const tenant = records[0]!.tenant;
       if (remember) {

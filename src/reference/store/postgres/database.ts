@@ -22,7 +22,7 @@ export interface Database extends Queryable {
 
 // How long a request waits for a connection, and a query for its answer, before the database counts as
 // unavailable: far inside the HTTP request timeout, so a client gets a 503 rather than a hang.
-const CONNECT_TIMEOUT_MS = 5_000;
+export const CONNECT_TIMEOUT_MS = 5_000;
 const QUERY_TIMEOUT_MS = 30_000;
 
 const NETWORK_CODES = new Set([

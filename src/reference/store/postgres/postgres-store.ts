@@ -4,9 +4,11 @@ import { foldForSearch } from '../../../contract/search-folding.js';
 import type { DocumentRecord } from '../../model.js';
 import { asUploaded, newRecord } from '../catalog.js';
 import type { DocumentStore, EarlierUpload, KeyClaim } from '../document-store.js';
-import { type Database, openDatabase, type Queryable } from './database.js';
+import { insertDocuments, insertFiles } from './bulk-insert.js';
+import { CONNECT_TIMEOUT_MS, type Database, openDatabase, type Queryable } from './database.js';
 import { migrate, reachable } from './migrate.js';
 import { listPage, RECORD_COLUMNS, type RecordRow, recordOf } from './records.js';
+import { createTenantShare, withTenantShares } from './tenant-share.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -16,6 +18,8 @@ export interface PostgresStoreOptions {
   pruneEveryMs?: number;
   clock?: () => Date;
   logger?: Pick<Logger, 'warn' | 'error'>;
+  /** How many of the pool's connections one tenant's requests may hold at once (default: half the pool). */
+  tenantShare?: number;
 }
 
 const KEY_LEASE_MS = 30_000;
@@ -45,7 +49,16 @@ async function earlierUpload(db: Queryable, tenant: string, key: string, now: st
   return { fingerprint: upload.fingerprint, documents };
 }
 
-const toBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+/**
+ * Deletes a tenant's documents (their files go with them) and remembered keys within the caller's
+ * transaction; resolves to how many documents. The store's removeTenant, and part of a whole reset.
+ * @example await db.transaction((tx) => removeTenantRows(tx, tenant));
+ */
+export async function removeTenantRows(tx: Queryable, tenant: string): Promise<number> {
+  const removed = await tx.query('DELETE FROM docproc.documents WHERE tenant = $1', [tenant]);
+  await tx.query('DELETE FROM docproc.upload_keys WHERE tenant = $1', [tenant]);
+  return removed.rowCount ?? 0;
+}
 
 /**
  * The store on PostgreSQL, shared by any number of replicas (see the migration for the tables). What one
@@ -60,6 +73,7 @@ const toBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer
  */
 export async function createPostgresStore(db: Database, options: PostgresStoreOptions = {}): Promise<DocumentStore> {
   const { keyLeaseMs = KEY_LEASE_MS, pruneEveryMs = PRUNE_EVERY_MS, clock = () => new Date(), logger } = options;
+  const share = createTenantShare(options.tenantShare ?? Math.max(1, Math.floor((db.pool.options.max ?? 10) / 2)), CONNECT_TIMEOUT_MS);
   await db.query('INSERT INTO docproc.meta (tenant_salt) VALUES ($1) ON CONFLICT DO NOTHING', [randomBytes(32).toString('hex')]);
   const salt = await db.query<{ tenant_salt: string }>('SELECT tenant_salt FROM docproc.meta');
   const tenantSalt = salt.rows[0]!.tenant_salt;
@@ -89,180 +103,166 @@ export async function createPostgresStore(db: Database, options: PostgresStoreOp
 
   const lease = (ms: number) => `now() + ${Math.trunc(ms)} * interval '1 millisecond'`;
 
-  return {
-    tenantSalt,
-    async claimKey(tenant, key, now): Promise<KeyClaim> {
-      const upload = await earlierUpload(db, tenant, key, now);
-      if (upload) return { kind: 'earlier', upload };
-      const holder = randomUUID();
-      // Claimed, then looked up again in the same transaction: an upload that remembered the key and let go
-      // of its claim after the look-up above is found here, not uploaded twice.
-      const found = await db.transaction(async (tx) => {
-        const claim = await tx.query(
-          `INSERT INTO docproc.key_claims AS c (tenant, key, holder, lease_until) VALUES ($1, $2, $3, ${lease(keyLeaseMs)})
+  return withTenantShares(
+    {
+      tenantSalt,
+      async claimKey(tenant, key, now): Promise<KeyClaim> {
+        const upload = await earlierUpload(db, tenant, key, now);
+        if (upload) return { kind: 'earlier', upload };
+        const holder = randomUUID();
+        // Claimed, then looked up again in the same transaction: an upload that remembered the key and let go
+        // of its claim after the look-up above is found here, not uploaded twice.
+        const found = await db.transaction(async (tx) => {
+          const claim = await tx.query(
+            `INSERT INTO docproc.key_claims AS c (tenant, key, holder, lease_until) VALUES ($1, $2, $3, ${lease(keyLeaseMs)})
            ON CONFLICT (tenant, key) DO UPDATE SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
            WHERE c.lease_until < now()
            RETURNING holder`,
-          [tenant, key, holder],
-        );
-        if (claim.rowCount === 0) return { kind: 'in_use' } as const;
-        const earlier = await earlierUpload(tx, tenant, key, now);
-        if (!earlier) return undefined;
-        await tx.query('DELETE FROM docproc.key_claims WHERE tenant = $1 AND key = $2 AND holder = $3', [tenant, key, holder]);
-        return { kind: 'earlier', upload: earlier } as const;
-      });
-      if (found) return found;
-      // The holder renews its lease while the upload is received (a slow client may take minutes).
-      const renewal = setInterval(() => {
-        db.query(`UPDATE docproc.key_claims SET lease_until = ${lease(keyLeaseMs)} WHERE tenant = $1 AND key = $2 AND holder = $3`, [
-          tenant,
-          key,
-          holder,
-        ]).catch((err: unknown) => logger?.warn({ err }, 'could not renew an Idempotency-Key claim'));
-      }, keyLeaseMs / 3);
-      renewal.unref();
-      renewals.add(renewal);
-      return {
-        kind: 'claimed',
-        async release() {
-          clearInterval(renewal);
-          renewals.delete(renewal);
-          await db.query('DELETE FROM docproc.key_claims WHERE tenant = $1 AND key = $2 AND holder = $3', [tenant, key, holder]);
-        },
-      };
-    },
-    insert(files, now, remember) {
-      return tracked(
-        (async () => {
-          let ids: number[];
-          try {
-            // Taken before anything else: concurrent uploads never share an id, and a failed upload's ids
-            // are never handed out again.
-            const taken = await db.query<{ id: string }>("SELECT nextval('docproc.document_ids') AS id FROM generate_series(1, $1)", [
-              files.length,
-            ]);
-            ids = taken.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-            const records = files.map((file, i) => newRecord(file, ids[i]!, now));
-            await db.transaction(async (tx) => {
-              // Bytes first, one file at a time (the documents' foreign key is checked at commit), so the
-              // tenant's counts row, which the documents' insert locks, is held only briefly.
-              for (const [i, file] of files.entries()) {
-                await tx.query('INSERT INTO docproc.files (id, bytes) VALUES ($1, $2)', [ids[i], toBuffer(await file.file.bytes())]);
-              }
-              await tx.query(
-                `INSERT INTO docproc.documents (id, tenant, filename, content_type, size_bytes, status, attempts, created_at, updated_at, folded_name)
-                 SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[])`,
-                [
-                  ids,
-                  records.map((r) => r.tenant),
-                  records.map((r) => r.filename),
-                  records.map((r) => r.content_type),
-                  records.map((r) => r.size_bytes),
-                  records.map((r) => r.status),
-                  records.map((r) => r.attempts),
-                  records.map((r) => r.created_at),
-                  records.map((r) => r.updated_at),
-                  records.map((r) => foldForSearch(r.filename)),
-                ],
-              );
-              if (remember) {
-                const tenant = records[0]!.tenant;
-                // An expired upload under the key is replaced; the key's claim is let go with the commit.
-                await tx.query(
-                  `INSERT INTO docproc.upload_keys (tenant, key, fingerprint, expires_at, document_ids) VALUES ($1, $2, $3, $4, $5)
+            [tenant, key, holder],
+          );
+          if (claim.rowCount === 0) return { kind: 'in_use' } as const;
+          const earlier = await earlierUpload(tx, tenant, key, now);
+          if (!earlier) return undefined;
+          await tx.query('DELETE FROM docproc.key_claims WHERE tenant = $1 AND key = $2 AND holder = $3', [tenant, key, holder]);
+          return { kind: 'earlier', upload: earlier } as const;
+        });
+        if (found) return found;
+        // The holder renews its lease while the upload is received (a slow client may take minutes).
+        const renewal = setInterval(() => {
+          db.query(`UPDATE docproc.key_claims SET lease_until = ${lease(keyLeaseMs)} WHERE tenant = $1 AND key = $2 AND holder = $3`, [
+            tenant,
+            key,
+            holder,
+          ]).catch((err: unknown) => logger?.warn({ err }, 'could not renew an Idempotency-Key claim'));
+        }, keyLeaseMs / 3);
+        renewal.unref();
+        renewals.add(renewal);
+        return {
+          kind: 'claimed',
+          async release() {
+            clearInterval(renewal);
+            renewals.delete(renewal);
+            await db.query('DELETE FROM docproc.key_claims WHERE tenant = $1 AND key = $2 AND holder = $3', [tenant, key, holder]);
+          },
+        };
+      },
+      insert(files, now, remember) {
+        return tracked(
+          (async () => {
+            let ids: number[];
+            try {
+              // Taken before anything else: concurrent uploads never share an id, and a failed upload's ids
+              // are never handed out again.
+              const taken = await db.query<{ id: string }>("SELECT nextval('docproc.document_ids') AS id FROM generate_series(1, $1)", [
+                files.length,
+              ]);
+              ids = taken.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+              const records = files.map((file, i) => newRecord(file, ids[i]!, now));
+              await db.transaction(async (tx) => {
+                // Bytes first (the documents' foreign key is checked at commit), so the tenant's counts row,
+                // which the documents' insert locks, is held only briefly.
+                await insertFiles(tx, ids, files);
+                await insertDocuments(
+                  tx,
+                  records,
+                  files.map((f) => f.state?.text),
+                );
+                if (remember) {
+                  const tenant = records[0]!.tenant;
+                  // An expired upload under the key is replaced; the key's claim is let go with the commit.
+                  await tx.query(
+                    `INSERT INTO docproc.upload_keys (tenant, key, fingerprint, expires_at, document_ids) VALUES ($1, $2, $3, $4, $5)
                    ON CONFLICT (tenant, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, expires_at = EXCLUDED.expires_at,
                      document_ids = EXCLUDED.document_ids`,
-                  [tenant, remember.key, remember.fingerprint, remember.expires_at, ids],
-                );
-                await tx.query('DELETE FROM docproc.key_claims WHERE tenant = $1 AND key = $2', [tenant, remember.key]);
-              }
-            });
-            return records.map((r) => Object.freeze(r));
-          } finally {
-            await Promise.all(files.map((f) => f.file.discard()));
-          }
-        })(),
-      );
-    },
-    async get(tenant, id) {
-      const { rows } = await db.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM docproc.documents WHERE id = $1 AND tenant = $2`, [
-        id,
-        tenant,
-      ]);
-      return rows[0] && recordOf(rows[0]);
-    },
-    async byId(id) {
-      const { rows } = await db.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM docproc.documents WHERE id = $1`, [id]);
-      return rows[0] && recordOf(rows[0]);
-    },
-    async inStatus(status) {
-      const { rows } = await db.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM docproc.documents WHERE status = $1 ORDER BY id`, [status]);
-      return rows.map(recordOf);
-    },
-    list: (tenant, query) => listPage(db, tenant, query),
-    async content(record) {
-      if (record.status !== 'completed') return null;
-      const { rows } = await db.query<{ content: string | null }>('SELECT content FROM docproc.documents WHERE id = $1', [record.id]);
-      return rows[0]?.content ?? '';
-    },
-    async readFile(id) {
-      const { rows } = await db.query<{ bytes: Buffer }>('SELECT bytes FROM docproc.files WHERE id = $1', [id]);
-      if (!rows[0]) throw new Error(`document ${id} has no stored file`);
-      return rows[0].bytes;
-    },
-    update(id, decide) {
-      return tracked(
-        db.transaction(async (tx) => {
-          // The row lock orders changes of one record across every replica: each is decided on what the
-          // one before left.
-          const { rows } = await tx.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM docproc.documents WHERE id = $1 FOR UPDATE`, [id]);
-          if (!rows[0]) return undefined;
-          const current = recordOf(rows[0]);
-          const change = decide(current);
-          if (!change) return { record: current, changed: false };
-          const next = { ...current, ...change.record, id };
-          const text = change.text === undefined ? [] : [change.text, foldForSearch(change.text)];
-          await tx.query(
-            `UPDATE docproc.documents SET filename = $2, content_type = $3, size_bytes = $4, status = $5, attempts = $6, error = $7,
+                    [tenant, remember.key, remember.fingerprint, remember.expires_at, ids],
+                  );
+                  await tx.query('DELETE FROM docproc.key_claims WHERE tenant = $1 AND key = $2', [tenant, remember.key]);
+                }
+              });
+              return records.map((r) => Object.freeze(r));
+            } finally {
+              await Promise.all(files.map((f) => f.file.discard()));
+            }
+          })(),
+        );
+      },
+      async get(tenant, id) {
+        const { rows } = await db.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM docproc.documents WHERE id = $1 AND tenant = $2`, [
+          id,
+          tenant,
+        ]);
+        return rows[0] && recordOf(rows[0]);
+      },
+      async byId(id) {
+        const { rows } = await db.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM docproc.documents WHERE id = $1`, [id]);
+        return rows[0] && recordOf(rows[0]);
+      },
+      async inStatus(status) {
+        const { rows } = await db.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM docproc.documents WHERE status = $1 ORDER BY id`, [
+          status,
+        ]);
+        return rows.map(recordOf);
+      },
+      list: (tenant, query) => listPage(db, tenant, query),
+      async content(record) {
+        if (record.status !== 'completed') return null;
+        const { rows } = await db.query<{ content: string | null }>('SELECT content FROM docproc.documents WHERE id = $1', [record.id]);
+        return rows[0]?.content ?? '';
+      },
+      async readFile(id) {
+        const { rows } = await db.query<{ bytes: Buffer }>('SELECT bytes FROM docproc.files WHERE id = $1', [id]);
+        if (!rows[0]) throw new Error(`document ${id} has no stored file`);
+        return rows[0].bytes;
+      },
+      update(id, decide) {
+        return tracked(
+          db.transaction(async (tx) => {
+            // The row lock orders changes of one record across every replica: each is decided on what the
+            // one before left.
+            const { rows } = await tx.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM docproc.documents WHERE id = $1 FOR UPDATE`, [id]);
+            if (!rows[0]) return undefined;
+            const current = recordOf(rows[0]);
+            const change = decide(current);
+            if (!change) return { record: current, changed: false };
+            const next = { ...current, ...change.record, id };
+            const text = change.text === undefined ? [] : [change.text, foldForSearch(change.text)];
+            await tx.query(
+              `UPDATE docproc.documents SET filename = $2, content_type = $3, size_bytes = $4, status = $5, attempts = $6, error = $7,
                created_at = $8, updated_at = $9, processed_at = $10, next_outcome = $11, folded_name = $12
                ${text.length > 0 ? ', content = $13, folded_content = $14' : ''}
              WHERE id = $1`,
-            [
-              id,
-              next.filename,
-              next.content_type,
-              next.size_bytes,
-              next.status,
-              next.attempts,
-              next.error === null ? null : JSON.stringify(next.error),
-              next.created_at,
-              next.updated_at,
-              next.processed_at,
-              next.next_outcome === null ? null : JSON.stringify(next.next_outcome),
-              foldForSearch(next.filename),
-              ...text,
-            ],
-          );
-          return { record: Object.freeze(next), changed: true };
-        }),
-      );
+              [
+                id,
+                next.filename,
+                next.content_type,
+                next.size_bytes,
+                next.status,
+                next.attempts,
+                next.error === null ? null : JSON.stringify(next.error),
+                next.created_at,
+                next.updated_at,
+                next.processed_at,
+                next.next_outcome === null ? null : JSON.stringify(next.next_outcome),
+                foldForSearch(next.filename),
+                ...text,
+              ],
+            );
+            return { record: Object.freeze(next), changed: true };
+          }),
+        );
+      },
+      removeTenant(tenant) {
+        return tracked(db.transaction((tx) => removeTenantRows(tx, tenant)));
+      },
+      async close() {
+        clearInterval(pruner);
+        for (const renewal of renewals) clearInterval(renewal);
+        renewals.clear();
+        await Promise.allSettled([...writes]);
+      },
     },
-    removeTenant(tenant) {
-      return tracked(
-        db.transaction(async (tx) => {
-          const removed = await tx.query('DELETE FROM docproc.documents WHERE tenant = $1', [tenant]);
-          await tx.query('DELETE FROM docproc.upload_keys WHERE tenant = $1', [tenant]);
-          return removed.rowCount ?? 0;
-        }),
-      );
-    },
-    async close() {
-      clearInterval(pruner);
-      for (const renewal of renewals) clearInterval(renewal);
-      renewals.clear();
-      await Promise.allSettled([...writes]);
-    },
-  };
+    share,
+  );
 }
 
 /**

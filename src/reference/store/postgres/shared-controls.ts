@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { changedFaults, type FaultRegistry, type Faults, none } from '../../controls/faults.js';
 import type { ProcessingSettings, SettingsRegistry } from '../../processing/settings.js';
-import type { Database } from './database.js';
+import type { Database, Queryable } from './database.js';
 import type { Notifications } from './notifications.js';
 
 const CHANNEL = 'docproc_controls';
@@ -21,6 +21,11 @@ interface Change {
 export interface SharedControls {
   settings: SettingsRegistry;
   faults: FaultRegistry;
+  /**
+   * Resets a tenant whole, in one transaction: its documents (`removeDocuments`, in the same transaction),
+   * settings and faults; resolves to how many documents. A reset that fails changed nothing.
+   */
+  resetTenant(tenant: string, removeDocuments: (tx: Queryable) => Promise<number>): Promise<number>;
 }
 
 /**
@@ -159,5 +164,44 @@ export async function createSharedControls(
       });
     },
   };
-  return { settings, faults };
+  const resetTenant = async (tenant: string, removeDocuments: (tx: Queryable) => Promise<number>): Promise<number> => {
+    const kinds = ['settings', 'faults'] as const;
+    const nonces = kinds.map(() => randomUUID());
+    const echoed = new Set<Kind>();
+    let timer: NodeJS.Timeout | undefined;
+    const bothEchoed = kinds.map(
+      (kind, i) =>
+        new Promise<void>((resolve) =>
+          echoes.set(nonces[i]!, () => {
+            echoed.add(kind);
+            resolve();
+          }),
+        ),
+    );
+    const heard = Promise.race([
+      Promise.all(bothEchoed),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ECHO_WAIT_MS);
+      }),
+    ]);
+    try {
+      // Notifications are sent at commit, and only if it commits.
+      const removed = await db.transaction(async (tx) => {
+        const count = await removeDocuments(tx);
+        await tx.query(
+          `WITH gone AS (DELETE FROM docproc.tenant_controls WHERE tenant = $1)
+           SELECT ${notify('settings', '$1::text', 'null', '$2::text')}, ${notify('faults', '$1::text', 'null', '$3::text')}`,
+          [tenant, nonces[0], nonces[1]],
+        );
+        return count;
+      });
+      for (const kind of kinds) if (!echoed.has(kind)) apply(kind, tenant, null);
+      await heard;
+      return removed;
+    } finally {
+      clearTimeout(timer);
+      for (const nonce of nonces) echoes.delete(nonce);
+    }
+  };
+  return { settings, faults, resetTenant };
 }
