@@ -98,6 +98,8 @@ export interface ListeningServer {
    * connections are cut once the requests whose body had arrived are answered.
    */
   close(graceMs?: number): Promise<void>;
+  /** Client connections open now, and refused or evicted at the caps so far (the metrics). */
+  connections(): { open: number; refused: number; evicted: number };
 }
 
 /**
@@ -126,7 +128,7 @@ export function listen(
     const drain = createDrain(server, app);
     server.on('request', drain.listener);
     server.keepAliveTimeout = keepAliveTimeoutMs;
-    limitConnections(server, { maxConnections, maxPerAddress: maxConnectionsPerAddress });
+    const connections = limitConnections(server, { maxConnections, maxPerAddress: maxConnectionsPerAddress });
     server.on('clientError', answerClientError);
     server.on('checkExpectation', answerExpectation);
     server.listen(port, host);
@@ -142,6 +144,7 @@ export function listen(
         port: address.port,
         url: `http://${shownHost}:${address.port}`,
         close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => drain.close(graceMs),
+        connections,
       });
     });
   });
