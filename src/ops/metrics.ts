@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReplacedBecause } from '../reference/processing/extraction-pool.js';
 import type { RunObserver } from '../reference/processing/processor.js';
+import { createRequestHistogram } from './request-histogram.js';
 
 /** What the metrics read when scraped: each a number of this replica (or of the shared database) now. */
 export interface MetricSources {
@@ -37,8 +38,8 @@ const RUN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
  * requests by operation and status with their latency, documents by status, the queue's depth and wait,
  * runs by outcome and error code, extraction processes replaced (memory-limit stops among them), the
  * database pool and its reconnects, client connections evicted or refused, and Node's process metrics.
- * No label carries a tenant or a key. A request costs two map lookups and one histogram observation:
- * the label children are made once per operation and status.
+ * No label carries a tenant or a key. A request costs two map lookups and a few additions (see
+ * request-histogram.ts).
  * @example const metrics = createMetrics(); const service = await createReferenceService({ ..., metrics });
  */
 export function createMetrics(): Metrics {
@@ -50,27 +51,11 @@ export function createMetrics(): Metrics {
   const registers = [registry];
   let sources: MetricSources = {};
 
-  const requests = new Histogram({
+  const observeRequest = createRequestHistogram(registry, {
     name: 'docproc_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by operation (operationId, controls, unknown or other) and status.',
-    labelNames: ['operation', 'status'] as const,
     buckets: LATENCY_BUCKETS,
-    registers,
   });
-  const children = new Map<string, Map<number, Histogram.Internal<'operation' | 'status'>>>();
-  const childOf = (operation: string, status: number) => {
-    let byStatus = children.get(operation);
-    if (!byStatus) {
-      byStatus = new Map();
-      children.set(operation, byStatus);
-    }
-    let child = byStatus.get(status);
-    if (!child) {
-      child = requests.labels(operation, String(status));
-      byStatus.set(status, child);
-    }
-    return child;
-  };
 
   const runDuration = new Histogram({
     name: 'docproc_run_duration_seconds',
@@ -165,9 +150,7 @@ export function createMetrics(): Metrics {
 
   return {
     registry,
-    observeRequest(operation, status, seconds) {
-      childOf(operation, status).observe(seconds);
-    },
+    observeRequest,
     runs: {
       runFinished(status, errorCode, durationS, waitS) {
         runDuration.labels(status, errorCode ?? 'none').observe(durationS);
