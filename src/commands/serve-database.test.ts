@@ -74,8 +74,8 @@ describe('docproc serve --database-url', () => {
   it('names the database as the store in its start-up banner, never a data dir', async () => {
     const url = await cluster.createDatabase();
     const cli = await serve(url, 'banner');
-    const { host, port, pathname } = new URL(url);
-    expect(cli.output()).toContain(`  store          PostgreSQL ${host === 'localhost' ? 'localhost' : host}:${port}${pathname}`);
+    const { hostname, port, pathname } = new URL(url);
+    expect(cli.output()).toContain(`  store          PostgreSQL ${hostname}:${port}${pathname}`);
     expect(cli.output()).not.toContain('data dir');
   });
 
