@@ -47,7 +47,14 @@ export default defineConfig({
       // The CLI as a real process (tsx start-up alone is seconds on a busy machine).
       { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'], testTimeout: 60_000 } },
       // The reference server in-process on a real port, with real extraction (OCR of real scans).
-      { extends: true, test: { name: 'server', include: ['src/http/**/*.test.ts', 'src/reference/**/*.test.ts'], testTimeout: 30_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['src/http/**/*.test.ts', 'src/reference/**/*.test.ts', 'src/ops/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
       // The in-process mocks (MSW handlers, the fetch mock) judged by the full conformance profile, and in Chromium.
       { extends: true, test: { name: 'in-process', include: ['src/in-process-mock/**/*.test.ts'], testTimeout: 60_000 } },
       // The conformance suite run against real targets (each run a real CLI process), and its output when they fail badly.

@@ -71,6 +71,14 @@ describe('docproc serve --database-url', () => {
     expect(output).not.toContain('s3cret-Pa55');
   });
 
+  it('names the database as the store in its start-up banner, never a data dir', async () => {
+    const url = await cluster.createDatabase();
+    const cli = await serve(url, 'banner');
+    const { hostname, port, pathname } = new URL(url);
+    expect(cli.output()).toContain(`  store          PostgreSQL ${hostname}:${port}${pathname}`);
+    expect(cli.output()).not.toContain('data dir');
+  });
+
   it('refuses with exit 2 a database whose schema is newer than the code, and changes nothing in it', async () => {
     const url = await cluster.createDatabase();
     const first = await serve(url, 'newer');

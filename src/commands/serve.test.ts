@@ -72,6 +72,8 @@ describe('docproc serve --help', () => {
       ['--min-upload-rate', 'DOCPROC_MIN_UPLOAD_RATE'],
       ['--max-connections', 'DOCPROC_MAX_CONNECTIONS'],
       ['--max-connections-per-address', 'DOCPROC_MAX_CONNECTIONS_PER_ADDRESS'],
+      ['--journal-size', 'DOCPROC_JOURNAL_SIZE'],
+      ['--metrics-port', 'DOCPROC_METRICS_PORT'],
       ['--headers-timeout-ms', 'DOCPROC_HEADERS_TIMEOUT_MS'],
       ['--request-timeout-ms', 'DOCPROC_REQUEST_TIMEOUT_MS'],
       ['--shutdown-grace-ms', 'DOCPROC_SHUTDOWN_GRACE_MS'],

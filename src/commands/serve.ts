@@ -12,6 +12,7 @@ import {
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
 import { DEV_API_KEY } from '../reference/api/keys.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../reference/journal/request-journal.js';
 import { DEFAULT_EXTRACTION_LIMITS, MIN_EXTRACTION_MEMORY_MB } from '../reference/processing/extraction.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PROCESSING_DELAY_MS } from '../reference/processing/settings.js';
 import type { ReferenceService } from '../reference/service.js';
@@ -43,6 +44,8 @@ export interface ServeOptions {
   logLevel: LevelWithSilent;
   logFormat: 'auto' | 'pretty' | 'json';
   seedFile?: string;
+  journalSize: number;
+  metricsPort?: number;
 }
 
 const rate = (value: string) => {
@@ -244,6 +247,20 @@ export function serveCommand(): Command {
       ),
     )
     .addOption(
+      new Option('--journal-size <n>', "answered requests each tenant's journal keeps (GET /_mock/requests; 0: none)")
+        .env('DOCPROC_JOURNAL_SIZE')
+        .default(DEFAULT_JOURNAL_SIZE)
+        .argParser(integerOption(0, MAX_JOURNAL_SIZE)),
+    )
+    .addOption(
+      new Option(
+        '--metrics-port <port>',
+        'serve /metrics (and /healthz, /readyz) on this port of --host instead of /metrics on the API port',
+      )
+        .env('DOCPROC_METRICS_PORT')
+        .argParser(portOption),
+    )
+    .addOption(
       new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS),
     )
     .addOption(
@@ -265,8 +282,11 @@ export function serveCommand(): Command {
       const logger = createLogger({ level: options.logLevel, pretty });
       // Loaded here, not at the top: every other command (and --help) would pay for the whole server.
       const { createReferenceService } = await import('../reference/service.js');
+      const { createMetrics } = await import('../ops/metrics.js');
+      const metrics = createMetrics();
       let service: ReferenceService;
       let http: Awaited<ReturnType<typeof listen>>;
+      let metricsHttp: Awaited<ReturnType<typeof listen>> | undefined;
       try {
         service = await createReferenceService({
           dataDir: options.dataDir,
@@ -283,6 +303,9 @@ export function serveCommand(): Command {
           extraction: { memoryMb: options.extractionMemoryMb },
           corsOrigins,
           seedFile: options.seedFile,
+          journalSize: options.journalSize,
+          metrics,
+          metricsOnApiPort: options.metricsPort === undefined,
           logger,
         });
         const timeouts = {
@@ -299,6 +322,22 @@ export function serveCommand(): Command {
           await service!.close();
           throw error;
         });
+        if (options.metricsPort !== undefined) {
+          const ops = service.ops;
+          metricsHttp = await listen(
+            (req, res) => {
+              if (ops(req, res)) return;
+              res.writeHead(404, { 'Content-Type': 'text/plain' });
+              res.end('Only /metrics, /healthz and /readyz are here.\n');
+            },
+            { port: options.metricsPort, host: options.host },
+          ).catch(async (error: unknown) => {
+            await http.close(0);
+            await service!.close();
+            throw error;
+          });
+        }
+        metrics.watch({ ...service.metricSources, connections: http.connections });
       } catch (error) {
         process.stderr.write(`docproc serve: ${error instanceof Error ? error.message : String(error)}\n`);
         // A database that cannot be reached, or whose schema is newer than this code, is a refusal (exit 2).
@@ -313,9 +352,10 @@ export function serveCommand(): Command {
           `docproc reference server listening on ${http.url}`,
           `  API base URL   ${http.url}/api/v1`,
           `  API key        ${keyLine}`,
-          `  data dir       ${service.storeLocation}`,
+          options.databaseUrl ? `  store          ${service.storeLocation}` : `  data dir       ${service.storeLocation}`,
           `  API reference  ${http.url}/docs  (contract: ${http.url}/openapi.json)`,
-          `  mock controls  ${http.url}/_mock/settings, /_mock/reset, /_mock/documents/{id}/next-outcome`,
+          `  mock controls  ${http.url}/_mock/settings, /_mock/reset, /_mock/requests, /_mock/documents/{id}/next-outcome`,
+          `  operations     ${http.url}/healthz, /readyz, ${metricsHttp ? `${metricsHttp.url}/metrics` : '/metrics'} (no key)`,
           // With a shared database the count takes in runs other replicas are working on right now.
           service.recovered
             ? options.databaseUrl
@@ -341,6 +381,7 @@ export function serveCommand(): Command {
         }, longest).unref();
         logger.info({ signal }, 'shutting down: new requests are answered 503, requests in flight finish');
         await http.close(options.shutdownGraceMs);
+        await metricsHttp?.close(0);
         await service.close();
         logger.flush?.();
         process.exit(0);

@@ -95,7 +95,7 @@ describe('connections per client address', () => {
     expect(await get('127.0.0.2')).toBe(200);
     release!();
     expect(await Promise.all(answers)).toEqual([200, 200]);
-    expect(http!.connectionCounts()).toMatchObject({ unavailable: 1, refused: 0 });
+    expect(http!.connections()).toMatchObject({ unavailable: 1, refused: 0 });
   });
 
   it('a keep-alive connection between requests is not closed for a new one (its client may be sending on it): the new request is answered 503', async () => {
@@ -115,7 +115,7 @@ describe('connections per client address', () => {
       await settle();
       expect(await get('127.0.0.1')).toBe(503);
       expect(await viaAgent()).toBe(200);
-      expect(http!.connectionCounts()).toMatchObject({ evicted: 0, unavailable: 1 });
+      expect(http!.connections()).toMatchObject({ evicted: 0, unavailable: 1 });
     } finally {
       agent.destroy();
     }
@@ -127,7 +127,7 @@ describe('connections per client address', () => {
     const newer = await open('127.0.0.1');
     await settle();
     expect([young.closed, newer.closed]).toEqual([false, false]);
-    expect(http!.connectionCounts()).toMatchObject({ open: 1, overLimit: 1 });
+    expect(http!.connections()).toMatchObject({ open: 1, overLimit: 1 });
     sockets[0]!.destroy();
     await until(() => young.closed, 2_000);
     const reply = new Promise<string>((resolve) => {
@@ -137,7 +137,7 @@ describe('connections per client address', () => {
     });
     sockets[1]!.end('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(await reply).toMatch(/^HTTP\/1\.1 200/);
-    expect(http!.connectionCounts()).toMatchObject({ evicted: 0, refused: 0, unavailable: 0 });
+    expect(http!.connections()).toMatchObject({ evicted: 0, refused: 0, unavailable: 0 });
   });
 
   it('beyond the cap, at most maxOverLimit connections wait for their request; further ones are closed at once', async () => {
@@ -148,7 +148,7 @@ describe('connections per client address', () => {
     expect(await until(() => shed.closed, 2_000)).toBe(true);
     await settle();
     expect([held.closed, ...waiting.map((w) => w.closed)]).toEqual([false, false, false]);
-    expect(http!.connectionCounts()).toMatchObject({ open: 1, overLimit: 2, refused: 1 });
+    expect(http!.connections()).toMatchObject({ open: 1, overLimit: 2, refused: 1 });
     expect(await get('127.0.0.2')).toBe(200);
   });
 
@@ -158,11 +158,11 @@ describe('connections per client address', () => {
     const flood = [await open('127.0.0.1'), await open('127.0.0.1')];
     await open('127.0.0.2');
     await settle();
-    expect(http!.connectionCounts()).toMatchObject({ open: 2, overLimit: 2 });
+    expect(http!.connections()).toMatchObject({ open: 2, overLimit: 2 });
     // 127.0.0.2's own connection is young, so its request is a 503: but an answer, not a reset.
     expect(await get('127.0.0.2')).toBe(503);
     expect(flood.map((s) => s.closed)).toEqual([true, false]);
-    expect(http!.connectionCounts()).toMatchObject({ refused: 0, unavailable: 1 });
+    expect(http!.connections()).toMatchObject({ refused: 0, unavailable: 1 });
   });
 
   it('with the cap off (0, as behind a proxy), one address may hold every connection the server takes', async () => {

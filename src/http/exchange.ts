@@ -41,6 +41,8 @@ export interface ApiResponse {
   contentType?: 'application/json' | 'application/problem+json';
   /** The caller's tenant, when the key was accepted (for the request log; never sent). */
   tenant?: string;
+  /** The contract's operationId, `controls` or `unknown` (for the metrics; never sent). */
+  operation?: string;
 }
 
 /** A JSON answer. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { createCors } from './cors.js';
-import { createRequestLog } from './logging.js';
+import { createRequestLog, type ObserveRequest } from './logging.js';
 import { requestIdOf } from './request-id.js';
 
 declare module 'node:http' {
@@ -19,6 +19,8 @@ export interface HttpFrontOptions {
   corsOrigins: readonly string[];
   extraAllowedHeaders?: string[];
   extraExposedHeaders?: string[];
+  /** Told of every answered request (the metrics). */
+  observe?: ObserveRequest;
 }
 
 /** The front of one request: true when it answered the request itself (a CORS preflight). */
@@ -31,7 +33,7 @@ export type Front = (req: IncomingMessage, res: ServerResponse) => boolean;
  * without a key).
  * @example const front = createFront({ logger, corsOrigins: ['*'] }); if (!front(req, res)) route(req, res);
  */
-export function createFront({ logger, corsOrigins, extraAllowedHeaders = [], extraExposedHeaders = [] }: HttpFrontOptions): Front {
+export function createFront({ logger, corsOrigins, extraAllowedHeaders = [], extraExposedHeaders = [], observe }: HttpFrontOptions): Front {
   const cors = createCors({
     origins: corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS'],
@@ -40,7 +42,7 @@ export function createFront({ logger, corsOrigins, extraAllowedHeaders = [], ext
     exposedHeaders: ['X-Request-Id', 'Allow', 'Idempotent-Replayed', 'Retry-After', ...extraExposedHeaders],
     maxAgeS: 600,
   });
-  const logRequest = createRequestLog(logger);
+  const logRequest = createRequestLog(logger, observe);
   return (req, res) => {
     const id = requestIdOf(req);
     req.id = id;

@@ -119,8 +119,8 @@ export interface ListeningServer {
    * connections are cut once the requests whose body had arrived are answered.
    */
   close(graceMs?: number): Promise<void>;
-  /** What the connection limits did so far. */
-  connectionCounts(): ConnectionCounts;
+  /** What the connection limits did so far, and the connections open now (the metrics). */
+  connections(): ConnectionCounts;
 }
 
 /**
@@ -186,7 +186,7 @@ export function listen(
         port: address.port,
         url: `http://${shownHost}:${address.port}`,
         close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => drain.close(graceMs),
-        connectionCounts: connections.counts,
+        connections: connections.counts,
       });
     });
   });

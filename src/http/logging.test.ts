@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { type Logger, type LoggerOptions, pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createRequestLog, redactQuery } from './logging.js';
+import { createRequestLog } from './logging.js';
+import { redactQuery } from './redaction.js';
 import { requestState } from './request-state.js';
 
 // The request log line is written straight to pino's destination; it must read exactly as the line

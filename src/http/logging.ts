@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { redactQuery } from './redaction.js';
 import { requestState } from './request-state.js';
 
 /** Log levels `--log-level` accepts. */
@@ -19,38 +20,6 @@ export function createLogger(options: { level: LevelWithSilent; pretty?: boolean
       ? pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
       : pino.destination({ dest: 1, sync: false }));
   return pino({ level: options.level }, destination);
-}
-
-// Query parameters whose values are secrets when a client puts its key in the URL by mistake.
-const SECRET_PARAM = /key|token|secret|passw|auth/i;
-
-/**
- * The URL with the value of every secret-looking query parameter (`x-api-key`, `api_key`, `token`,
- * ...) replaced by `[REDACTED]`; the server reads keys only from the header, but a client that
- * sends one in the URL must not find it in the log.
- * @example redactQuery('/x?api_key=s3cret&page=2'); // '/x?api_key=[REDACTED]&page=2'
- */
-export function redactQuery(url: string): string {
-  const at = url.indexOf('?');
-  if (at < 0) return url;
-  // Nothing secret-looking, even once decoded (only `%` escapes can hide a letter): as it is.
-  if (!SECRET_PARAM.test(url.slice(at + 1)) && !url.includes('%', at)) return url;
-  const query = url
-    .slice(at + 1)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // A malformed name is judged as it is.
-      }
-      return eq >= 0 && SECRET_PARAM.test(decoded) ? `${name}=[REDACTED]` : pair;
-    })
-    .join('&');
-  return `${url.slice(0, at)}?${query}`;
 }
 
 const INFO = 30;
@@ -103,6 +72,12 @@ function createLineWriter(logger: Logger) {
   };
 }
 
+/** Told of every answered request when its response closes: its operation, status and duration (the metrics). */
+export type ObserveRequest = (operation: string, status: number, seconds: number) => void;
+
+/** The operation of a request that is not the API's (the API reference, a 404 outside it). */
+export const OTHER_OPERATION = 'other';
+
 /**
  * One log line per request, written when the response closes: request id, method, path, status,
  * duration, the caller's tenant id, and `aborted` when the client went away first. Headers are
@@ -113,7 +88,7 @@ function createLineWriter(logger: Logger) {
  * the same fields as pino would, in one line.
  * @example const logRequest = createRequestLog(logger); logRequest(req, res);
  */
-export function createRequestLog(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestLog(logger: Logger, observe?: ObserveRequest): (req: IncomingMessage, res: ServerResponse) => void {
   const write = createLineWriter(logger);
   return (req, res) => {
     const started = performance.now();
@@ -126,7 +101,9 @@ export function createRequestLog(logger: Logger): (req: IncomingMessage, res: Se
       const method = req.method;
       const url = redactQuery(target);
       const aborted = !res.writableFinished;
-      const tenant = requestState(res).tenant;
+      const state = requestState(res);
+      const tenant = state.tenant;
+      observe?.(state.operation ?? OTHER_OPERATION, statusCode, (performance.now() - started) / 1000);
       const fields =
         `"requestId":${JSON.stringify(req.id)},"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}},` +
         `"res":{"statusCode":${statusCode}},"durationMs":${durationMs}` +

@@ -27,7 +27,11 @@ function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse):
   if (res.headersSent) return;
   const { headers } = response;
   for (const name in headers) res.setHeader(name, headers[name]!);
-  if (response.tenant !== undefined) requestState(res).tenant = response.tenant;
+  if (response.tenant !== undefined || response.operation !== undefined) {
+    const state = requestState(res);
+    state.tenant = response.tenant;
+    state.operation = response.operation;
+  }
   if (response.body === undefined) {
     res.writeHead(response.status);
     res.end();

@@ -7,6 +7,8 @@ import type { ServerResponse as Response } from 'node:http';
 export interface RequestState {
   /** The caller's tenant, set by `requireApiKey`. */
   tenant?: string;
+  /** The API's operation (operationId, `controls` or `unknown`), for the metrics. */
+  operation?: string;
 }
 
 // Keyed by the response, which every handler has; dropped with it.

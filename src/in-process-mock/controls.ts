@@ -31,6 +31,32 @@ export interface FaultsChange {
   errors?: Partial<Record<'uploadDocuments' | 'listDocuments' | 'getDocument' | 'retryDocument', FaultRuleChange | null>>;
 }
 
+/** One answered request of the tenant, as `GET /_mock/requests` shows it (never a key, never a file's bytes). */
+export interface RecordedRequest {
+  request_id: string;
+  /** ISO 8601. */
+  started_at: string;
+  method: string;
+  path: string;
+  /** Secret-looking values (`api_key=...`) are `[REDACTED]`. */
+  query: Record<string, string | string[]>;
+  /** The contract's operationId, or null (a mock control, or a path no operation has). */
+  operation: string | null;
+  status: number;
+  /** The problem's `code` of an error answer, else null. */
+  code: string | null;
+  detail: string | null;
+  duration_ms: number;
+  /** An upload's accepted files. */
+  parts: Array<{ name: string; filename: string; size: number }>;
+}
+
+/** Which recorded requests to list: a status (`404`) or a class (`'4xx'`), and an operationId. */
+export interface RequestsFilter {
+  status?: number | `${1 | 2 | 3 | 4 | 5}xx`;
+  operation?: 'uploadDocuments' | 'listDocuments' | 'getDocument' | 'retryDocument';
+}
+
 /** Which tenant a control acts on: the tenant of this key (default: the first of `apiKeys`). */
 export interface ControlTarget {
   apiKey?: string;
@@ -62,6 +88,8 @@ export interface DocprocControls {
   faults(change: FaultsChange, target?: ControlTarget): Promise<Faults>;
   /** Changes the tenant's processing delay or failure rate (`{}` changes nothing); resolves to the settings now in force. */
   settings(change?: Partial<ProcessingSettings>, target?: ControlTarget): Promise<ProcessingSettings>;
+  /** The tenant's last answered requests, newest first (what your page sent, and what it got). */
+  requests(filter?: RequestsFilter, target?: ControlTarget): Promise<RecordedRequest[]>;
 }
 
 /** Sends one control request to the core (a path under `/_mock`). */
@@ -91,5 +119,12 @@ export function createControls(send: ControlSender, apiKeys: readonly string[]):
     },
     faults: (change, target) => call('PATCH', '/faults', change, target),
     settings: (change = {}, target) => call('PATCH', '/settings', change, target),
+    async requests(filter = {}, target) {
+      const query = new URLSearchParams();
+      if (filter.status !== undefined) query.set('status', String(filter.status));
+      if (filter.operation !== undefined) query.set('operation', filter.operation);
+      const search = query.size > 0 ? `?${query}` : '';
+      return (await call<{ requests: RecordedRequest[] }>('GET', `/requests${search}`, undefined, target)).requests;
+    },
   };
 }

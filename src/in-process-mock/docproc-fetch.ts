@@ -3,7 +3,7 @@ import { createInProcessService, type DocprocMockOptions } from './in-process-se
 
 /** A `fetch` answered by the in-process mock, with its controls. */
 export type DocprocFetch = ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) & {
-  /** The mock controls as functions (reset, seed, nextOutcome, faults, settings). */
+  /** The mock controls as functions (reset, seed, nextOutcome, faults, settings, requests). */
   controls: DocprocControls;
   /** Resolves once no processing run is waiting or in progress. */
   idle(): Promise<void>;

@@ -6,7 +6,15 @@
  * const fetch = createDocprocFetch({ processingDelayMs: 0 });
  * const docproc = createDocprocClient({ baseUrl: 'http://docproc.test', apiKey: 'docproc-dev-key', fetch });
  */
-export type { ControlTarget, DocprocControls, FaultRuleChange, FaultsChange, SeedDocument } from './controls.js';
+export type {
+  ControlTarget,
+  DocprocControls,
+  FaultRuleChange,
+  FaultsChange,
+  RecordedRequest,
+  RequestsFilter,
+  SeedDocument,
+} from './controls.js';
 export { DocprocControlError } from './controls.js';
 export { createDocprocFetch, type DocprocFetch } from './docproc-fetch.js';
 export type { DocprocMockOptions } from './in-process-service.js';

@@ -3,6 +3,7 @@ import { fetchApi } from '../http/fetch-api.js';
 import { createPlainKeyring, DEV_API_KEY } from '../reference/api/keys.js';
 import { createFaults } from '../reference/controls/faults.js';
 import { createReferenceCore } from '../reference/core.js';
+import { createMemoryJournal, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../reference/journal/request-journal.js';
 import { createLocalRunQueue } from '../reference/processing/queue/local-run-queue.js';
 import {
   createRandom,
@@ -37,6 +38,8 @@ export interface DocprocMockOptions {
   maxFiles?: number;
   /** Bytes per file (default: the contract's `x-default-limits`). */
   maxFileBytes?: number;
+  /** How many answered requests each tenant's journal keeps (`controls.requests()`; default 500, 0: none). */
+  journalSize?: number;
 }
 
 /** The reference service's core in this process, with the memory store: what the MSW handlers and the fetch mock carry. */
@@ -85,6 +88,7 @@ export function createInProcessService(options: DocprocMockOptions = {}): InProc
   check('failureRate', options.failureRate, 0, 1, false);
   check('maxFiles', options.maxFiles, 1, Number.MAX_SAFE_INTEGER, true);
   check('maxFileBytes', options.maxFileBytes, 1, Number.MAX_SAFE_INTEGER, true);
+  check('journalSize', options.journalSize, 0, MAX_JOURNAL_SIZE, true);
   const base = parseBaseUrl(options.baseUrl);
   const store = createMemoryStore();
   const extractor = createTextLayerExtractor({ extractImageText: options.extractText });
@@ -101,6 +105,7 @@ export function createInProcessService(options: DocprocMockOptions = {}): InProc
     clock: () => new Date(),
     random: createRandom(options.seed),
     runBudgetMs: IN_PROCESS_RUN_BUDGET_MS,
+    journal: createMemoryJournal({ capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE }),
     logger: { info: () => {}, error: (details: unknown, message?: string) => console.error(`docproc mock: ${message}`, details) },
   });
   const handle = fetchApi(api, {

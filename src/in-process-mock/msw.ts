@@ -18,7 +18,7 @@ export * from './fetch.js';
 
 /** MSW request handlers (spread them into `setupServer` / `setupWorker`), with the mock's controls. */
 export type DocprocHandlers = HttpHandler[] & {
-  /** The mock controls as functions (reset, seed, nextOutcome, faults, settings). */
+  /** The mock controls as functions (reset, seed, nextOutcome, faults, settings, requests). */
   controls: DocprocControls;
   /** Resolves once no processing run is waiting or in progress. */
   idle(): Promise<void>;

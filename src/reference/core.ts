@@ -5,8 +5,9 @@ import type { Keyring } from './api/keys.js';
 import { createReferenceApi, type ReferenceApi } from './api/reference-api.js';
 import { createControlsApi } from './controls/controls-api.js';
 import type { FaultRegistry } from './controls/faults.js';
+import type { RequestJournal } from './journal/request-journal.js';
 import type { Extractor } from './processing/extraction.js';
-import { createProcessor, type Processor } from './processing/processor.js';
+import { createProcessor, type Processor, type RunObserver } from './processing/processor.js';
 import type { RunQueue } from './processing/queue/run-queue.js';
 import type { SettingsRegistry } from './processing/settings.js';
 import type { DocumentStore } from './store/document-store.js';
@@ -31,6 +32,10 @@ export interface ReferenceCoreDeps {
   /** Longest a run may hold its slot (see processor.ts). */
   runBudgetMs: number;
   logger: CoreLogger;
+  /** Each tenant's last answered requests (`GET /_mock/requests`). */
+  journal: RequestJournal;
+  /** Told of every finished run (the server's metrics); nothing when absent. */
+  observer?: RunObserver;
 }
 
 /** The reference service's behaviour, whatever carries its requests. */
@@ -44,10 +49,10 @@ export interface ReferenceCore {
  * operations, the mock controls and the API in front of them. The server (service.ts: Express, lowdb,
  * OCR in child processes) and the in-process mocks (a `fetch` function, MSW handlers: the memory store)
  * are both this, with other parts handed in. Browser-safe: nothing here imports a Node module.
- * @example const { api, processor } = createReferenceCore({ store, extractor, queue, keyring, settings, faults, clock, random, runBudgetMs, logger });
+ * @example const { api, processor } = createReferenceCore({ store, extractor, queue, keyring, settings, faults, clock, random, runBudgetMs, logger, journal });
  */
 export function createReferenceCore(deps: ReferenceCoreDeps): ReferenceCore {
-  const { store, keyring, settings, faults, clock, resetTenant } = deps;
+  const { store, keyring, settings, faults, clock, resetTenant, journal } = deps;
   const processor = createProcessor(deps);
   const uploads = createUploadService({ store, processor, clock });
   const api = createReferenceApi({
@@ -61,8 +66,10 @@ export function createReferenceCore(deps: ReferenceCoreDeps): ReferenceCore {
       faults,
       clock,
       resetTenant,
+      journal,
       operationIds: BUNDLED_OPERATIONS.operationIds,
     }),
+    journal,
   });
   return { api, processor };
 }

@@ -7,12 +7,15 @@ import { createLogger } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE, type MinUploadRate } from '../http/upload/min-rate.js';
 import { createUploadReceiver } from '../http/upload/multipart-receiver.js';
 import { prepareScratchDir, type ScratchDir } from '../http/upload/scratch-dir.js';
+import type { MetricSources, Metrics } from '../ops/metrics.js';
+import { createOpsRoutes, type ReadinessReport } from '../ops/ops-routes.js';
 import { DEV_API_KEY } from './api/keys.js';
 import { createApp } from './app.js';
 import { createKeyring } from './auth.js';
 import { createFaults, type FaultRegistry } from './controls/faults.js';
 import { seedFromFile } from './controls/seed-file.js';
 import { createReferenceCore } from './core.js';
+import { createMemoryJournal, DEFAULT_JOURNAL_SIZE, type RequestJournal } from './journal/request-journal.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor, RUN_BUDGET_GRACE_MS } from './processing/extraction.js';
 import { EXTRACTION_START_TIMEOUT_MS } from './processing/extraction-pool.js';
 import { createExtractor } from './processing/extractor.js';
@@ -30,6 +33,7 @@ import {
 import type { DocumentStore } from './store/document-store.js';
 import { openLowdbStore } from './store/lowdb/lowdb-store.js';
 import { createMemoryStore } from './store/memory/memory-store.js';
+import type { Database } from './store/postgres/database.js';
 
 /** Options of the reference service; only `dataDir` is required. */
 export interface ReferenceServiceOptions {
@@ -66,6 +70,12 @@ export interface ReferenceServiceOptions {
   extraction?: Partial<ExtractionLimits>;
   /** A JSON file of documents to create at start-up for tenants that have none (see seeding.ts). */
   seedFile?: string;
+  /** How many answered requests each tenant's journal keeps (`GET /_mock/requests`; default 500, 0: none). */
+  journalSize?: number;
+  /** The Prometheus metrics to feed (see ops/metrics.ts); none when absent. */
+  metrics?: Metrics;
+  /** Whether `/metrics` is answered on the API's port (default true when `metrics` is given; false when it has a port of its own). */
+  metricsOnApiPort?: boolean;
   logger?: Logger;
   clock?: () => Date;
 }
@@ -91,6 +101,12 @@ export interface ReferenceService {
   seeded: number;
   /** This process's own folder for uploads in flight, under the data dir's tmp/ (see scratch-dir.ts). */
   scratchDir: string;
+  /** Whether the store and the queue can be reached now (`GET /readyz`). */
+  ready(): Promise<ReadinessReport>;
+  /** What the metrics read on each scrape, but for the HTTP server's connections (see ops/metrics.ts). */
+  metricSources: MetricSources;
+  /** The operator's endpoints, for a port of their own (`--metrics-port`). */
+  ops: ReturnType<typeof createOpsRoutes>;
   /** Stops processing, waits for writes in flight, releases the data dir. */
   close(): Promise<void>;
 }
@@ -108,6 +124,8 @@ interface StateParts {
   close?: () => Promise<void>;
   /** Runs work no other replica runs at the same time (start-up seeding). */
   exclusively?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** With a database: the pool (readiness, the metrics) and the journal kept in it. */
+  db?: Database;
 }
 
 // The store the options choose (and with a database, the shared queue and registries), and where its documents are, for people.
@@ -126,6 +144,56 @@ async function openStore(
   if (options.store === 'memory') return { store: createMemoryStore(), location: 'memory (gone when the server stops)' };
   const store = await openLowdbStore(options.dataDir, { logger: logger.child({ component: 'store' }), clock });
   return { store, location: store.layout.root };
+}
+
+// How long a readiness check waits for the database: a probe must answer within a second.
+const READY_WAIT_MS = 800;
+const STATUSES = ['processing', 'completed', 'failed'] as const;
+
+// Readiness: with a database, whether it answers (store, queue and controls all live in it); else the
+// store is a file or memory in this process, and ready while the process is.
+function readiness(db: Database | undefined): () => Promise<ReadinessReport> {
+  if (!db) return async () => ({ ready: true, checks: { store: 'ok', queue: 'ok' } });
+  return async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const answer = await Promise.race([
+      db.query('SELECT 1').then(
+        () => 'ok',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      ),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`the database ${db.where} did not answer within ${READY_WAIT_MS} ms`), READY_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    return { ready: answer === 'ok', checks: { store: answer, queue: answer } };
+  };
+}
+
+// What the metrics read on a scrape: with a database, counted there (every replica's); else in this process.
+function metricSources(db: Database | undefined, store: DocumentStore, localQueue: { depth(): number } | undefined): MetricSources {
+  if (!db) {
+    return {
+      documentsByStatus: async () =>
+        Object.fromEntries(await Promise.all(STATUSES.map(async (status) => [status, (await store.inStatus(status)).length] as const))),
+      queueDepth: () => localQueue?.depth() ?? 0,
+    };
+  }
+  return {
+    async documentsByStatus() {
+      const { rows } = await db.query<{ status: string; n: number }>(
+        'SELECT status, count(*)::int AS n FROM docproc.documents GROUP BY status',
+      );
+      return Object.fromEntries(STATUSES.map((status) => [status, rows.find((r) => r.status === status)?.n ?? 0]));
+    },
+    async queueDepth() {
+      const { rows } = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM docproc_queue.job WHERE name = 'docproc-runs' AND state IN ('created', 'retry')",
+      );
+      return rows[0]?.n ?? 0;
+    },
+    pool: db.pool,
+  };
 }
 
 // How long past its run budget a started run still belongs to its replica (with a database).
@@ -173,12 +241,21 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     throw error;
   }
   const settings = parts.settings ?? createSettings(defaults);
-  const extractor = createExtractor(extraction);
+  const { metrics } = options;
+  const extractor = createExtractor(extraction, metrics?.extractionReplaced);
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
+  const journal: RequestJournal = parts.db
+    ? (await import('./store/postgres/postgres-journal.js')).createPostgresJournal(parts.db, {
+        capacity: journalSize,
+        logger: logger.child({ component: 'journal' }),
+      })
+    : createMemoryJournal({ capacity: journalSize });
+  const localQueue = parts.queue ? undefined : createLocalRunQueue({ concurrency });
   const keyring = createKeyring(apiKeys, store.tenantSalt);
   const { api, processor } = createReferenceCore({
     store,
     extractor,
-    queue: parts.queue ?? createLocalRunQueue({ concurrency }),
+    queue: parts.queue ?? localQueue!,
     keyring,
     settings,
     faults: parts.faults ?? createFaults(),
@@ -187,19 +264,25 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     random: createRandom(options.seed),
     runBudgetMs,
     logger: logger.child({ component: 'processor' }),
+    journal,
+    observer: metrics?.runs,
   });
+  const ready = readiness(parts.db);
+  const ops = createOpsRoutes({ ready, metrics: options.metricsOnApiPort === false ? undefined : metrics });
   const app = createApp({
     api,
     receive: createUploadReceiver(scratch.dir, limits),
     logger,
     corsOrigins: options.corsOrigins?.length ? options.corsOrigins : ['*'],
     prefillApiKey: apiKeys.length === 1 && apiKeys[0] === DEV_API_KEY ? DEV_API_KEY : undefined,
+    ops,
+    observe: metrics?.observeRequest,
   });
   let sweeper: NodeJS.Timeout | undefined;
   const close = async () => {
     clearInterval(sweeper);
     await processor.stop();
-    await Promise.all([extractor.close(), store.close()]);
+    await Promise.all([extractor.close(), store.close(), journal.close().catch(() => {})]);
     await parts.close?.();
     await scratch.release();
   };
@@ -240,6 +323,9 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
     recovered,
     seeded,
     scratchDir: scratch.dir,
+    ready,
+    metricSources: metricSources(parts.db, store, localQueue),
+    ops: createOpsRoutes({ ready, metrics }),
     close,
   };
 }

@@ -7,6 +7,7 @@ import { checksNotPassed, fullProfileArgs, runSuite } from '../../conformance/pr
 import { type Balancer, startNginx } from '../support/nginx.js';
 import { type PostgresCluster, startPostgres } from '../support/postgres.js';
 import { type RunningCli, startCli } from '../support/processes.js';
+import { promtoolCheck } from '../support/promtool.js';
 import { until } from '../support/reference-server.js';
 
 // Three `docproc serve` processes on one throwaway PostgreSQL, behind a real nginx balancing round-robin:
@@ -74,6 +75,10 @@ const headers = { 'x-api-key': KEYS[0]! };
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${balancer.baseUrl}/api/v1${path}`, { ...init, headers: { ...headers, ...init.headers }, signal: AbortSignal.timeout(60_000) });
 const fixture = (name: string) => readFile(new URL(`fixtures/${name}`, root));
+// One replica directly, not through nginx.
+const replica = (i: number, path: string, key = KEYS[0]!) =>
+  fetch(`http://127.0.0.1:${replicas[i]!.port}${path}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(30_000) });
+const readyz = async (i: number) => (await replica(i, '/readyz')).status;
 
 async function upload(name = 'text.pdf', bytes?: Buffer): Promise<Response> {
   const form = new FormData();
@@ -185,6 +190,33 @@ describe('three replicas on one PostgreSQL behind nginx', () => {
     });
   }, 120_000);
 
+  it("show a frontend's failing request in its tenant's journal on another replica, promptly, and in no other tenant's", async () => {
+    const failing = await replica(0, '/api/v1/documents/get_document/abc?api_key=leaked');
+    expect(failing.status).toBe(400);
+    const requestId = failing.headers.get('x-request-id');
+    type Recorded = { request_id: string; status: number; code: string | null; query: Record<string, string> };
+    const journal = async (key: string) =>
+      ((await (await replica(1, '/_mock/requests?status=4xx', key)).json()) as { requests: Recorded[] }).requests;
+    const answered = Date.now();
+    expect(await until(async () => (await journal(KEYS[0]!)).some((r) => r.request_id === requestId), 5_000, 50)).toBe(true);
+    expect(Date.now() - answered).toBeLessThan(2_000);
+    expect((await journal(KEYS[0]!)).find((r) => r.request_id === requestId)).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      query: { api_key: '[REDACTED]' },
+    });
+    expect((await journal(KEYS[1]!)).map((r) => r.request_id)).not.toContain(requestId);
+  }, 60_000);
+
+  it("expose metrics promtool accepts on each replica, the database pool's among them", async () => {
+    for (const i of [0, 1]) {
+      const text = await (await replica(i, '/metrics')).text();
+      expect(promtoolCheck(text)).toBe('');
+      expect(text).toMatch(/^docproc_db_pool_connections\{state="total"\} \d+$/m);
+      expect(text).toMatch(/^docproc_documents\{status="completed"\} \d+$/m);
+    }
+  }, 60_000);
+
   it('finish all of 20 documents once each when a replica is SIGKILLed right after their upload', async () => {
     // Scans, so runs are still extracting (OCR) on the replica when it dies.
     const scan = await fixture('scanned.png');
@@ -201,8 +233,14 @@ describe('three replicas on one PostgreSQL behind nginx', () => {
   it('answer 503 with Retry-After while the database is down, in time, and upload again within 30 s of its return', async () => {
     const before = await api('/documents/get_documents?limit=1');
     const { pagination } = (await before.json()) as { pagination: { total: number } };
+    expect(await readyz(0)).toBe(200);
     await cluster.halt();
     try {
+      // Not ready within a second of the database going away: a balancer stops sending requests there.
+      const gone = Date.now();
+      expect(await until(async () => (await readyz(0)) === 503, 1_000, 50)).toBe(true);
+      expect(Date.now() - gone).toBeLessThan(1_000);
+      expect(await readyz(1)).toBe(503);
       for (let i = 0; i < 4; i++) {
         const started = Date.now();
         const res = await upload();
@@ -216,6 +254,7 @@ describe('three replicas on one PostgreSQL behind nginx', () => {
       await cluster.start();
     }
     const back = Date.now();
+    expect(await until(async () => (await readyz(0)) === 200 && (await readyz(1)) === 200, 30_000, 100)).toBe(true);
     expect(await until(async () => (await upload()).status === 202, 30_000, 500)).toBe(true);
     expect(Date.now() - back).toBeLessThan(30_000);
     // Nothing acknowledged before the outage is lost.

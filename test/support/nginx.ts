@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chownSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -162,45 +162,38 @@ function tempPaths(prefix: string): string {
 `;
 }
 
-// Requests take turns. Bodies stream both ways (no buffering), nginx sets no body limit of its own, a
-// request goes to another replica only when it never reached one, and what nginx refuses itself (a path
-// with an encoded NUL: refused before its headers are read) is a problem+json like the API's own 400s.
-// With a `redirectPort`, the balancer speaks TLS and that port redirects plain http to it.
+// Requests take turns: the shipped deploy/nginx.conf (read there why it is as it is), with this test's
+// upstreams and port put in, inside an http block of the test's own (its temp paths, no access log).
+// With a `redirectPort`, the balancer speaks TLS and that port redirects plain http to it; with
+// `requireHeader`, it refuses (403) a request without that header, as a gateway in front would.
 function httpConfig(prefix: string, port: number, upstreams: string[], redirectPort?: number, requireHeader?: [string, string]): string {
-  const tls = redirectPort ? tlsLines(prefix) : '';
-  const gate = requireHeader
-    ? `      if ($http_${requireHeader[0].toLowerCase().replace(/-/g, '_')} != "${requireHeader[1]}") { return 403; }\n`
-    : '';
-  const redirect = redirectPort ? redirectServer(redirectPort, port) : '';
+  let config = shippedConfig(port, upstreams);
+  if (redirectPort) {
+    config = config.replace(`listen 127.0.0.1:${port};\n`, `listen 127.0.0.1:${port} ssl;\n${tlsLines(prefix)}`);
+    config = `${redirectServer(redirectPort, port)}${config}`;
+  }
+  if (requireHeader)
+    config = config.replace(
+      /^( *)location \/ \{\n/m,
+      (line, indent: string) =>
+        `${line}${indent}    if ($http_${requireHeader[0].toLowerCase().replace(/-/g, '_')} != "${requireHeader[1]}") { return 403; }\n`,
+    );
   return `${common(prefix)}http {
   access_log off;
-  server_tokens off;
-${tempPaths(prefix)}  upstream replicas {
-${servers(upstreams)}
-    keepalive 32;
-  }
-${redirect}  server {
-    listen 127.0.0.1:${port}${redirectPort ? ' ssl' : ''};
-${tls}    client_max_body_size 0;
-    error_page 400 /.balancer/400;
-    location = /.balancer/400 {
-      internal;
-      default_type application/problem+json;
-      add_header X-Request-Id $request_id always;
-      return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The load balancer refused a malformed request.","code":"invalid_request"}';
-    }
-    location / {
-${gate}      proxy_pass http://replicas;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_request_buffering off;
-      proxy_buffering off;
-      proxy_read_timeout 300s;
-      proxy_send_timeout 300s;
-      proxy_next_upstream error timeout;
-    }
-  }
+${tempPaths(prefix)}${config}
 }
 `;
+}
+
+/** The shipped deploy/nginx.conf with these upstreams and this port of 127.0.0.1; throws when it no longer has what it replaces. */
+export function shippedConfig(port: number, upstreams: string[]): string {
+  const shipped = readFileSync(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8');
+  const servers = /^( *)server 127\.0\.0\.1:\d+ (.*);\n(?:\1server 127\.0\.0\.1:\d+ .*;\n)*/m.exec(shipped);
+  const listen = /^( *)listen 8080;$/m.exec(shipped);
+  if (!servers || !listen)
+    throw new Error('deploy/nginx.conf no longer has the upstream servers and the "listen 8080;" this test puts its own in');
+  const [, indent, options] = servers;
+  return shipped
+    .replace(servers[0], upstreams.map((u) => `${indent}server ${u} ${options};\n`).join(''))
+    .replace(listen[0], `${listen[1]}listen 127.0.0.1:${port};`);
 }

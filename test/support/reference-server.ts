@@ -77,7 +77,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     dataDir,
     apiKeys: service.apiKeys,
     service,
-    connectionCounts: http.connectionCounts,
+    connectionCounts: http.connections,
     close() {
       closing ??= (async () => {
         await http.close(2_000);

@@ -199,6 +199,7 @@ describe('the mock controls in /docs (their own OpenAPI document, not the contra
     const controls = await loadContract(file).finally(() => rm(dir, { recursive: true, force: true }));
     expect(controls.operations.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort()).toEqual([
       'GET /_mock/faults',
+      'GET /_mock/requests',
       'GET /_mock/settings',
       'PATCH /_mock/faults',
       'PATCH /_mock/settings',
@@ -219,6 +220,9 @@ describe('the mock controls in /docs (their own OpenAPI document, not the contra
       ],
       ['seedDocuments', '/_mock/seed', { method: 'POST', body: JSON.stringify({ documents: [] }) }],
       ['resetTenant', '/_mock/reset', { method: 'POST' }],
+      ['listRecordedRequests', '/_mock/requests', {}],
+      ['listRecordedRequests', '/_mock/requests?format=har', {}],
+      ['listRecordedRequests', '/_mock/requests?status=6xx', {}],
     ] as const) {
       const res = await fetch(server.baseUrl + path, { headers, ...init });
       const media = Object.values(controls.response(operationId, res.status)!.content!)[0]!;

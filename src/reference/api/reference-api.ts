@@ -1,7 +1,10 @@
 import { BUNDLED_OPERATIONS } from '../../contract/bundled.js';
 import { type ApiRequest, type ApiResponse, problemResponse } from '../../http/exchange.js';
 import { ApiError } from '../../http/problem.js';
+import { redactParsedQuery } from '../../http/redaction.js';
+import { FILES_FIELD } from '../../http/upload/upload-refusal.js';
 import { applyFaults, type FaultRegistry } from '../controls/faults.js';
+import type { JournalPart, RequestJournal } from '../journal/request-journal.js';
 import { StoreUnavailable } from '../store/store-unavailable.js';
 import type { Keyring } from './keys.js';
 
@@ -18,6 +21,8 @@ export interface ReferenceApiDeps {
   controls: PrefixHandler;
   /** Uniform in [0, 1), for injected faults; seeded in tests. */
   random?: () => number;
+  /** Where each tenant's answered requests are kept (see journal/request-journal.ts); none when absent. */
+  journal?: RequestJournal;
 }
 
 /** The reference service's API: the contract's operations under `/api/v1` and the mock controls under `/_mock`. */
@@ -30,6 +35,25 @@ export interface ReferenceApi {
 
 const API_PREFIX = '/api/v1';
 const CONTROLS_PREFIX = '/_mock';
+// Reading the journal is not journaled: a page polling it would otherwise push out what it looks for.
+const JOURNAL_PATH = '/_mock/requests';
+const UPLOAD = 'uploadDocuments';
+const NO_PARTS: JournalPart[] = [];
+
+/** The `operation` of an answer that is no operation of the contract: a mock control, or a path none has. */
+export const CONTROLS_OPERATION = 'controls';
+export const UNKNOWN_OPERATION = 'unknown';
+
+// The code and detail of a problem answer (an error path: parsing it costs nothing on the hot path).
+function problemOfResponse(response: ApiResponse): { code: string | null; detail: string | null } {
+  if (response.contentType !== 'application/problem+json' || typeof response.body !== 'string') return { code: null, detail: null };
+  try {
+    const { code, detail } = JSON.parse(response.body) as { code?: unknown; detail?: unknown };
+    return { code: typeof code === 'string' ? code : null, detail: typeof detail === 'string' ? detail : null };
+  } catch {
+    return { code: null, detail: null };
+  }
+}
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 // Polling clients must never be handed a cached list or document.
 const NO_STORE = 'no-store';
@@ -57,28 +81,68 @@ const unavailable = (error: StoreUnavailable) =>
  * (node-api.ts) and `fetch` (fetch-api.ts) carry requests to it.
  * @example const api = createReferenceApi({ keyring, faults, operations, controls }); await api.handle(request);
  */
-export function createReferenceApi({ keyring, faults, operations, controls, random }: ReferenceApiDeps): ReferenceApi {
-  const dispatch = async (request: ApiRequest, tenant: string): Promise<ApiResponse> => {
+export function createReferenceApi({ keyring, faults, operations, controls, random, journal }: ReferenceApiDeps): ReferenceApi {
+  const dispatch = async (request: ApiRequest, tenant: string, operationId: string | undefined): Promise<ApiResponse> => {
     const { path, method } = request;
     if (under(path, CONTROLS_PREFIX)) {
       const answer = await controls(path.slice(CONTROLS_PREFIX.length), request, tenant);
       if (answer) return answer;
       throw new ApiError('not_found', `Nothing exists at ${method} ${path}.`);
     }
-    const operation = BUNDLED_OPERATIONS.find(method === 'HEAD' ? 'GET' : method, path);
-    const injected = applyFaults(faults.peek(tenant), operation?.operationId, random);
+    const injected = applyFaults(faults.peek(tenant), operationId, random);
     if (injected) await injected;
-    if (!operation) {
+    if (!operationId) {
       const allowed = BUNDLED_OPERATIONS.methodsFor(path);
       if (allowed.length > 0) throw methodNotAllowed(method, allowed);
       throw new ApiError('not_found', `Nothing exists at ${method} ${path}.`);
     }
-    return operations[operation.operationId]!(request, tenant);
+    return operations[operationId]!(request, tenant);
+  };
+
+  // One answered request of a tenant, into its journal.
+  const record = (
+    tenant: string,
+    request: ApiRequest,
+    response: ApiResponse,
+    operationId: string | undefined,
+    startedMs: number,
+    started: number,
+    parts: JournalPart[],
+  ) => {
+    const { code, detail } = response.status >= 400 ? problemOfResponse(response) : { code: null, detail: null };
+    journal!.record(tenant, {
+      request_id: request.requestId,
+      started_ms: startedMs,
+      method: request.method,
+      path: request.path,
+      query: redactParsedQuery(request.query),
+      operation: operationId ?? null,
+      status: response.status,
+      code,
+      detail,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      parts,
+    });
   };
 
   return {
     owns: (path) => under(path, API_PREFIX) || under(path, CONTROLS_PREFIX),
     async handle(request) {
+      const started = performance.now();
+      const startedMs = Date.now();
+      const { path, method } = request;
+      const controlsPath = under(path, CONTROLS_PREFIX);
+      const operationId = controlsPath ? undefined : BUNDLED_OPERATIONS.find(method === 'HEAD' ? 'GET' : method, path)?.operationId;
+      let parts = NO_PARTS;
+      if (journal && operationId === UPLOAD) {
+        // The journal shows an upload's files by name and size: what the receiver accepted.
+        const receive = request.receive;
+        request.receive = async (options) => {
+          const received = await receive(options);
+          if (received.kind === 'received') parts = received.files.map((f) => ({ name: FILES_FIELD, filename: f.filename, size: f.size }));
+          return received;
+        };
+      }
       let response: ApiResponse;
       let tenant: string | undefined;
       try {
@@ -90,14 +154,24 @@ export function createReferenceApi({ keyring, faults, operations, controls, rand
             presented ? 'The API key in the x-api-key header is not valid.' : 'Send your API key in the x-api-key header.',
           );
         }
-        response = await dispatch(request, tenant);
+        response = await dispatch(request, tenant, operationId);
       } catch (error) {
         if (error instanceof StoreUnavailable) response = problemResponse(unavailable(error), request);
         else if (error instanceof ApiError) response = problemResponse(error, request);
-        else throw error;
+        else {
+          // The carrier answers it 500 internal_error; the journal shows that answer.
+          if (journal && tenant !== undefined)
+            record(tenant, request, problemResponse(new ApiError('internal_error'), request), operationId, startedMs, started, parts);
+          throw error;
+        }
       }
       response.headers['Cache-Control'] = NO_STORE;
-      if (tenant !== undefined) response.tenant = tenant;
+      response.operation = operationId ?? (controlsPath ? CONTROLS_OPERATION : UNKNOWN_OPERATION);
+      if (tenant !== undefined) {
+        response.tenant = tenant;
+        if (journal && !(path === JOURNAL_PATH && method !== 'POST'))
+          record(tenant, request, response, operationId, startedMs, started, parts);
+      }
       return response;
     },
   };

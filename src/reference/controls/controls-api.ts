@@ -1,5 +1,7 @@
 import { type ApiRequest, type ApiResponse, jsonResponse } from '../../http/exchange.js';
 import { ApiError, type FieldError, invalidRequest } from '../../http/problem.js';
+import { listRequests } from '../journal/journal-control.js';
+import type { RequestJournal } from '../journal/request-journal.js';
 import type { DocumentError, ForcedOutcome } from '../model.js';
 import type { Processor } from '../processing/processor.js';
 import { MAX_PROCESSING_DELAY_MS, type ProcessingSettings, type SettingsRegistry } from '../processing/settings.js';
@@ -25,6 +27,8 @@ export interface ControlsDeps {
   resetTenant?: (tenant: string) => Promise<number>;
   /** The operations faults can be injected into. */
   operationIds: readonly string[];
+  /** Each tenant's answered requests (`GET /_mock/requests`); a reset clears the tenant's. */
+  journal: RequestJournal;
 }
 
 function requireObject(body: unknown): Record<string, unknown> {
@@ -86,11 +90,11 @@ const json = (status: number, value: unknown) => jsonResponse(status, JSON.strin
 /**
  * Controls for frontend teams, outside the contract and keyed like the API: reset the tenant, change its
  * processing settings, inject HTTP faults, seed documents in chosen states, force a document's next
- * outcome. Paths are relative to `/_mock`; an unknown one is undefined (a 404 for the caller), a known one
+ * outcome, read the tenant's last requests. Paths are relative to `/_mock`; an unknown one is undefined (a 404 for the caller), a known one
  * with another method a 405.
  * @example const controls = createControlsApi(deps); await controls('/reset', request, tenant);
  */
-export function createControlsApi({ store, processor, settings, faults, clock, resetTenant, operationIds }: ControlsDeps) {
+export function createControlsApi({ store, processor, settings, faults, clock, resetTenant, operationIds, journal }: ControlsDeps) {
   // A tenant's seeds run one after another in this process: a bulk import that sends many at once
   // keeps one writer (one connection, one database backend's CPU) instead of many, and the rest of the
   // replica to the other tenants.
@@ -115,6 +119,7 @@ export function createControlsApi({ store, processor, settings, faults, clock, r
               await Promise.all([settings.reset(tenant), faults.reset(tenant)]);
               return removed;
             });
+        await journal.clear(tenant);
         return json(200, { deleted_documents: deleted, settings: settings.get(tenant), faults: faults.get(tenant) });
       },
     },
@@ -130,6 +135,7 @@ export function createControlsApi({ store, processor, settings, faults, clock, r
         return jsonResponse(201, await seedAnswer(seeded));
       },
     },
+    '/requests': { GET: listRequests(journal, operationIds) },
     '/faults': {
       GET: async (_request, tenant) => json(200, faults.get(tenant)),
       PATCH: async (request, tenant) => json(200, await faults.update(tenant, parseFaultsChange(await request.json(), operationIds))),

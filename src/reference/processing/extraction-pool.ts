@@ -16,7 +16,12 @@ export interface ExtractionPoolOptions {
   recycleAboveMb: number;
   /** How often a busy process's resident memory is read (default 20 ms). */
   watchEveryMs?: number;
+  /** Told each time a process is replaced after a document, and why (the metrics). */
+  onReplaced?: (reason: ReplacedBecause) => void;
 }
+
+/** Why an extraction process was replaced after a document rather than kept for the next. */
+export type ReplacedBecause = 'memory_limit' | 'time_limit' | 'start_timeout' | 'crashed' | 'grew';
 
 /** Reads documents in extraction processes. */
 export interface ExtractionPool {
@@ -110,9 +115,10 @@ export function createExtractionPool(options: ExtractionPoolOptions): Extraction
         }, options.watchEveryMs ?? 20);
         let timer = setTimeout(() => stop('start'), EXTRACTION_START_TIMEOUT_MS);
         let reading = false;
-        const settle = (extraction: Extraction, keep: boolean) => {
+        const settle = (extraction: Extraction, keep: boolean, why: ReplacedBecause) => {
           if (settled) return;
           settled = true;
+          if (!keep && !closed) options.onReplaced?.(why);
           onEnd.delete(child);
           clearInterval(watch);
           clearTimeout(timer);
@@ -132,9 +138,20 @@ export function createExtractionPool(options: ExtractionPoolOptions): Extraction
           }
           if (stopped) return; // its end says why
           const peak = child.peakBytes();
-          settle(message.extraction, !message.memoryLimitReached && (peak === undefined || peak <= recycleAboveBytes));
+          const keep = !message.memoryLimitReached && (peak === undefined || peak <= recycleAboveBytes);
+          settle(message.extraction, keep, message.memoryLimitReached ? 'memory_limit' : 'grew');
         });
-        onEnd.set(child, (end) => settle(explainEnd(end, stopped, at), false));
+        onEnd.set(child, (end) => {
+          const why: ReplacedBecause =
+            stopped === 'time'
+              ? 'time_limit'
+              : stopped === 'start'
+                ? 'start_timeout'
+                : stopped === 'memory' || end.signal === 'SIGABRT' || OUT_OF_MEMORY.test(end.stderr)
+                  ? 'memory_limit'
+                  : 'crashed';
+          settle(explainEnd(end, stopped, at), false, why);
+        });
       });
     },
     get processes() {

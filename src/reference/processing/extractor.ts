@@ -1,5 +1,5 @@
 import { type ExtractionLimits, type Extractor, FILE_UNREADABLE, MAX_RENDER_PIXELS } from './extraction.js';
-import { createExtractionPool } from './extraction-pool.js';
+import { createExtractionPool, type ReplacedBecause } from './extraction-pool.js';
 
 /**
  * The real extractor: each document is read in an extraction process (one per concurrent
@@ -7,9 +7,10 @@ import { createExtractionPool } from './extraction-pool.js';
  * without one rendered and read by OCR one at a time, PNG and JPEG by OCR (tesseract.js).
  * @example const extractor = createExtractor(DEFAULT_EXTRACTION_LIMITS);
  */
-export function createExtractor(options: ExtractionLimits): Extractor {
+export function createExtractor(options: ExtractionLimits, onReplaced?: (reason: ReplacedBecause) => void): Extractor {
   const pool = createExtractionPool({
     ...options,
+    onReplaced,
     maxRenderPixels: Math.min(MAX_RENDER_PIXELS, options.maxImagePixels),
     recycleAboveMb: Math.floor(options.memoryMb / 2),
   });

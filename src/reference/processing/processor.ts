@@ -28,6 +28,14 @@ export interface ProcessorOptions {
    */
   runBudgetMs: number;
   logger: Pick<Logger, 'info' | 'error'>;
+  /** Told of every finished run (the metrics); nothing when absent. */
+  observer?: RunObserver;
+}
+
+/** What a finished run tells an observer: how it ended, how long it ran, and how long it waited to start. */
+export interface RunObserver {
+  /** `errorCode` of a failed run; `waitS` from the document entering processing (its delay included) to the run's start. */
+  runFinished(status: 'completed' | 'failed', errorCode: string | undefined, durationS: number, waitS: number): void;
 }
 
 /** The outcome of a retry request. */
@@ -62,7 +70,7 @@ const jobOf = (record: DocumentRecord): RunJob => ({ documentId: record.id, tena
  * @example const processor = createProcessor({ store, extractor, queue, settings, random, clock, runBudgetMs: 62_000, logger });
  */
 export function createProcessor(options: ProcessorOptions): Processor {
-  const { store, extractor, queue, settings, random, clock, logger } = options;
+  const { store, extractor, queue, settings, random, clock, logger, observer } = options;
   const finishing = new Set<Promise<unknown>>();
   let stopped = false;
   // Runs waiting to write a result again; a stop wakes them, so they end at once.
@@ -156,15 +164,19 @@ export function createProcessor(options: ProcessorOptions): Processor {
       const record = await store.byId(job.documentId);
       // Superseded by a retry, removed by a reset, or already finished (a run queued twice).
       if (record?.status !== 'processing' || record.attempts !== job.attempt || stopped) return;
+      const started = performance.now();
+      const waitS = Math.max(0, clock().getTime() - Date.parse(record.updated_at)) / 1000;
       const outcome = await finish(job, await extract(record));
       if (!outcome) return;
+      const errorCode = outcome.status === 'failed' ? outcome.error.code : undefined;
+      observer?.runFinished(outcome.status, errorCode, (performance.now() - started) / 1000, waitS);
       logger.info(
         {
           documentId: job.documentId,
           tenant: job.tenant,
           attempt: job.attempt,
           status: outcome.status,
-          error: outcome.status === 'failed' ? outcome.error.code : undefined,
+          error: errorCode,
         },
         'processing run finished',
       );

@@ -7,12 +7,14 @@ import type { RunJob, RunQueue } from './run-queue.js';
  * every document still `processing` again.
  * @example const queue = createLocalRunQueue({ concurrency: 2 }); queue.start(run); await queue.enqueue(jobs, 1500);
  */
-export function createLocalRunQueue({ concurrency }: { concurrency: number }): RunQueue {
+export function createLocalRunQueue({ concurrency }: { concurrency: number }): RunQueue & { depth(): number } {
   const fair = createFairQueue(concurrency);
   const timers = new Set<NodeJS.Timeout>();
   let work: ((job: RunJob) => Promise<void>) | undefined;
   let stopped = false;
   const pending: RunJob[] = [];
+  // Runs queued and not started yet (waiting out their delay, or for a slot): the queue's depth.
+  let waiting = 0;
 
   const hand = (job: RunJob) => {
     if (stopped) return;
@@ -23,11 +25,17 @@ export function createLocalRunQueue({ concurrency }: { concurrency: number }): R
     const run = work;
     // The processor's work ends every run itself (a bug in it fails the run, see processor.ts); a
     // rejection here could only be a bug of that, and must not take the process down.
-    void fair.add(job.tenant, () => run(job)).catch(() => {});
+    void fair
+      .add(job.tenant, () => {
+        waiting--;
+        return run(job);
+      })
+      .catch(() => {});
   };
 
   return {
     async enqueue(jobs, delayMs) {
+      if (!stopped) waiting += jobs.length;
       for (const job of jobs) {
         if (delayMs <= 0) {
           hand(job);
@@ -49,6 +57,8 @@ export function createLocalRunQueue({ concurrency }: { concurrency: number }): R
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       fair.clear();
+      waiting = 0;
     },
+    depth: () => waiting,
   };
 }
