@@ -77,7 +77,7 @@ export interface HttpOptions {
   pacer?: Pacer;
 }
 
-/** The body cap without `--max-body-bytes` (see `bodyCap` in contract-facts for how a run derives its own). */
+/** The body cap without `--max-body-bytes` when nothing is known of the per-file limit (the CLI derives a run's own: `bodyCapFor`). */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** How long one request waits out transient answers without `--max-wait-s`. */
 export const DEFAULT_MAX_WAIT_MS = 60_000;
