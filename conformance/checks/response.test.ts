@@ -171,16 +171,6 @@ describe('response checks', () => {
       e: () => exchange({ status: 404, body: { ...notFound, request_id: 'another' }, contentType: 'application/problem+json' }),
       check: 'response.problem-refers-to-request',
     },
-    {
-      broken: 'a problem whose instance is another path',
-      e: () =>
-        exchange({
-          status: 404,
-          body: { ...notFound, instance: '/api/v1/documents/get_document/8' },
-          contentType: 'application/problem+json',
-        }),
-      check: 'response.problem-refers-to-request',
-    },
     { broken: 'an unknown path answered 200', e: () => exchange({ path: '/api/v1/nope' }), check: 'response.status-documented' },
     {
       broken: 'a problem whose type is not about:blank',
@@ -204,8 +194,8 @@ describe('response checks', () => {
   });
 
   it.each<[string, { request_id?: string; instance?: string; path?: string }]>([
-    ['the request id and the path as sent', { request_id: 'req-1', instance: '/api/v1/documents/get_document/7' }],
-    ['the path percent-decoded', { instance: '/api/v1/documents/get_document/a b', path: '/api/v1/documents/get_document/a%20b' }],
+    ['the request id, and the path', { request_id: 'req-1', instance: '/api/v1/documents/get_document/7' }],
+    ['another path in instance (a gateway may rewrite the path the service sees)', { instance: '/documents/get_document/7' }],
     ['neither (both are optional)', {}],
   ])('pass a problem that refers to its request with %s', (_, { path = '/api/v1/documents/get_document/7', ...fields }) => {
     expect(

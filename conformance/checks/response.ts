@@ -70,16 +70,6 @@ export function stateProblems(doc: WireDocument): string[] {
   return problems;
 }
 
-/** The path of a request as sent and percent-decoded: either is "the request path" a problem's `instance` may give. */
-function requestPaths(url: string): string[] {
-  const sent = new URL(url).pathname;
-  try {
-    return [sent, decodeURIComponent(sent)];
-  } catch {
-    return [sent];
-  }
-}
-
 /** How ajv reports a value where the schema is `false`. */
 const FALSE_SCHEMA = 'boolean schema is false';
 
@@ -273,22 +263,15 @@ export const responseChecks = {
     id: 'response.problem-refers-to-request',
     // Full only, as the echo: a mock generating bodies (Prism --dynamic) makes up a request_id.
     profile: 'full',
-    description:
-      "A problem's optional `request_id` is the answer's X-Request-Id and its optional `instance` the request's path (as sent or percent-decoded).",
-    rules: ['problem.request-id', 'problem.instance'],
+    description: "A problem's optional `request_id` is the answer's X-Request-Id, so the id a user quotes is the one in the logs.",
+    rules: ['problem.request-id'],
     appliesTo: (o) => isError(o) && typeof o.exchange.json === 'object' && o.exchange.json !== null,
     judge: ({ exchange }) => {
-      const body = exchange.json as { request_id?: unknown; instance?: unknown };
+      const body = exchange.json as { request_id?: unknown };
       const header = exchange.headers.get('x-request-id');
-      if (body.request_id !== undefined && body.request_id !== header)
-        return fail(
-          `request_id ${show(body.request_id)}, X-Request-Id ${show(header)}`,
-          'request_id equal to the X-Request-Id of the answer',
-        );
-      const path = requestPaths(exchange.request.url);
-      if (body.instance !== undefined && !path.includes(body.instance as string))
-        return fail(`instance ${show(body.instance)}`, `instance ${path.map((p) => JSON.stringify(p)).join(' or ')} (the request path)`);
-      return undefined;
+      return body.request_id === undefined || body.request_id === header
+        ? undefined
+        : fail(`request_id ${show(body.request_id)}, X-Request-Id ${show(header)}`, 'request_id equal to the X-Request-Id of the answer');
     },
   }),
   requestIdEchoed: defineResponseCheck({

@@ -297,7 +297,6 @@ export const proseRules: readonly ProseRule[] = [
   { id: 'document.content-same-on-retry', where: 'schema:Document.content', quote: 'a retry of the same bytes gives the same result' },
   // Errors
   { id: 'problem.type-about-blank', where: 'schema:Problem.type', quote: 'Always `about:blank`' },
-  { id: 'problem.instance', where: 'schema:Problem.instance', quote: 'The request path, for reference.' },
   { id: 'problem.request-id', where: 'schema:Problem.request_id', quote: "The request's X-Request-Id" },
   { id: 'problem.status-repeated', where: 'schema:Problem.status', quote: 'The HTTP status code, repeated so the body stands alone.' },
   {
