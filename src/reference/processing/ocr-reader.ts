@@ -4,7 +4,7 @@ import Tesseract from 'tesseract.js';
 import { unreadable } from './extraction.js';
 import { checkImage } from './image-checks.js';
 import type { Extraction } from './lifecycle.js';
-import { isAllocationFailure, MemoryLimitReached } from './memory-limit.js';
+import { isAllocationFailure, MemoryLimitReached, saysAllocationFailed } from './memory-limit.js';
 import { readUprightGrey, UndecodableImage } from './upright-image.js';
 
 /**
@@ -31,6 +31,26 @@ export interface OcrReader {
 export function englishLangPath(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+}
+
+// leptonica, inside tesseract's wasm, reports an allocation that failed ("pixdata_malloc fail for
+// data", "calloc fail for buf") on stderr and returns nothing, and tesseract carries on without it:
+// the image would read as empty text. The worker thread's stderr is piped through this process's
+// own, where it is watched (and passed on).
+let allocationFailed = false;
+let watching = false;
+function leptonicaAllocationFailed(): boolean {
+  if (!watching) {
+    watching = true;
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      if (saysAllocationFailed(String(chunk))) allocationFailed = true;
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write;
+  }
+  const failed = allocationFailed;
+  allocationFailed = false;
+  return failed;
 }
 
 /**
@@ -71,7 +91,11 @@ export function createOcrReader(): OcrReader {
       return { ok: false, error: { code: 'processing_error', message: 'The OCR engine could not start; a retry may succeed.' } };
     }
     try {
+      leptonicaAllocationFailed();
       const result = await engine.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+      // The worker thread's stderr reaches this thread's as messages of their own: one more turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (leptonicaAllocationFailed()) throw new MemoryLimitReached();
       return { ok: true, text: result.data.text.trim() };
     } catch (error) {
       if (isAllocationFailure(error)) throw error;
