@@ -64,6 +64,7 @@ export function withExifOrientation(jpeg: Uint8Array, orientation: number, byteO
 
 /** The pixels of an upright photo as a camera stores them for an EXIF orientation. */
 function storedAs(upright: Canvas, orientation: number): Canvas {
+  if (orientation === 1) return upright;
   const { width, height } = upright;
   const stored = swapsSides(orientation) ? createCanvas(height, width) : createCanvas(width, height);
   const context = stored.getContext('2d');
