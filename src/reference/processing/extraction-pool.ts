@@ -41,8 +41,9 @@ export const EXTRACTION_START_TIMEOUT_MS = 20_000;
 
 type Stop = 'memory' | 'time' | 'start';
 
-// What V8 and the C++ runtime print when an allocation fails under the data limit, before aborting.
-const OUT_OF_MEMORY = /out of memory|bad_alloc|allocation failed|Cannot allocate memory/i;
+// What V8, the C++ runtime and Skia (an image's pixels that could not be allocated: it stops the
+// process with SIGILL) print when an allocation fails under the data limit, before aborting.
+const OUT_OF_MEMORY = /out of memory|bad_alloc|allocation failed|Cannot allocate memory|tryAllocPixels/i;
 
 /**
  * Reads each document in an extraction process of its own slot, started on first use and reused

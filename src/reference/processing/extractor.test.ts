@@ -185,15 +185,18 @@ describe('guards against hostile files', () => {
     }
   }, 30_000);
 
-  it('a PNG whose chunks are intact but whose image data is garbage fails in the decoder, not the server', async () => {
+  it('a PNG whose image data is garbage is refused as damaged by its checksums, not read as what a decoder guesses', async () => {
     const bytes = new Uint8Array(await readFile(fixture('scanned.png')));
     for (let i = 2_000; i < 2_400; i++) bytes[i] = 0xff - bytes[i]!;
     const result = await extractor.extract(onDisk(await temp('damaged.png', bytes)), 'image/png');
     expect(result).toEqual({
       ok: false,
-      error: { code: 'unreadable_document', message: 'The image could not be decoded (the file is damaged or truncated).' },
+      error: {
+        code: 'unreadable_document',
+        message: "The PNG is damaged: a chunk's checksum does not match its data, so the image cannot be decoded.",
+      },
     });
-    // The worker survives the decoder's failure.
+    // The process that refused it reads the next image.
     const next = await extractor.extract(onDisk(fixture('scanned.png')), 'image/png');
     expect(next.ok && next.text).toContain('SOURDOUGH');
   }, 60_000);

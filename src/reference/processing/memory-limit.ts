@@ -10,9 +10,10 @@ export class MemoryLimitReached extends Error {
 }
 
 // What a failed allocation says: V8 (a typed array past the limit, or past the largest size), Skia
-// (a canvas that could not be made or read), emscripten (tesseract's wasm memory that could not grow).
+// (a canvas that could not be made or read), emscripten (tesseract's wasm memory that could not
+// grow), leptonica inside it ("pixdata_malloc fail", "calloc fail for buf").
 const ALLOCATION_FAILED =
-  /Array buffer allocation failed|Invalid typed array length|allocation failed|out of memory|skia surface failed|Read pixels from canvas failed|Cannot enlarge memory|Unable to grow|Aborted\(OOM\)/i;
+  /Array buffer allocation failed|Invalid typed array length|allocation failed|out of memory|skia surface failed|Read pixels from canvas failed|Cannot enlarge memory|Unable to grow|Aborted\(OOM\)|alloc fail/i;
 
 /** Whether a message (an error's, or a warning pdf.js printed) says an allocation failed. */
 export function saysAllocationFailed(message: string): boolean {

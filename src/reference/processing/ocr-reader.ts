@@ -4,16 +4,20 @@ import Tesseract from 'tesseract.js';
 import { unreadable } from './extraction.js';
 import { checkImage } from './image-checks.js';
 import type { Extraction } from './lifecycle.js';
-import { isAllocationFailure } from './memory-limit.js';
+import { isAllocationFailure, MemoryLimitReached, saysAllocationFailed } from './memory-limit.js';
+import { readUprightGrey, UndecodableImage } from './upright-image.js';
 
 /**
  * Reads text from images with one tesseract.js worker, started on first use. Runs inside an
  * extraction process; a failed allocation is thrown, everything else is an {@link Extraction}.
  */
 export interface OcrReader {
-  /** Reads a PNG or JPEG file as uploaded: checked, turned upright, then read. */
-  readImage(bytes: Uint8Array, maxImagePixels: number): Promise<Extraction>;
-  /** Reads an image this process made (a rendered PDF page), without the checks an upload needs. */
+  /**
+   * Reads a PNG or JPEG file as uploaded: checked (refused above `maxImagePixels`), decoded upright
+   * to grey and scaled down to at most `maxRenderPixels` (see upright-image.ts), then read.
+   */
+  readImage(bytes: Uint8Array, limits: { maxImagePixels: number; maxRenderPixels: number }): Promise<Extraction>;
+  /** Reads a grey PGM this process made (a rendered PDF page), without the checks an upload needs. */
   readRendered(image: Uint8Array): Promise<Extraction>;
   /** Ends the worker, giving back its memory (tesseract's wasm memory never shrinks); the next read starts a new one. */
   close(): Promise<void>;
@@ -29,24 +33,30 @@ export function englishLangPath(): string {
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
-// tesseract.js applies the EXIF orientation only when written big-endian (it matches a byte
-// pattern), so a little-endian (Android) photo would be read sideways. Skia (through
-// @napi-rs/canvas) applies the orientation in either byte order while decoding, so a turned photo is
-// handed to tesseract upright, as a PNG without EXIF. image-size read the orientation (both orders).
-async function upright(bytes: Uint8Array, orientation: number): Promise<Uint8Array> {
-  if (orientation === 1) return bytes;
-  // Loaded on first use: most documents never need the native module.
-  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
-  const image = await loadImage(Buffer.from(bytes));
-  const canvas = createCanvas(image.width, image.height);
-  canvas.getContext('2d').drawImage(image, 0, 0);
-  return canvas.encode('png');
+// leptonica, inside tesseract's wasm, reports an allocation that failed ("pixdata_malloc fail for
+// data", "calloc fail for buf") on stderr and returns nothing, and tesseract carries on without it:
+// the image would read as empty text. The worker thread's stderr is piped through this process's
+// own, where it is watched (and passed on).
+let allocationFailed = false;
+let watching = false;
+function leptonicaAllocationFailed(): boolean {
+  if (!watching) {
+    watching = true;
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      if (saysAllocationFailed(String(chunk))) allocationFailed = true;
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write;
+  }
+  const failed = allocationFailed;
+  allocationFailed = false;
+  return failed;
 }
 
 /**
  * One tesseract worker, started on first use and kept for the life of the extraction process (the
  * process is the unit that is limited, killed and replaced; see extraction-pool.ts).
- * @example const ocr = createOcrReader(); await ocr.readImage(bytes, 100e6);
+ * @example const ocr = createOcrReader(); await ocr.readImage(bytes, { maxImagePixels: 100e6, maxRenderPixels: 25e6 });
  */
 export function createOcrReader(): OcrReader {
   let started: Promise<Tesseract.Worker> | undefined;
@@ -81,27 +91,33 @@ export function createOcrReader(): OcrReader {
       return { ok: false, error: { code: 'processing_error', message: 'The OCR engine could not start; a retry may succeed.' } };
     }
     try {
+      leptonicaAllocationFailed();
       const result = await engine.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+      // The worker thread's stderr reaches this thread's as messages of their own: one more turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (leptonicaAllocationFailed()) throw new MemoryLimitReached();
       return { ok: true, text: result.data.text.trim() };
     } catch (error) {
       if (isAllocationFailure(error)) throw error;
-      // tesseract.js keeps the worker usable after a decoding error.
       const message = error instanceof Error ? error.message : String(error);
-      if (/read image/i.test(message)) return unreadable('The image could not be decoded (the file is damaged or truncated).');
+      // The image is a grey PGM this process made, which leptonica always reads, unless the wasm
+      // memory could not grow to hold it: tesseract.js says only that it could not read the image.
+      if (/read image/i.test(message)) throw new MemoryLimitReached();
+      // tesseract.js keeps the worker usable after any other error.
       return unreadable(`The image could not be read (${message}).`);
     }
   };
 
   return {
-    async readImage(bytes, maxImagePixels) {
+    async readImage(bytes, { maxImagePixels, maxRenderPixels }) {
       const checked = checkImage(bytes, maxImagePixels);
       if (!checked.ok) return checked.refused;
       let image: Uint8Array;
       try {
-        image = await upright(bytes, checked.orientation);
+        image = await readUprightGrey(bytes, maxRenderPixels);
       } catch (error) {
-        if (isAllocationFailure(error)) throw error;
-        return unreadable('The image could not be decoded (the file is damaged or truncated).');
+        if (!(error instanceof UndecodableImage)) throw error;
+        return unreadable(`The image could not be decoded (${error.message}); the file is damaged or not a PNG or JPEG.`);
       }
       return recognize(image);
     },

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { greyImage } from './grey-image.js';
 import { collectGarbage, MemoryLimitReached, saysAllocationFailed } from './memory-limit.js';
 
 // Runs inside an extraction process (see extraction-child.ts): pdf.js parses on the calling thread
@@ -102,19 +103,6 @@ async function drawingOperators(): Promise<Set<number>> {
   return drawOps;
 }
 
-// A page is rendered in bands of at most this many pixels, each into a canvas of its own that is
-// released before the next: a 25-megapixel page needs a 16 MB canvas at a time instead of 100 MB.
-// An A4 page at 200 dpi (3.9 million pixels) is one band.
-const BAND_PIXELS = 4_000_000;
-
-/** A binary PGM (8-bit grey) of `width` x `height`, which tesseract reads directly: no PNG to encode, a quarter of the RGBA bytes. */
-function greyImage(width: number, height: number): { pgm: Uint8Array; pixelsAt: number } {
-  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1');
-  const pgm = new Uint8Array(header.length + width * height);
-  pgm.set(header);
-  return { pgm, pixelsAt: header.length };
-}
-
 /**
  * Opens a PDF with pdf.js (unpdf's build), with the CMaps and standard fonts of `pdfjs-dist`. Pages
  * are read one at a time: a page's text layer; a page without one that draws something is rendered
@@ -145,10 +133,10 @@ export async function openPdf(bytes: Uint8Array, { maxRenderPixels }: { maxRende
     const pixelsWide = Math.max(1, Math.floor(viewport.width));
     const pixelsHigh = Math.max(1, Math.floor(viewport.height));
     const factory = new RealCanvasFactory!({});
-    const { pgm, pixelsAt } = greyImage(pixelsWide, pixelsHigh);
-    const bandRows = Math.max(1, Math.floor(BAND_PIXELS / pixelsWide));
-    for (let top = 0; top < pixelsHigh; top += bandRows) {
-      const rows = Math.min(bandRows, pixelsHigh - top);
+    // In bands, each into a canvas of its own released before the next; an A4 page at 200 dpi is one band.
+    const grey = greyImage(pixelsWide, pixelsHigh);
+    for (let top = 0; top < pixelsHigh; top += grey.bandRows) {
+      const rows = Math.min(grey.bandRows, pixelsHigh - top);
       const band = factory.create(pixelsWide, rows);
       try {
         // The band's rows of the page: the page drawn shifted up by `top` pixels.
@@ -160,15 +148,13 @@ export async function openPdf(bytes: Uint8Array, { maxRenderPixels }: { maxRende
         } as unknown as Parameters<typeof page.render>[0]).promise;
         throwIfAllocationFailed();
         // data() is the canvas's own RGBA pixels, not a copy.
-        const rgba = band.canvas.data();
-        let out = pixelsAt + top * pixelsWide;
-        for (let i = 0; i < rgba.length; i += 4) pgm[out++] = (rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8;
+        grey.putRows(band.canvas.data(), top, rows);
       } finally {
         factory.destroy(band);
       }
       if (rows < pixelsHigh) collectGarbage();
     }
-    return pgm;
+    return grey.pgm;
   };
 
   return {

@@ -82,7 +82,7 @@ export async function readDocument(job: ExtractionJob, ocr: OcrReader, progress:
   const at: Whereabouts = { kind: job.contentType === 'application/pdf' ? 'pdf' : 'image', page: 0, pages: 0 };
   progress(at);
   try {
-    const extraction = at.kind === 'pdf' ? await readPdf(bytes, job, ocr, at, progress) : await ocr.readImage(bytes, job.maxImagePixels);
+    const extraction = at.kind === 'pdf' ? await readPdf(bytes, job, ocr, at, progress) : await ocr.readImage(bytes, job);
     return { extraction, memoryLimitReached: false };
   } catch (error) {
     if (!isAllocationFailure(error)) throw error;
