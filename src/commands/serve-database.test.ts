@@ -103,7 +103,11 @@ describe('docproc serve --database-url', () => {
     await client.connect();
     try {
       const migrations = await client.query('SELECT name FROM docproc.pgmigrations');
-      expect(migrations.rows.map((r) => r.name).sort()).toEqual(['1763971200000_documents', '1763971200001_run_fairness', '1763971200002_request_journal']);
+      expect(migrations.rows.map((r) => r.name).sort()).toEqual([
+        '1763971200000_documents',
+        '1763971200001_run_fairness',
+        '1763971200002_request_journal',
+      ]);
     } finally {
       await client.end();
     }

@@ -17,7 +17,7 @@ describe('createMetrics', () => {
     documentsByStatus: async () => ({ processing: 1, completed: 2, failed: 3 }),
     queueDepth: () => 4,
     pool: { totalCount: 3, idleCount: 2, waitingCount: 0, on: (event, listener) => (listeners[event] = listener) },
-    connections: () => ({ open: 7, refused: 1, evicted: 5 }),
+    connections: () => ({ open: 7, overLimit: 2, refused: 1, evicted: 5, unavailable: 3 }),
   });
   listeners.connect!();
   listeners.error!();
@@ -45,7 +45,8 @@ describe('createMetrics', () => {
     ['reconnects', 'docproc_db_connections_opened_total 1'],
     ['connections the server cut', 'docproc_db_connections_lost_total 1'],
     ['connection-cap evictions', 'docproc_http_connections_limited_total{action="evicted"} 5'],
-    ['open connections', 'docproc_http_connections_open 7'],
+    ['requests beyond the caps answered 503', 'docproc_http_connections_limited_total{action="unavailable"} 3'],
+    ['open connections, within the caps and beyond them', 'docproc_http_connections_open 9'],
   ])('shows %s', async (_, line) => {
     expect((await exposition).split('\n')).toContain(line);
   });

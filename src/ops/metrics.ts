@@ -11,8 +11,11 @@ export interface MetricSources {
   queueDepth?: () => Promise<number> | number;
   /** The database pool's connections. */
   pool?: { totalCount: number; idleCount: number; waitingCount: number; on(event: 'connect' | 'error', listener: () => void): unknown };
-  /** Client connections: open now, and refused or evicted at the caps so far (see http/connection-limits.ts). */
-  connections?: () => { open: number; refused: number; evicted: number };
+  /**
+   * Client connections: open now (within the caps, and `overLimit` beyond them), and refused, evicted or
+   * answered 503 (`unavailable`) at the caps so far (see http/connection-limits.ts).
+   */
+  connections?: () => { open: number; overLimit?: number; refused: number; evicted: number; unavailable?: number };
 }
 
 /** The service's Prometheus metrics, and the hooks that feed them. */
@@ -130,12 +133,12 @@ export function createMetrics(): Metrics {
     registers,
     collect() {
       const counts = sources.connections?.();
-      if (counts) this.set(counts.open);
+      if (counts) this.set(counts.open + (counts.overLimit ?? 0));
     },
   });
   const connectionsEnded = new Counter({
     name: 'docproc_http_connections_limited_total',
-    help: 'Client connections closed at the connection caps: evicted (an idle one closed for a new one) or refused.',
+    help: 'Client connections the connection caps acted on: evicted (an idle one closed for a new one), refused, or unavailable (its request answered 503).',
     labelNames: ['action'] as const,
     registers,
     collect() {
@@ -144,6 +147,7 @@ export function createMetrics(): Metrics {
       this.reset();
       this.inc({ action: 'evicted' }, counts.evicted);
       this.inc({ action: 'refused' }, counts.refused);
+      this.inc({ action: 'unavailable' }, counts.unavailable ?? 0);
     },
   });
   connectionsEnded.inc({ action: 'evicted' }, 0);
