@@ -52,6 +52,10 @@ describe('fetchBounded reads at most the cap, whatever the target sends', () => 
     await new Promise((resolve) => server.close(resolve));
     expect(await get(`http://127.0.0.1:${port}`)).toMatchObject({ error: 'ECONNREFUSED', unreachable: true });
   });
+
+  it("a port fetch will not connect to (the Fetch standard's blocked ports) is unreachable", async () => {
+    expect(await get('http://127.0.0.1:9')).toMatchObject({ error: 'bad port', unreachable: true });
+  });
 });
 
 describe('decodeBody', () => {

@@ -25,8 +25,19 @@ export type RawAnswer =
 /** An HTTP answer (as opposed to the reason there was none). */
 export type HttpAnswer = Extract<RawAnswer, { status: number }>;
 
-/** Errors that mean no connection was made: the target was never reached. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * Errors that mean no connection was made: the target was never reached. `bad port` is fetch refusing a
+ * port the Fetch standard blocks (9, 25, 6000, ...) before it connects.
+ */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'bad port',
+]);
 /** Errors that mean an open connection was closed under the request. */
 const CLOSED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
