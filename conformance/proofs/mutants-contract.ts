@@ -14,7 +14,13 @@ function rememberedRefusals(): NonNullable<ReturnType<Mutant['mutation']>['respo
     if (!isUpload(request) || key === undefined) return upstream(request);
     const scoped = `${request.headers['x-api-key'] ?? ''}\n${key}`;
     const earlier = refused.get(scoped);
-    if (earlier) return { ...earlier, headers: { ...earlier.headers, 'x-request-id': request.headers['x-request-id'] ?? 'proxy' } };
+    if (earlier) {
+      // The refusal replayed as a service that caches it would render it: for this request, its id included.
+      const requestId = request.headers['x-request-id'] ?? 'proxy';
+      const problem = JSON.parse(earlier.body.toString('utf8')) as Record<string, unknown>;
+      if ('request_id' in problem) problem.request_id = requestId;
+      return { ...earlier, headers: { ...earlier.headers, 'x-request-id': requestId }, body: Buffer.from(JSON.stringify(problem)) };
+    }
     const response = await upstream(request);
     if (response.status >= 400 && response.status < 500) refused.set(scoped, response);
     return response;
@@ -59,6 +65,7 @@ const oddAnswerMutants: Mutant[] = [
       'list.search-by-filename',
       'list.search-folds-case',
       'list.search-is-literal',
+      'list.search-keeps-accents',
       'list.status-filter',
     ],
     mutation: () => ({
