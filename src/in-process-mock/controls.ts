@@ -1,4 +1,5 @@
 import type { Faults } from '../reference/controls/faults.js';
+import type { entryJson } from '../reference/journal/request-journal.js';
 import type { Document, DocumentError, ForcedOutcome } from '../reference/model.js';
 import type { ProcessingSettings } from '../reference/processing/settings.js';
 
@@ -32,24 +33,8 @@ export interface FaultsChange {
 }
 
 /** One answered request of the tenant, as `GET /_mock/requests` shows it (never a key, never a file's bytes). */
-export interface RecordedRequest {
-  request_id: string;
-  /** ISO 8601. */
-  started_at: string;
-  method: string;
-  path: string;
-  /** Secret-looking values (`api_key=...`) are `[REDACTED]`. */
-  query: Record<string, string | string[]>;
-  /** The contract's operationId, or null (a mock control, or a path no operation has). */
-  operation: string | null;
-  status: number;
-  /** The problem's `code` of an error answer, else null. */
-  code: string | null;
-  detail: string | null;
-  duration_ms: number;
-  /** An upload's accepted files. */
-  parts: Array<{ name: string; filename: string; size: number }>;
-}
+/** One request of `controls.requests()`: what `GET /_mock/requests` lists (its arrival as ISO 8601). */
+export type RecordedRequest = ReturnType<typeof entryJson>;
 
 /** Which recorded requests to list: a status (`404`) or a class (`'4xx'`), and an operationId. */
 export interface RequestsFilter {
