@@ -90,18 +90,7 @@ describe('releaseTogether with a gateway that turns some racers away', () => {
 describe('releaseTogether', () => {
   it('holds every request back by its last byte, then lets them all go at once: none is complete before the release', async () => {
     completions.length = 0;
-    const judge = createJudge('full');
-    judge.use(createTestRecord());
-    const http = createHttp({
-      baseUrl,
-      keys: { primary: 'k' },
-      contract,
-      strict: false,
-      requestTimeoutMs: 5000,
-      requestIdPrefix: 'race',
-      reproDir: '/tmp',
-      judge,
-    });
+    const { http } = recording();
     const race = await releaseTogether(
       http,
       Array.from({ length: N }, () => ({ operation: 'retryDocument', params: { document_id: 7 } })),
