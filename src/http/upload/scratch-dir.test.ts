@@ -47,7 +47,7 @@ describe('a scratch folder', () => {
   });
 
   it.each([
-    ['a dead process', async () => String(spawnSync(process.execPath, ['-e', '']).pid)],
+    ['a dead process', async () => String(spawnSync(process.execPath, ['-e', ''], { timeout: 10_000 }).pid)],
     ['no pid at all', async () => 'garbage'],
   ])('start-up sweeps the folder of %s, with its lock', async (_owner, pidOf) => {
     await leftBy('gone', await pidOf());
