@@ -1,8 +1,12 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // One project per part of the kit, so `npx vitest --project server` runs just that part.
-// conformance/scenarios/ is NOT collected here: those files are the conformance suite itself and need a
-// target; `docproc conformance` runs them, and conformance/*.test.ts prove them against real targets.
+// packages/conformance/src/scenarios/ is NOT collected here: those files are the conformance suite itself
+// and need a target; `docproc conformance` runs them, and packages/conformance/test/ proves them against
+// real targets.
+//
+// The packages import each other by name; inside the repository their `docproc-source` export condition
+// points at the TypeScript sources, so no test ever runs a stale build of another package.
 //
 // Two tiers (package.json's scripts): `npm test` runs every project but `proofs`, `packaging` and
 // `hostile-load`, which `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly
@@ -18,13 +22,21 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // (isolate: false): no test mocks modules or stubs globals, and every test builds its own server, store
 // and temp dir.
 const PROOFS = [
-  'conformance/proofs/mutations.test.ts',
-  'conformance/proofs/benign-variants.test.ts',
-  'conformance/proofs/hostile-targets.test.ts',
-  'conformance/kit/model/model.test.ts',
+  'packages/conformance/proofs/mutations.test.ts',
+  'packages/conformance/proofs/benign-variants.test.ts',
+  'packages/conformance/proofs/hostile-targets.test.ts',
+  'packages/conformance/src/kit/model/model.test.ts',
 ];
 
+// What is generated from the contract, each test spawning TypeScript or a generator (tens of seconds), kept
+// apart so the contract project itself stays a quick check of the document and its values.
+const GENERATORS = ['packages/contract/openapi/generators.test.ts', 'packages/contract/scripts/generate.test.ts'];
+
+const SOURCE_CONDITIONS = ['docproc-source'];
+
 export default defineConfig({
+  resolve: { conditions: SOURCE_CONDITIONS },
+  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
     reporters: ['default'],
     maxWorkers: 2,
@@ -33,36 +45,47 @@ export default defineConfig({
     // Tests that start the CLI as a process run dist/ (rebuilt here first whenever src/ changed).
     globalSetup: ['test/support/fresh-build.ts'],
     projects: [
-      // Contract lint and validation, generated-type drift (spawns TypeScript), client generators (spawned), fixtures.
+      // The contract document, its values and its fixtures (quick: nothing is spawned).
       {
         extends: true,
         test: {
           name: 'contract',
-          include: ['openapi/**/*.test.ts', 'src/contract/**/*.test.ts', 'scripts/**/*.test.ts', 'fixtures/**/*.test.ts'],
+          include: ['packages/contract/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...GENERATORS],
           testTimeout: 60_000,
         },
       },
+      // The generated types and values checked against the contract, and the client generators run on it.
+      { extends: true, test: { name: 'generated', include: GENERATORS, testTimeout: 90_000 } },
       // The client against a real Prism process and a real reference server.
-      { extends: true, test: { name: 'client', include: ['src/client/**/*.test.ts'], testTimeout: 30_000 } },
+      { extends: true, test: { name: 'client', include: ['packages/client/src/**/*.test.ts'], testTimeout: 30_000 } },
       // The CLI as a real process (tsx start-up alone is seconds on a busy machine).
-      { extends: true, test: { name: 'cli', include: ['src/commands/**/*.test.ts', 'src/*.test.ts'], testTimeout: 60_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'cli',
+          include: ['packages/docproc-kit/src/commands/**/*.test.ts', 'packages/docproc-kit/src/*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
       // The reference server in-process on a real port, with real extraction (OCR of real scans).
       {
         extends: true,
         test: {
           name: 'server',
-          include: ['src/http/**/*.test.ts', 'src/reference/**/*.test.ts', 'src/ops/**/*.test.ts'],
+          include: ['packages/reference/src/**/*.test.ts', 'packages/docproc-kit/src/*/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'packages/docproc-kit/src/commands/**'],
           testTimeout: 30_000,
         },
       },
       // The in-process mocks (MSW handlers, the fetch mock) judged by the full conformance profile, and in Chromium.
-      { extends: true, test: { name: 'in-process', include: ['src/in-process-mock/**/*.test.ts'], testTimeout: 60_000 } },
+      { extends: true, test: { name: 'in-process', include: ['packages/msw/src/**/*.test.ts'], testTimeout: 60_000 } },
       // The conformance suite run against real targets (each run a real CLI process), and its output when they fail badly.
       {
         extends: true,
         test: {
           name: 'conformance',
-          include: ['conformance/*.test.ts', 'conformance/{checks,kit,report,rules,run}/**/*.test.ts'],
+          include: ['packages/conformance/test/*.test.ts', 'packages/conformance/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...PROOFS],
           testTimeout: 120_000,
         },

@@ -7,9 +7,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ChildMessage } from '../src/reference/processing/child-protocol.js';
-import { DEFAULT_EXTRACTION_LIMITS, MAX_RENDER_PIXELS } from '../src/reference/processing/extraction.js';
-import { startExtractionProcess } from '../src/reference/processing/extraction-process.js';
+import { DEFAULT_EXTRACTION_LIMITS, MAX_RENDER_PIXELS } from '@docproc-kit/reference/processing/extraction.js';
+import type { ChildMessage } from 'docproc-kit/extraction/child-protocol.js';
+import { startExtractionProcess } from 'docproc-kit/extraction/extraction-process.js';
 import { phonePhoto } from '../test/support/phone-photo.js';
 
 const { values, positionals } = parseArgs({

@@ -1,8 +1,8 @@
-import { foldForSearch } from '../../src/contract/search-folding.js';
-import { DEV_API_KEY } from '../../src/reference/api/keys.js';
-import { createKeyring } from '../../src/reference/auth.js';
-import { openDatabase } from '../../src/reference/store/postgres/database.js';
-import { openPostgresStore } from '../../src/reference/store/postgres/postgres-store.js';
+import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
+import { DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { createKeyring } from 'docproc-kit/server/auth.js';
+import { openDatabase } from 'docproc-kit/store/postgres/database.js';
+import { openPostgresStore } from 'docproc-kit/store/postgres/postgres-store.js';
 import { SEED_WORD, seededText } from './seed.js';
 
 /**

@@ -1,7 +1,7 @@
-import { stagedBytes } from '../../src/http/upload/staged-file.js';
-import { DEV_API_KEY } from '../../src/reference/api/keys.js';
-import { createKeyring } from '../../src/reference/auth.js';
-import { openLowdbStore } from '../../src/reference/store/lowdb/lowdb-store.js';
+import { DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { stagedBytes } from '@docproc-kit/reference/http/upload/staged-file.js';
+import { createKeyring } from 'docproc-kit/server/auth.js';
+import { openLowdbStore } from 'docproc-kit/store/lowdb/lowdb-store.js';
 
 /** The word every seeded document's text contains once, at a position that varies. */
 export const SEED_WORD = 'quetzal';

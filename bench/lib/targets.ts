@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prismBinPath } from 'docproc-kit/prism-mock/prism-bin.js';
 import getPort from 'get-port';
-import { prismBinPath } from '../../src/paths.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -82,7 +82,9 @@ export async function spawnTarget(
 }
 
 /** `prism mock` on the bundled contract, logging silenced, run in-process (no docproc wrapper). */
-export function startPrism(spec = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url))): Promise<Target> {
+export function startPrism(
+  spec = fileURLToPath(new URL('../../packages/contract/openapi/openapi.yaml', import.meta.url)),
+): Promise<Target> {
   return spawnTarget('prism mock', [prismBinPath(), 'mock', '--host', '127.0.0.1', '--verboseLevel', 'silent', spec], {
     readyPath: '/api/v1/documents/get_documents',
     readyStatus: 401,

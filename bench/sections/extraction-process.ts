@@ -1,18 +1,18 @@
-import { fileURLToPath } from 'node:url';
-import type { ContentType } from '../../src/reference/model.js';
-import type { ExtractionJob } from '../../src/reference/processing/child-protocol.js';
-import type * as Extraction from '../../src/reference/processing/extraction.js';
-import type * as Pool from '../../src/reference/processing/extraction-pool.js';
-import type * as Ocr from '../../src/reference/processing/ocr-reader.js';
-import type * as Read from '../../src/reference/processing/read-document.js';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import type { ContentType } from '@docproc-kit/reference/model.js';
+import type * as Extraction from '@docproc-kit/reference/processing/extraction.js';
+import type { ExtractionJob } from 'docproc-kit/extraction/child-protocol.js';
+import type * as Pool from 'docproc-kit/extraction/extraction-pool.js';
+import type * as Ocr from 'docproc-kit/extraction/ocr-reader.js';
+import type * as Read from 'docproc-kit/extraction/read-document.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
 
 // The compiled code (bench/run.ts builds it first), as the server runs it: the extraction processes
 // then run compiled JavaScript, not the sources through tsx.
 const compiled = <T>(module: string) =>
-  import(new URL(`../../dist/src/reference/processing/${module}.js`, import.meta.url).href) as Promise<T>;
+  import(new URL(`../../packages/docproc-kit/dist/extraction/${module}.js`, import.meta.url).href) as Promise<T>;
 
-const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
+const fixture = (name: string) => fixturePath(name);
 const CASES: Array<{ file: string; type: ContentType }> = [
   { file: 'text.pdf', type: 'application/pdf' },
   { file: 'scan-jpeg.pdf', type: 'application/pdf' },

@@ -1,22 +1,22 @@
 import { execFile as execFileCb, spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import type { ContentType } from '@docproc-kit/reference/model.js';
+import { DEFAULT_EXTRACTION_LIMITS, type FileSource } from '@docproc-kit/reference/processing/extraction.js';
 import { createCanvas } from '@napi-rs/canvas';
+import { createExtractor } from 'docproc-kit/extraction/extractor.js';
+import { englishLangPath } from 'docproc-kit/extraction/ocr-reader.js';
+import { RENDER_DPI } from 'docproc-kit/extraction/pdf-pages.js';
 import Tesseract from 'tesseract.js';
-import type { ContentType } from '../../src/reference/model.js';
-import { DEFAULT_EXTRACTION_LIMITS, type FileSource } from '../../src/reference/processing/extraction.js';
-import { createExtractor } from '../../src/reference/processing/extractor.js';
-import { englishLangPath } from '../../src/reference/processing/ocr-reader.js';
-import { RENDER_DPI } from '../../src/reference/processing/pdf-pages.js';
 import { fmt, median, ratio, type Table } from '../lib/report.js';
 
 const onDisk = (path: string): FileSource => ({ path, bytes: () => readFile(path) });
 
 const execFile = promisify(execFileCb);
-const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
+const fixture = (name: string) => fixturePath(name);
 
 // Each file with a word its text must contain ('' for the hopeless scan: no text is the right answer)
 // and how the native tools read it: pdftotext for a text layer, pdftoppm + tesseract for a scan.

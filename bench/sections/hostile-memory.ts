@@ -28,7 +28,7 @@ async function measure(bin: string, dataDir: string, files: Awaited<ReturnType<t
  * checkout of the kit, built: an older commit, say) that build is measured first, in the same run.
  */
 export async function hostileMemory({ workDir, baseline }: { workDir: string; baseline?: string }): Promise<Table[]> {
-  const ours = fileURLToPath(new URL('../../bin/docproc.js', import.meta.url));
+  const ours = fileURLToPath(new URL('../../packages/docproc-kit/bin/docproc.js', import.meta.url));
   const servers: Array<[string, string]> = baseline
     ? [
         ['baseline', join(baseline, 'bin/docproc.js')],

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import { fmt, type Table } from '../lib/report.js';
 import { KEY_HEADERS, startReference } from '../lib/targets.js';
 
@@ -13,7 +14,7 @@ export async function processing({ workDir }: { workDir: string }): Promise<Tabl
   for (const c of cases) {
     const server = await startReference(join(workDir, `processing-${c.fixture}`), ['--processing-delay-ms', '0', '--max-files', '100']);
     try {
-      const bytes = await readFile(new URL(`../../fixtures/${c.fixture}`, import.meta.url));
+      const bytes = await readFile(fixturePath(c.fixture));
       const form = new FormData();
       for (let i = 0; i < c.count; i++) form.append('files[]', new Blob([bytes], { type: c.type }), `${i}-${c.fixture}`);
       const started = performance.now();

@@ -1,13 +1,14 @@
 import { openAsBlob } from 'node:fs';
 import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import { measure, multipartBody } from '../lib/load.js';
 import { fmt, ratio, type Table } from '../lib/report.js';
 import { KEY_HEADERS, startAll, startPrism, startReference } from '../lib/targets.js';
 
 /** A real PDF (fixtures/text.pdf) padded with trailing comment bytes to `bytes`. */
 async function paddedPdf(bytes: number): Promise<Uint8Array> {
-  const pdf = await readFile(new URL('../../fixtures/text.pdf', import.meta.url));
+  const pdf = await readFile(fixturePath('text.pdf'));
   const out = new Uint8Array(bytes).fill(0x25);
   out.set(pdf);
   return out;

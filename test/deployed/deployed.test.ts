@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { openSocket } from '@docproc-kit/conformance/kit/race/connect.js';
+import { DIRECT, type TransportSettings } from '@docproc-kit/conformance/kit/transport-settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSocket } from '../../conformance/kit/race/connect.js';
-import { DIRECT, type TransportSettings } from '../../conformance/kit/transport-settings.js';
-import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../../conformance/proofs/run-suite.js';
+import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../../packages/conformance/proofs/run-suite.js';
 import { makePrivateCa, type PrivateCa } from '../support/certificates.js';
 import { type Balancer, startNginx } from '../support/nginx.js';
 import { type RunningReferenceServer, startReferenceServer } from '../support/reference-server.js';

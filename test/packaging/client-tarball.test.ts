@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningReferenceServer, startReferenceServer } from '../support/reference-server.js';
@@ -119,7 +120,7 @@ const { data: done } = await docproc.waitForDocument(data.documents[0].document_
 console.log(JSON.stringify({ status: done.status, content: done.content }));
 `,
     );
-    const { stdout } = await runOk(process.execPath, [script, server.baseUrl, join(repoRoot, 'fixtures', 'text.pdf')], {
+    const { stdout } = await runOk(process.execPath, [script, server.baseUrl, fixturePath('text.pdf')], {
       cwd: app!,
       timeoutMs: 60_000,
     });
@@ -222,7 +223,7 @@ if (list.error) surfaced.push(list.error);
 console.log(JSON.stringify({ done, total: list.data?.pagination.total, names: list.data?.documents.map((d) => d.filename).sort(), surfaced }));
 `,
     );
-    const { stdout } = await runOk(process.execPath, [script, proxyUrl, join(repoRoot, 'fixtures', 'text.pdf')], {
+    const { stdout } = await runOk(process.execPath, [script, proxyUrl, fixturePath('text.pdf')], {
       cwd: app!,
       timeoutMs: 120_000,
     });

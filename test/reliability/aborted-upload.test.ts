@@ -1,6 +1,6 @@
 import { request } from 'node:http';
+import { createDocprocClient, type DocprocClient } from '@docproc-kit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocprocClient, type DocprocClient } from '../../src/client/index.js';
 import { startReferenceServer, until, uploadTempFiles } from '../support/reference-server.js';
 
 // A client that vanishes mid-upload must leave nothing behind: no document, no temp file.

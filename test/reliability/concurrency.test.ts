@@ -1,5 +1,5 @@
+import { createDocprocClient, type DocprocClient } from '@docproc-kit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocprocClient, type DocprocClient } from '../../src/client/index.js';
 import { startReferenceServer } from '../support/reference-server.js';
 
 // Many writers at once against the real server and its real lowdb file.

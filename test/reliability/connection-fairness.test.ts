@@ -26,7 +26,18 @@ beforeAll(async () => {
   server = await startCli(['serve', '--data-dir', dataDir, '--log-level', 'silent'], { readyPath: '/openapi.json' });
   flood = spawn(
     'nice',
-    ['-n', '19', process.execPath, '--import', 'tsx', 'test/support/idle-flood.ts', String(server.port), String(FLOOD), '127.0.0.1'],
+    [
+      '-n',
+      '19',
+      process.execPath,
+      '--conditions=docproc-source',
+      '--import',
+      'tsx',
+      'test/support/idle-flood.ts',
+      String(server.port),
+      String(FLOOD),
+      '127.0.0.1',
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   flood.stdout!.on('data', (chunk: Buffer) => (floodOutput += chunk.toString()));

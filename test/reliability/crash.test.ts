@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDocprocClient, type Document } from '@docproc-kit/client';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocprocClient, type Document } from '../../src/client/index.js';
 import { type RunningCli, startCli } from '../support/processes.js';
 import { uploadTempFiles } from '../support/reference-server.js';
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { DataDirLockedError, prepareDataDir } from 'docproc-kit/store/lowdb/data-dir.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataDirLockedError, prepareDataDir } from '../../src/reference/store/lowdb/data-dir.js';
 import { until } from '../support/reference-server.js';
 
 // Two real processes take one data dir's lock at the same moment, 30 times over: exactly one may
@@ -20,7 +20,7 @@ interface Contender {
 }
 
 function contender(): Contender {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/lock-contender.ts'], {
+  const child = spawn(process.execPath, ['--conditions=docproc-source', '--import', 'tsx', 'test/support/lock-contender.ts'], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
+import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Contract, loadContract } from '../../src/contract/contract.js';
 import { startReferenceServer } from '../support/reference-server.js';
 
 // Hostile input from fast-check against the real reference server: whatever arrives, the answer is

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningCli, startCli } from '../support/processes.js';
 
@@ -148,7 +149,7 @@ describe('SIGTERM while 12 keep-alive clients upload', () => {
 
   beforeAll(async () => {
     const first = await serve();
-    const pdf = await readFile(new URL('../../fixtures/text.pdf', import.meta.url));
+    const pdf = await readFile(fixturePath('text.pdf'));
     // ~64 KB each (comment bytes after %%EOF keep it a valid PDF), so bodies take a moment to arrive.
     const body = Buffer.concat([pdf, Buffer.alloc(64 * 1024 - pdf.length, 0x25)]);
     let running = true;

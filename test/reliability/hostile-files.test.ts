@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createDeflate } from 'node:zlib';
+import { createDocprocClient, type DocprocClient } from '@docproc-kit/client';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocprocClient, type DocprocClient } from '../../src/client/index.js';
 import { startReferenceServer } from '../support/reference-server.js';
 
 // Hostile files through the whole server: uploaded over HTTP, queued one at a time, each must end
@@ -98,7 +99,7 @@ function enormousPng(): Buffer {
 
 describe('hostile files, queued one at a time', () => {
   it('each fails cleanly as unreadable_document within the time limit, and the good file behind them completes', async () => {
-    const good = await readFile(new URL('../../fixtures/text.pdf', import.meta.url));
+    const good = await readFile(fixturePath('text.pdf'));
     const { data, error } = await client.uploadDocuments([
       { name: 'bomb.pdf', data: await decompressionBomb() },
       { name: 'twenty-thousand-pages.pdf', data: hugePageCount() },

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
+import { createDocprocClient } from '@docproc-kit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocprocClient } from '../../src/client/index.js';
 import { startReferenceServer, until, uploadTempFiles } from '../support/reference-server.js';
 
 // Slowloris on loopback, bounded: 200 connections that dribble their headers must neither hold

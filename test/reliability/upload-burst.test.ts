@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDocprocClient } from '@docproc-kit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocprocClient } from '../../src/client/index.js';
 import { type RunningCli, startCli } from '../support/processes.js';
 import { fixture, startReferenceServer } from '../support/reference-server.js';
 

@@ -1,9 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksNotPassed, fullProfileArgs, runSuite } from '../../conformance/proofs/run-suite.js';
+import { checksNotPassed, fullProfileArgs, runSuite } from '../../packages/conformance/proofs/run-suite.js';
 import { type Balancer, startNginx } from '../support/nginx.js';
 import { type PostgresCluster, startPostgres } from '../support/postgres.js';
 import { type RunningCli, startCli } from '../support/processes.js';
@@ -16,7 +17,6 @@ const KEYS = ['replicas-key', 'replicas-second-key'];
 const MAX_FILE_BYTES = 65_536;
 // A run's lease: a killed replica's runs are taken over this long after they started.
 const RUN_LEASE_MS = 10_000;
-const root = new URL('../../', import.meta.url);
 
 let cluster: PostgresCluster;
 let databaseUrl: string;
@@ -74,7 +74,7 @@ afterAll(async () => {
 const headers = { 'x-api-key': KEYS[0]! };
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${balancer.baseUrl}/api/v1${path}`, { ...init, headers: { ...headers, ...init.headers }, signal: AbortSignal.timeout(60_000) });
-const fixture = (name: string) => readFile(new URL(`fixtures/${name}`, root));
+const fixture = (name: string) => readFile(fixturePath(name));
 // One replica directly, not through nginx.
 const replica = (i: number, path: string, key = KEYS[0]!) =>
   fetch(`http://127.0.0.1:${replicas[i]!.port}${path}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(30_000) });

@@ -16,13 +16,13 @@ function checkout(times: { source: number; built?: number; config?: number; test
     writeFileSync(join(root, path), '');
     utimesSync(join(root, path), seconds, seconds);
   };
-  file('src/commands/serve.ts', times.source);
+  file('packages/docproc-kit/src/commands/serve.ts', times.source);
   file('tsconfig.json', times.config ?? 0);
-  file('tsconfig.build.json', times.config ?? 0);
-  if (times.test !== undefined) file('src/commands/serve.test.ts', times.test);
-  if (times.built !== undefined) file('dist/src/cli.js', times.built);
+  file('packages/docproc-kit/tsconfig.build.json', times.config ?? 0);
+  if (times.test !== undefined) file('packages/docproc-kit/src/commands/serve.test.ts', times.test);
+  if (times.built !== undefined) file('packages/docproc-kit/dist/cli.js', times.built);
   // Directory times follow the files written into them; only files are compared here.
-  for (const dir of ['src', 'src/commands']) utimesSync(join(root, dir), 0, 0);
+  for (const dir of ['packages/docproc-kit/src', 'packages/docproc-kit/src/commands']) utimesSync(join(root, dir), 0, 0);
   return root;
 }
 

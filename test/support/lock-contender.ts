@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { prepareDataDir } from '../../src/reference/store/lowdb/data-dir.js';
+import { prepareDataDir } from 'docproc-kit/store/lowdb/data-dir.js';
 
 // A process that takes a data dir's lock on command, for tests of two servers starting at once.
 // Reads lines from stdin: `try <dir>` answers `got` or `locked`; `release` answers `released`.

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const builtCli = fileURLToPath(new URL('../../bin/docproc.js', import.meta.url));
+const builtCli = fileURLToPath(new URL('../../packages/docproc-kit/bin/docproc.js', import.meta.url));
 
 /**
  * Node's arguments for `docproc <args>` as an installed kit runs it: bin/docproc.js on the compiled dist/,
@@ -46,7 +46,8 @@ export async function startCli(
   const port = fixedPort ?? (await getPort({ host: '127.0.0.1' }));
   // `--import tsx` keeps it one process (the tsx CLI would add a parent), so signals such as a
   // test's SIGKILL reach the server itself.
-  const command = entry === 'src' ? ['--import', 'tsx', 'src/cli.ts', ...args] : docprocArgs(args);
+  const command =
+    entry === 'src' ? ['--conditions=docproc-source', '--import', 'tsx', 'packages/docproc-kit/src/cli.ts', ...args] : docprocArgs(args);
   const child = spawn(process.execPath, [...command, '--port', String(port)], {
     cwd: root,
     env: { ...process.env, ...env },

@@ -1,11 +1,12 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Contract } from '@docproc-kit/conformance/rules/contract.js';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import type { ConnectionCounts } from 'docproc-kit/http/connection-limits.js';
+import { type HttpTimeouts, listen } from 'docproc-kit/http/http-server.js';
+import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from 'docproc-kit/server/service.js';
 import { type Logger, pino } from 'pino';
-import type { Contract } from '../../src/contract/contract.js';
-import type { ConnectionCounts } from '../../src/http/connection-limits.js';
-import { type HttpTimeouts, listen } from '../../src/http/http-server.js';
-import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from '../../src/reference/service.js';
 
 /** Options of {@link startReferenceServer}; every one is optional. */
 export interface ReferenceServerOptions extends Partial<Omit<ReferenceServiceOptions, 'logger'>> {
@@ -195,7 +196,7 @@ export function contractFetch(server: Pick<RunningReferenceServer, 'baseUrl' | '
 
 /** The bytes of a file in fixtures/, as a Blob ready for FormData. */
 export async function fixture(name: string): Promise<Blob> {
-  return new Blob([await readFile(new URL(`../../fixtures/${name}`, import.meta.url))]);
+  return new Blob([await readFile(fixturePath(name))]);
 }
 
 /** The upload temp files under a data dir's tmp/ (in the scratch folder of each process), by path below tmp/. */

@@ -1,8 +1,8 @@
+import { openPgBossRunQueue, type PgBossRunQueue } from 'docproc-kit/processing/queue/pg-boss-run-queue.js';
+import { type Database, openDatabase } from 'docproc-kit/store/postgres/database.js';
+import { migrate } from 'docproc-kit/store/postgres/migrate.js';
+import { type Notifications, openNotifications } from 'docproc-kit/store/postgres/notifications.js';
 import { pino } from 'pino';
-import { openPgBossRunQueue, type PgBossRunQueue } from '../../src/reference/processing/queue/pg-boss-run-queue.js';
-import { type Database, openDatabase } from '../../src/reference/store/postgres/database.js';
-import { migrate } from '../../src/reference/store/postgres/migrate.js';
-import { type Notifications, openNotifications } from '../../src/reference/store/postgres/notifications.js';
 
 /** Options of {@link openSharedQueues}. */
 export interface SharedQueuesOptions {

@@ -1,0 +1,172 @@
+// Test-only: servers that differ from the reference server only in ways the contract allows. The suite
+// must pass every one with zero failures: a false failure is as serious as a missed defect.
+import { gzipSync } from 'node:zlib';
+import type { ReferenceServerOptions } from '../../../test/support/reference-server.js';
+import type { ConformanceOptions } from '../src/run/config.js';
+import { withQuery } from './mutant-behaviours.js';
+import type { Mutation, ProxyRequest, ProxyResponse } from './mutation-proxy.js';
+
+/** One allowed variation of the wire or the deployment. */
+export interface BenignVariant {
+  name: string;
+  /** What differs, as a sentence. */
+  difference: string;
+  /** The proxy's rewrite, if the variation is on the wire. */
+  mutation?: Mutation;
+  /** How the reference server behind it is started, if the deployment differs. */
+  server?: ReferenceServerOptions;
+  /** Suite options that describe the deployment (its limits). */
+  options?: Partial<ConformanceOptions>;
+  /** Checks the deployment gives no occasion for (each reported with the reason), if any. */
+  notExercised?: string[];
+}
+
+const isJson = (r: ProxyResponse) => /json/.test(r.headers['content-type'] ?? '');
+
+function rewriteJson(response: ProxyResponse, edit: (value: unknown) => unknown): ProxyResponse {
+  return isJson(response) && response.body.length > 0
+    ? { ...response, body: Buffer.from(JSON.stringify(edit(JSON.parse(response.body.toString('utf8'))))) }
+    : response;
+}
+
+/** Every object's keys in reverse order, recursively: JSON objects are unordered. */
+export function reverseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reverseKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  );
+}
+
+const UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/;
+
+/** The same instant written with microseconds and a +02:00 offset, as another stack might (RFC 3339 allows both). */
+export function offsetTimestamp(value: string): string {
+  const m = UTC_TIMESTAMP.exec(value);
+  if (!m) return value;
+  const local = new Date(Date.parse(value) + 2 * 3600_000).toISOString().replace(/\.\d+Z$/, '');
+  return `${local}.${(m[5] ?? '').padEnd(3, '0')}123+02:00`;
+}
+
+function offsetTimestamps(value: unknown): unknown {
+  if (typeof value === 'string') return offsetTimestamp(value);
+  if (Array.isArray(value)) return value.map(offsetTimestamps);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, offsetTimestamps(v)]));
+}
+
+/** Every timestamp cut to the second it falls in (two changes within one second then share one `updated_at`). */
+function wholeSeconds(value: unknown): unknown {
+  if (typeof value === 'string') return UTC_TIMESTAMP.test(value) ? value.replace(/\.\d+Z$/, 'Z') : value;
+  if (Array.isArray(value)) return value.map(wholeSeconds);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wholeSeconds(v)]));
+}
+
+/** Header names in upper case (HTTP header names are case-insensitive). */
+export function shoutHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
+}
+
+/** An upload without a multipart Content-Type answered by naming the header, a reading the contract allows. */
+function nameContentType(response: ProxyResponse, request: ProxyRequest): ProxyResponse {
+  const upload = request.method === 'POST' && request.url.startsWith('/api/v1/documents/upload_files');
+  if (response.status !== 400 || !upload || /multipart/i.test(request.headers['content-type'] ?? '')) return response;
+  return rewriteJson(response, (body) => ({
+    ...(body as object),
+    errors: [{ in: 'header', name: 'content-type', message: 'must be multipart/form-data' }],
+  }));
+}
+
+/**
+ * Every wire-level variation at once: keys reordered, timestamps with microseconds and an offset,
+ * `charset=utf-8`, header names upper-cased, extra undocumented headers, `Connection: close`, bodies
+ * chunked, gzip when the client accepts it, and a body-less upload's 400 naming the Content-Type header.
+ * Each is proven active by benign-variants.test.ts.
+ */
+export const wireVariations: Mutation = {
+  response: (response, request) => {
+    let out = rewriteJson(nameContentType(response, request), (body) => offsetTimestamps(reverseKeys(body)));
+    const type = out.headers['content-type'];
+    if (type && isJson(out) && !/charset/i.test(type))
+      out = { ...out, headers: { ...out.headers, 'content-type': `${type}; charset=utf-8` } };
+    return {
+      ...out,
+      headers: { ...out.headers, 'x-powered-by': 'another-stack/1.0', 'server-timing': 'db;dur=1.2', 'cache-control': 'no-store' },
+    };
+  },
+  write(res, response, request) {
+    const gzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && response.body.length > 0;
+    const body = gzip ? gzipSync(response.body) : response.body;
+    res.writeHead(
+      response.status,
+      shoutHeaders({ ...response.headers, connection: 'close', ...(gzip ? { 'content-encoding': 'gzip' } : {}) }),
+    );
+    // Several chunks, so Transfer-Encoding: chunked carries the body in pieces.
+    for (let i = 0; i < body.length; i += 512) res.write(body.subarray(i, i + 512));
+    res.end();
+  },
+};
+
+/** An integer with a leading zero or `+` in its plain spelling (`010`, `+10` -> `10`), else undefined. */
+export function plainInteger(text: string): string | undefined {
+  return /^\+?[0-9]+$/.test(text) && /^(\+|0[0-9])/.test(text) ? BigInt(text).toString() : undefined;
+}
+
+/**
+ * The integers of paths and queries read as most stacks' integer parsers read them: `010` and `+10` as 10
+ * (the contract leaves both readings open), by rewriting the request before the reference server sees it.
+ */
+export function readIntegersLeniently(request: ProxyRequest): ProxyRequest {
+  const path = /^(\/api\/v1\/documents\/(?:get_document|retry_documents)\/)([^/?]*)(.*)$/.exec(request.url);
+  if (path) {
+    let raw: string;
+    try {
+      raw = decodeURIComponent(path[2]!);
+    } catch {
+      return request;
+    }
+    const plain = plainInteger(raw);
+    return plain === undefined ? request : { ...request, url: `${path[1]}${plain}${path[3]}` };
+  }
+  if (!request.url.startsWith('/api/v1/documents/get_documents')) return request;
+  return withQuery(request, (q) => {
+    for (const name of ['page', 'limit']) {
+      const plain = plainInteger(q.get(name) ?? '');
+      if (plain !== undefined && q.getAll(name).length === 1) q.set(name, plain);
+    }
+  });
+}
+
+/** The variants the suite must pass, each against its own reference server. */
+export const benignVariants: BenignVariant[] = [
+  { name: 'wire-variations', difference: 'every wire-level variation the contract allows, at once', mutation: wireVariations },
+  { name: 'slow-processing', difference: 'processing takes 10x longer (2 s a run)', server: { processingDelayMs: 2000 } },
+  ...[1, 3, 7].map((n) => ({
+    name: `max-files-${n}`,
+    difference: `the deployment takes at most ${n} file(s) per upload`,
+    server: { maxFiles: n },
+    options: { maxFiles: n },
+    // Both need two files in one upload.
+    ...(n === 1 ? { notExercised: ['upload.all-or-nothing', 'upload.one-document-per-part'] } : {}),
+  })),
+  {
+    name: 'integers-read-leniently',
+    difference: 'integers with a leading zero or a `+` (`010`, `+10`) read as the number, as FastAPI, Spring, Go and Number() read them',
+    mutation: { request: readIntegersLeniently },
+  },
+  {
+    name: 'whole-second-timestamps',
+    difference: 'timestamps in whole seconds, as a database column without fractions keeps them (RFC 3339 needs none)',
+    mutation: { response: (response) => rewriteJson(response, wholeSeconds) },
+  },
+  {
+    name: 'default-limits',
+    difference:
+      "the deployment keeps the contract's default limits and the suite is told none: it assumes x-default-limits (25 MiB, 20 files)",
+    server: { maxFiles: undefined, maxFileBytes: undefined },
+    options: { maxFiles: undefined, maxFileBytes: undefined },
+  },
+];

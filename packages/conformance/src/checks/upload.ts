@@ -1,0 +1,163 @@
+import { uploaded, type WireDocument } from '../kit/api.js';
+import { describeResponse, show } from '../kit/describe.js';
+import type { Exchange } from '../kit/exchange.js';
+import { defineCheck, fail } from './define.js';
+
+/** A filename sent and the one the 202 returned for it. */
+export interface FilenameObservation {
+  status: number;
+  sent: string;
+  got: string | undefined;
+}
+
+const filenameKept = ({ status, sent, got }: FilenameObservation) =>
+  got === sent ? undefined : fail(`${status}: filename ${show(got ?? null)}`, `202: filename ${show(sent)}`);
+
+/** POST /documents/upload_files. */
+export const uploadChecks = {
+  accepted: defineCheck({
+    id: 'upload.accepted',
+    profile: 'contract',
+    area: 'upload',
+    description: 'A valid upload of one PDF is a 202.',
+    rules: [
+      'upload.accepted-202',
+      'upload.multipart-files',
+      'api.path-prefix',
+      'schema:UploadRequest.type',
+      'schema:UploadRequest.required',
+      'schema:UploadRequest.files[].type',
+      'schema:UploadRequest.files[].items.type',
+      'schema:UploadRequest.files[].items.format',
+    ],
+  }),
+  onePerPart: defineCheck<{ status: number; sent: string[]; documents: WireDocument[] }>({
+    id: 'upload.one-document-per-part',
+    profile: 'full',
+    area: 'upload',
+    description: 'An upload of several files returns one `processing` document per part, in the order the parts were sent.',
+    rules: ['upload.part-order', 'upload.multipart-files', 'lifecycle.created-processing', 'upload.202-one-per-file'],
+    judge: ({ status, sent, documents }) =>
+      documents.length === sent.length && documents.every((d, i) => d.filename === sent[i] && d.status === 'processing')
+        ? undefined
+        : fail(`${status}: ${show(documents.map((d) => [d.filename, d.status]))}`, `202 with ${show(sent.map((f) => [f, 'processing']))}`),
+  }),
+  echoesFields: defineCheck<{ part: number; want: Record<string, unknown>; doc: WireDocument | undefined }>({
+    id: 'upload.echoes-fields',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Each document echoes its part: filename byte-exact (non-ASCII too), size_bytes, content_type detected from the bytes (not the name or part type), attempts 1, nothing processed yet.',
+    rules: [
+      'upload.filename-verbatim',
+      'upload.type-from-bytes',
+      'document.size-bytes',
+      'document.attempts',
+      'lifecycle.created-processing',
+    ],
+    judge: ({ part, want, doc }) => {
+      const got = doc && Object.fromEntries(Object.keys(want).map((k) => [k, (doc as Record<string, unknown>)[k]]));
+      return JSON.stringify(got) === JSON.stringify(want)
+        ? undefined
+        : fail(`part ${part}: ${show(got ?? null)}`, `part ${part}: ${show(want)}`);
+    },
+  }),
+  extendedFilename: defineCheck<FilenameObservation>({
+    id: 'upload.filename-rfc5987',
+    profile: 'full',
+    area: 'upload',
+    description: "A filename sent as `filename*=UTF-8''...` (RFC 5987) is stored decoded.",
+    rules: ['upload.filename-verbatim'],
+    judge: filenameKept,
+  }),
+  noFiles: defineCheck({
+    id: 'upload.no-files',
+    profile: 'contract',
+    area: 'upload',
+    description: 'An upload with no `files[]` part (an empty multipart body, or no body) is a 400.',
+    rules: ['schema:UploadRequest.files[].minItems', 'validation.body-less-upload', 'errors.validation-400', 'errors.upload-400-causes'],
+  }),
+  wrongField: defineCheck({
+    id: 'upload.wrong-field',
+    profile: 'contract',
+    area: 'upload',
+    description: 'A file under another field name (`file`) is a 400, even beside a good `files[]` part, and nothing is stored.',
+    rules: ['upload.only-files-field', 'upload.all-or-nothing', 'errors.upload-400-causes', 'errors.upload-400-nothing-stored'],
+  }),
+  unsupportedType: defineCheck<{ exchange: Exchange; filename: string; code: unknown; detail: unknown }>({
+    id: 'upload.unsupported-type',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'A file that is not a PDF, JPEG or PNG by its bytes is a 415 unsupported_media_type whose `detail` names it, whatever its name says.',
+    rules: ['upload.type-from-bytes', 'errors.unsupported-names-file'],
+    judge: ({ exchange, filename, code, detail }) =>
+      exchange.status === 415 && code === 'unsupported_media_type' && typeof detail === 'string' && detail.includes(filename)
+        ? undefined
+        : fail(
+            describeResponse(exchange),
+            `415 with code "unsupported_media_type" and a detail naming ${JSON.stringify(filename)} (not a PDF, JPEG or PNG by its bytes)`,
+          ),
+  }),
+  allOrNothing: defineCheck({
+    id: 'upload.all-or-nothing',
+    profile: 'full',
+    area: 'upload',
+    description: "Good parts with one bad part are a 415 and create no document (proven by searching for the upload's unique token).",
+    rules: ['upload.all-or-nothing'],
+  }),
+  tooManyFiles: defineCheck({
+    id: 'upload.too-many-files',
+    profile: 'full',
+    area: 'upload',
+    description:
+      "N+1 files in one upload are a 413 too_many_files and create nothing (N: --max-files, else the contract's default `x-default-limits.max_files`).",
+    rules: ['limit:max_files', 'upload.limits', 'upload.all-or-nothing', 'limits.defaults', 'errors.413-limits'],
+  }),
+  filenameVerbatim: defineCheck<FilenameObservation>({
+    id: 'upload.filename-verbatim',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Filenames with `/`, `\\` and `..` in them come back exactly as sent: a filename is data, never cut to its last path segment.',
+    rules: ['upload.filename-verbatim'],
+    judge: filenameKept,
+  }),
+  filesAtLimit: defineCheck<{ exchange: Exchange; max: number; source: string }>({
+    id: 'upload.files-at-limit',
+    profile: 'full',
+    area: 'upload',
+    description: "Exactly N files in one upload are a 202 (the limit is inclusive; N: --max-files, else the contract's default).",
+    rules: ['limit:max_files', 'upload.limits'],
+    judge: ({ exchange, max, source }) =>
+      exchange.status === 202 && uploaded(exchange).length === max
+        ? undefined
+        : fail(describeResponse(exchange), `202 with ${max} documents (${max} files; ${source})`),
+  }),
+  fileAtLimit: defineCheck({
+    id: 'upload.file-at-limit',
+    profile: 'full',
+    area: 'upload',
+    description: "A file of exactly N bytes is a 202 (the limit is inclusive; N: --max-file-bytes, else the contract's default).",
+    rules: ['limit:max_file_bytes', 'upload.limits'],
+  }),
+  fileTooLarge: defineCheck({
+    id: 'upload.file-too-large',
+    profile: 'full',
+    area: 'upload',
+    description:
+      "A file of N+1 bytes is a 413 file_too_large and creates nothing (N: --max-file-bytes, else the contract's default `x-default-limits.max_file_bytes`).",
+    rules: ['limit:max_file_bytes', 'upload.limits', 'upload.all-or-nothing', 'limits.defaults', 'errors.413-limits'],
+  }),
+} as const;
+
+/** How invalid requests are explained. */
+export const validationChecks = {
+  namesParameter: defineCheck({
+    id: 'validation.names-parameter',
+    profile: 'full',
+    area: 'validation',
+    description: 'A 400 for an invalid parameter or multipart field lists it in `errors` with its name and location (`in`).',
+    rules: ['errors.validation-400', 'list.validated-not-clamped', 'validation.body-less-upload'],
+  }),
+} as const;

@@ -1,0 +1,36 @@
+import { type ListValues, listValuesFromParameters } from '@docproc-kit/contract/list-values.js';
+import { LIMITS_EXTENSION, uploadLimitsFromExtension } from '@docproc-kit/contract/upload-limits.js';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { Contract } from '../rules/contract.js';
+
+/** The documented values the scenarios depend on, read from the contract under test (so --spec works). */
+export interface ContractFacts extends ListValues {
+  /** The multipart field files are sent under (`files[]`). */
+  fileField: string;
+  /** The upload limits the contract documents as defaults (`x-default-limits`), where it documents them. */
+  uploadLimits: { maxFiles?: number; maxFileBytes?: number };
+}
+
+/**
+ * Reads the facts the scenarios need; throws when the contract lacks one (the suite cannot judge without it).
+ * @example const { defaultLimit } = contractFacts(contract); // 20 for the bundled contract
+ */
+export function contractFacts(contract: Contract): ContractFacts {
+  const list = listValuesFromParameters(
+    (contract.operation('listDocuments')?.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[],
+  );
+  const upload = contract.operation('uploadDocuments')?.definition.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
+  const schema = upload?.content['multipart/form-data']?.schema as OpenAPIV3_1.SchemaObject | undefined;
+  const fileField = (schema?.required ?? Object.keys(schema?.properties ?? {}))[0];
+  if (!fileField) throw new Error('the contract documents no multipart file field');
+  // Another contract version (--spec) may document no default limits: the suite then assumes none.
+  const extension = (contract.operation('uploadDocuments')?.definition as Record<string, unknown> | undefined)?.[LIMITS_EXTENSION];
+  const uploadLimits = extension === undefined ? {} : uploadLimitsFromExtension(extension);
+  return { ...list, fileField, uploadLimits };
+}
+
+/**
+ * Path ids that are not a positive integer within 2^53-1, each a 400 on every `{document_id}`
+ * operation: a word, zero, a negative, a fraction, 30 digits, and 2^53 (one past the largest).
+ */
+export const INVALID_DOCUMENT_IDS = ['abc', '0', '-1', '1.5', '123456789012345678901234567890', '9007199254740992'] as const;

@@ -1,0 +1,156 @@
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { Contract } from '../../rules/contract.js';
+import type { ContractFacts } from '../contract-facts.js';
+import type { Http } from '../http.js';
+import type { Judge } from '../judge.js';
+import type { Limits } from '../limits.js';
+import { curlTransportArgs } from '../transport-settings.js';
+import { amendFailure, ConformanceFailure } from '../verdict.js';
+import { modelCommands } from './commands.js';
+import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './files.js';
+import { RunContext, type RunEnv, type Step } from './run-context.js';
+import { sequenceScript } from './script.js';
+import { ServiceModel } from './state.js';
+import { TimestampGrain } from './timestamps.js';
+
+/** The longest a failing sequence is shrunk for (at most as long as new sequences were started for). */
+export const MAX_SHRINK_MS = 10_000;
+
+/** Everything a model run needs: the target and its judge, the contract's facts, and the run's bounds. */
+export interface ModelRunSettings {
+  http: Http;
+  judge: Judge;
+  contract: Contract;
+  facts: ContractFacts;
+  limits: Pick<Limits, 'maxFiles' | 'maxFileBytes'>;
+  timeoutMs: number;
+  secondTenant: boolean;
+  baseUrl: string;
+  /** Where the reproducer script's request bodies go. */
+  reproDir: string;
+  /** How the script names `reproDir` (relative to the report's folder when there is one; default: `reproDir`). */
+  reproShownAs?: string;
+  /** A token unique to the suite run and `label`, in no other file's names (`conformance-<runId>-model-<label>`). */
+  token(label: string): string;
+  seed: number;
+  /** How many sequences at most. */
+  runs: number;
+  /** How long to start new sequences for (and, once one fails, how long to look for a shorter one). */
+  timeMs: number;
+  /** How many commands a sequence has at most (default 20). */
+  maxCommands?: number;
+  /** See {@link RunEnv.changeGapMs} (default 20 ms). */
+  changeGapMs?: number;
+  /** See {@link RunEnv.firstPollMs} (default 50 ms). */
+  firstPollMs?: number;
+}
+
+/** What a model run did. */
+export interface ModelRunResult {
+  /** Sequences run (shrinking included). */
+  sequences: number;
+  requests: number;
+  ms: number;
+}
+
+/** The contract's names for the Idempotency-Key request header and the replay response header. */
+function idempotencyHeaders(contract: Contract): { key: string; replayed?: string } {
+  const upload = contract.operation('uploadDocuments')?.definition;
+  const key = ((upload?.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).find(
+    (p) => p.in === 'header' && /idempotency/i.test(p.name),
+  )?.name;
+  if (!key) throw new Error('the contract documents no Idempotency-Key header on uploadDocuments');
+  const accepted = upload?.responses?.['202'] as { headers?: Record<string, unknown> } | undefined;
+  const replayed = Object.keys(accepted?.headers ?? {}).find((name) => /replay/i.test(name));
+  return { key, ...(replayed ? { replayed } : {}) };
+}
+
+/**
+ * Runs random sequences of operations (fast-check model-based testing, seeded) against the target and
+ * the model side by side; throws the first difference as a failure of the check it breaks, after
+ * shrinking the sequence to the shortest one that still shows that same difference, with a runnable
+ * script of it as the failure's reproducer. A target that stops answering is no model difference: its
+ * failure is thrown at once, unshrunk.
+ * @example const { sequences } = await runModel({ http, judge, contract, facts, limits, ..., seed: 42, runs: 30, timeMs: 20_000 });
+ */
+export async function runModel(settings: ModelRunSettings): Promise<ModelRunResult> {
+  const started = Date.now();
+  const headers = idempotencyHeaders(settings.contract);
+  const probe = sequenceFiles();
+  const kinds = FILE_KINDS.filter((k) => KIND_FACTS[k].contentType !== undefined && probe.bytes[k].length <= settings.limits.maxFileBytes);
+  if (!kinds.includes('word')) throw new Error(`the deployment takes no file of ${probe.bytes.word.length} bytes: the model cannot run`);
+  const env: RunEnv = {
+    http: settings.http,
+    judge: settings.judge,
+    secondTenant: settings.secondTenant,
+    defaultLimit: settings.facts.defaultLimit,
+    maxLimit: settings.facts.maxLimit,
+    maxFiles: settings.limits.maxFiles,
+    kinds: kinds as FileKind[],
+    timeoutMs: settings.timeoutMs,
+    idempotencyHeader: headers.key,
+    changeGapMs: settings.changeGapMs ?? 20,
+    firstPollMs: settings.firstPollMs ?? 50,
+  };
+  // Ids are never reused: across every sequence of the run, and across tenants.
+  const allIds = new Map<number, string>();
+  const grain = new TimestampGrain();
+  let sequences = 0;
+  let requests = 0;
+  let failure: { error: ConformanceFailure; log: Step[]; sequence: number } | undefined;
+  let firstLength = 0;
+  let firstAt = 0;
+  let fatal: { error: unknown } | undefined;
+  const deadline = started + settings.timeMs;
+  let shrinkDeadline = Number.POSITIVE_INFINITY;
+  const property = fc.asyncProperty(
+    fc.commands(modelCommands(settings.facts.statuses), { maxCommands: settings.maxCommands ?? 20, size: 'max' }),
+    async (commands) => {
+      if (fatal || Date.now() > (failure ? shrinkDeadline : deadline)) return true;
+      sequences++;
+      // The token ends in a letter after the number, so no sequence's token is a prefix of another's.
+      const real = new RunContext(env, settings.token(`s${sequences}z`), sequences === 1 ? probe : sequenceFiles());
+      const model = new ServiceModel(real.files.word, allIds, headers.replayed, grain);
+      try {
+        await fc.asyncModelRun(() => ({ model, real }), commands);
+        return true;
+      } catch (error) {
+        if (!(error instanceof ConformanceFailure) || error.record.noResponse !== undefined) {
+          fatal = { error };
+          return true;
+        }
+        // Shrinking keeps the difference it is shrinking: a shorter sequence that fails otherwise is not it.
+        if (failure && failure.error.record.check !== error.record.check) return true;
+        if (!failure) {
+          shrinkDeadline = Date.now() + Math.min(settings.timeMs, MAX_SHRINK_MS);
+          firstLength = real.log.length;
+          firstAt = sequences;
+        }
+        failure = { error, log: real.log, sequence: sequences };
+        return false;
+      } finally {
+        requests += real.requests;
+      }
+    },
+  );
+  await fc.check(property, { seed: settings.seed, numRuns: settings.runs });
+  if (fatal) throw fatal.error;
+  if (failure) {
+    const { error, log } = failure;
+    const failedAt = log.findIndex((s) => s.failed);
+    const script = sequenceScript(log, {
+      bodyDir: join(settings.reproDir, 'model', `sequence-${failure.sequence}`),
+      shownAs: join(settings.reproShownAs ?? settings.reproDir, 'model', `sequence-${failure.sequence}`),
+      transportArgs: curlTransportArgs(settings.http.transport),
+      header: [
+        `docproc conformance model run against ${settings.baseUrl}, seed ${settings.seed}: the shortest sequence found (${log.length} steps, from ${firstLength})`,
+        `that makes the target differ from the model of the contract (step ${failedAt + 1}). Rerun the model run: --only model --seed ${settings.seed}`,
+      ],
+    });
+    const where = `Step ${failedAt + 1} of ${log.length} of a random sequence (seed ${settings.seed}; rerun with --only model --seed ${settings.seed}): sequence ${firstAt} of the run (${firstLength} steps) showed it first; ${log[failedAt]?.title ?? ''}.`;
+    throw amendFailure(error, { note: error.record.note ? `${where}\n${error.record.note}` : where, curl: script });
+  }
+  return { sequences, requests, ms: Date.now() - started };
+}

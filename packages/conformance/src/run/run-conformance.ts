@@ -1,0 +1,186 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { contractFacts } from '../kit/contract-facts.js';
+import { createDispatcher } from '../kit/dispatcher.js';
+import { readStopMark } from '../kit/transient.js';
+import { bodyCapFor } from '../kit/transport.js';
+import { loadContract } from '../rules/contract.js';
+import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, MODEL_DEFAULTS, RUN_DEFAULTS, UsageError } from './config.js';
+import { normaliseBaseUrl, preflight } from './target.js';
+import { createTransportSettings } from './transport-options.js';
+
+// The package's root folder: this file is src/run/ (or dist/run/) below it.
+const conformanceRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** A run id that sorts by time and never repeats: `20250102t030405-k3f9q2`. */
+export function createRunId(now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, '')
+    .toLowerCase();
+  return `${stamp}-${randomBytes(4).toString('hex').slice(0, 6)}`;
+}
+
+/** Where the suite's progress, failures and summary go (the process's own streams by default). */
+export interface ConformanceOutput {
+  stdout: Writable;
+  stderr: Writable;
+}
+
+/**
+ * Runs the suite with vitest's node API and resolves to the exit code; throws {@link UsageError} for bad
+ * usage or an unreachable target. Leaves `process.exitCode` as it found it.
+ * @example process.exitCode = await runConformance({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key', profile: 'full', ... });
+ */
+export async function runConformance(
+  options: ConformanceOptions,
+  output?: ConformanceOutput,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const givenBaseUrl = normaliseBaseUrl(options.baseUrl);
+  const { settings: transport, warnings } = createTransportSettings(options, env);
+  const warn = (line: string) => (output?.stderr ?? process.stderr).write(`${line}\n`);
+  for (const warning of warnings) warn(warning);
+  const spec = /^https?:\/\//.test(options.spec) ? options.spec : resolve(options.spec);
+  let listPath: string;
+  let documented: Record<string, string[]>;
+  let contractDocument: OpenAPIV3_1.Document;
+  let contractMaxFileBytes: number | undefined;
+  try {
+    const contract = await loadContract(spec);
+    contractDocument = contract.document;
+    contractMaxFileBytes = contractFacts(contract).uploadLimits.maxFileBytes;
+    const list = contract.operations.find((o) => o.method === 'get' && !o.path.includes('{'));
+    if (!list) throw new Error('it has no GET operation without path parameters to probe the target with');
+    listPath = list.path;
+    documented = Object.fromEntries(contract.operations.map((op) => [op.operationId, Object.keys(op.definition.responses ?? {})]));
+  } catch (error) {
+    throw new UsageError(`cannot use --spec ${spec}: ${(error as Error).message}`);
+  }
+  if (options.secondApiKey !== undefined && options.secondApiKey === options.apiKey) {
+    throw new UsageError('--second-api-key is the same key as --api-key: the tenancy checks need the key of another tenant');
+  }
+  // The deadline counts from the start, preflight included: a run never takes longer than --max-run-s.
+  const deadlineAt = Date.now() + 1000 * (options.maxRunS ?? RUN_DEFAULTS.maxRunS);
+  const maxWaitMs = 1000 * (options.maxWaitS ?? RUN_DEFAULTS.maxWaitS);
+  const maxBodyBytes = options.maxBodyBytes ?? bodyCapFor(options.maxFileBytes ?? contractMaxFileBytes);
+  const limits = { timeoutMs: options.requestTimeoutMs, maxWaitMs, maxBodyBytes, deadlineAt };
+  const reach = { dispatcher: createDispatcher(transport), settings: transport };
+  let baseUrl: string;
+  try {
+    const reached = await preflight(givenBaseUrl, options.apiKey, listPath, limits, reach);
+    if (reached.warning) warn(reached.warning);
+    baseUrl = reached.baseUrl;
+    if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, limits, reach);
+  } finally {
+    await reach.dispatcher.close();
+  }
+
+  const runId = createRunId();
+  const seed = options.seed ?? randomInt(2 ** 31);
+  const modelTimeMs = options.modelTimeMs ?? MODEL_DEFAULTS.timeMs;
+  const reportFile = options.report ? resolve(options.report) : null;
+  // Beside the report when there is one, so a CI artifact of the report's folder holds the reproducers'
+  // bodies; they name it relative to that folder, so the artifact replays as is wherever it is unpacked.
+  const reproDir = join(reportFile ? dirname(reportFile) : tmpdir(), `docproc-conformance-${runId}`);
+  const config: ConformanceSuiteConfig = {
+    baseUrl,
+    apiKey: options.apiKey,
+    profile: options.profile,
+    spec,
+    timeoutMs: options.timeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
+    strict: options.strict,
+    runId,
+    seed,
+    modelRuns: options.modelRuns ?? MODEL_DEFAULTS.runs,
+    modelTimeMs,
+    contractDocument,
+    reproDir,
+    reproShownAs: reportFile ? basename(reproDir) : reproDir,
+    transport,
+    workers: options.workers ?? 2,
+    maxWaitMs,
+    maxBodyBytes,
+    deadlineAt,
+    stateDir: mkdtempSync(join(tmpdir(), `docproc-conformance-${runId}-state-`)),
+    ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
+    ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),
+    ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+  };
+  // The reporter runs in this process and hands its report back through this callback: no temp file.
+  let report: { result: 'passed' | 'failed'; stopped?: { reason: string } } | undefined;
+  const reporterOptions = {
+    runId,
+    seed,
+    profile: options.profile,
+    target: baseUrl,
+    spec,
+    strict: options.strict,
+    only: options.only ?? null,
+    ...(transport.insecure ? { insecure: true } : {}),
+    reportFile,
+    junitFile: options.junit ? resolve(options.junit) : null,
+    documented,
+    contractDocument,
+    onReport: (r: typeof report) => {
+      report = r;
+    },
+  };
+
+  // `list` selects list.suite.ts and list-filters.suite.ts alike.
+  const filters = (options.only ?? []).map((area) => `src/scenarios/${area}`);
+  const { startVitest } = await import('vitest/node');
+  const exitCodeBefore = process.exitCode;
+  const vitest = await startVitest(
+    'test',
+    filters,
+    {
+      config: join(conformanceRoot, 'vitest.config.ts'),
+      root: conformanceRoot,
+      watch: false,
+      // The suite's own reporter is the only one: it prints each failure once, in time linear in its size.
+      reporters: [[join(conformanceRoot, 'src/report/reporter.ts'), reporterOptions]],
+      provide: { docprocConformance: config },
+      // Every request (and every wait between them) ends by the run's deadline, after which a scenario
+      // stops at its next request: a test needs no bound of its own but the deadline, and a slow target
+      // or a busy runner never turns into a vitest timeout.
+      testTimeout: Math.max(1000, deadlineAt - Date.now()) + 15_000,
+      hookTimeout: Math.max(1000, deadlineAt - Date.now()) + 15_000,
+      ...(options.workers !== undefined ? { maxWorkers: options.workers, minWorkers: 1 } : {}),
+    },
+    {},
+    output ?? {},
+  );
+  // Keep the folder only when reproducers wrote request bodies into it.
+  try {
+    rmdirSync(config.reproDir);
+  } catch {
+    // not empty (reproducer bodies) or never made
+  }
+  const stopMark = readStopMark(config.stateDir);
+  rmSync(config.stateDir, { recursive: true, force: true });
+  const files = vitest.state.getFiles();
+  const failed =
+    !report ||
+    report.result === 'failed' ||
+    files.length === 0 ||
+    files.some((f) => f.result?.state === 'fail') ||
+    vitest.state.getUnhandledErrors().length > 0;
+  await vitest.close();
+  // vitest sets process.exitCode itself; the verdict is this function's return value.
+  process.exitCode = exitCodeBefore;
+  // A target that answered only "not now" has not been judged: exit 2, never 1, whatever failed before.
+  if (stopMark?.reason === 'unavailable') throw new UsageError(stopMark.message);
+  const stoppedEarly = report?.stopped?.reason === 'deadline';
+  const anyFailure = files.some((f) => f.result?.state === 'fail') || report?.result === 'failed';
+  if (stoppedEarly && !anyFailure)
+    throw new UsageError(`the run reached --max-run-s before every check ran, with no failure so far; the report has what it had`);
+  return failed ? EXIT.failed : EXIT.passed;
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../proofs/run-suite.js';
+
+// The reference server in this process, on a free port, with the fast processing delay of tests.
+const KEYS = ['full-profile-key', 'full-profile-second-key'];
+const MAX_FILE_BYTES = 65_536;
+// Long enough that a stalled event loop on a busy CI machine cannot let a whole processing run finish
+// between two simultaneous retries (which the 409 check would rightly call a defect).
+const PROCESSING_DELAY_MS = 200;
+let server: RunningReferenceServer;
+let run: SuiteRun;
+
+beforeAll(async () => {
+  server = await startReferenceServer({
+    apiKeys: KEYS,
+    maxFiles: 20,
+    maxFileBytes: MAX_FILE_BYTES,
+    processingDelayMs: PROCESSING_DELAY_MS,
+  });
+  run = await runSuite(fullProfileArgs(server.baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 20_000 }), {
+    junit: true,
+  });
+}, 300_000);
+afterAll(() => server?.close());
+
+describe('the full profile against the reference server', () => {
+  it('exits 0, printing neither key, and no scenario crashes (a crash is a suite bug)', () => {
+    expect(run.code, run.output).toBe(0);
+    expect(run.report!.unattributed, run.output).toEqual([]);
+    for (const key of KEYS) expect(run.output + JSON.stringify(run.report)).not.toContain(key);
+  });
+
+  it('prints the seed of its random sequences, so a failing model run can be run again', () => {
+    expect(run.output).toMatch(/\(profile full[^)]*, seed (\d+)\)[\s\S]*Seed +\1 \(--seed \1 runs the same random sequences again\)/);
+    expect(run.report!.seed).toBeTypeOf('number');
+  });
+
+  it('passes every check in the catalog, and exercises each one (nothing skipped, nothing only warned)', () => {
+    expect(checksNotPassed(run), run.output).toEqual([]);
+    expect(run.report!.summary.tests.skipped, run.output).toBe(0);
+  });
+
+  it('observes every status a client can provoke that the contract documents for the four operations (all but 5xx and 429)', () => {
+    const never = Object.entries(run.report!.coverage).flatMap(([op, e]) => e.neverObserved.map((s) => `${op} ${s}`));
+    expect(never).toEqual([]);
+  });
+
+  it('writes a JUnit file with one test case per check, named by its id, and no failures', () => {
+    expect(run.junit).toMatch(/<testsuites [^>]*failures="0"/);
+    const names = [...run.junit!.matchAll(/<testcase [^>]*name="([^"]+)"/g)].map((m) => m[1]);
+    expect(names).toEqual(run.report!.checks.map((c) => c.id));
+  });
+});

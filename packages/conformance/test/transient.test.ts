@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
+import { startMutationProxy } from '../proofs/mutation-proxy.js';
+import { checksNotPassed, fullProfileArgs, runSuite } from '../proofs/run-suite.js';
+
+// Gateways and overloaded deployments answer 429/503 with Retry-After, which the contract documents as
+// "wait `Retry-After` seconds, then retry. Nothing was changed.": the suite waits them out and never
+// judges them, and a target that answers nothing else ends the run as unavailable (exit 2, never 1).
+const KEYS = ['transient-key', 'transient-second-key'];
+const MAX_FILE_BYTES = 65_536;
+let server: RunningReferenceServer;
+
+beforeAll(async () => {
+  server = await startReferenceServer({ apiKeys: KEYS, maxFiles: 20, maxFileBytes: MAX_FILE_BYTES, processingDelayMs: 200 });
+});
+afterAll(() => server?.close());
+
+/** Injects the reference server's own faults for one key (README, "Mock controls"). */
+async function injectFaults(key: string, errors: Record<string, { rate: number; status: number; retry_after_s: number }>) {
+  const response = await fetch(`${server.baseUrl}/_mock/faults`, {
+    method: 'PATCH',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ errors }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** A server that answers every request `503 service_unavailable` with `Retry-After: 1`. */
+async function alwaysUnavailable(): Promise<{ baseUrl: string; requests: () => number; close(): Promise<void> }> {
+  let requests = 0;
+  const target: Server = createServer((req, res) => {
+    requests++;
+    req.resume();
+    const body = JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'service_unavailable' });
+    res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1', 'x-request-id': 'r' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}`,
+    requests: () => requests,
+    close: () => new Promise((resolve) => target.close(() => resolve())),
+  };
+}
+
+describe('transient answers are waited out, never judged', () => {
+  it('15% of every operation answered 429/503 with Retry-After: 1, for both keys: the full profile exits 0, and every resend is in the report', async () => {
+    for (const key of KEYS)
+      await injectFaults(key, {
+        uploadDocuments: { rate: 0.15, status: 429, retry_after_s: 1 },
+        listDocuments: { rate: 0.15, status: 503, retry_after_s: 1 },
+        getDocument: { rate: 0.15, status: 429, retry_after_s: 1 },
+        retryDocument: { rate: 0.15, status: 503, retry_after_s: 1 },
+      });
+    try {
+      const run = await runSuite(fullProfileArgs(server.baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 20_000 }), {
+        timeoutMs: 400_000,
+      });
+      expect(run.code, run.output).toBe(0);
+      expect(checksNotPassed(run), run.output).toEqual([]);
+      expect(run.report!.unattributed, run.output).toEqual([]);
+      const { resends } = run.report!;
+      expect(resends.total).toBeGreaterThan(10);
+      expect(Object.keys(resends.byStatus).sort()).toEqual(['429', '503']);
+      expect(resends.requests.every((r) => r.retryAfter === '1' && r.waitMs === 1000)).toBe(true);
+      expect(run.output).toMatch(new RegExp(`Resent +${resends.total} request\\(s\\) after a transient answer \\(`));
+    } finally {
+      for (const key of KEYS) await injectFaults(key, {});
+    }
+  }, 420_000);
+
+  it('a target answering 503 to everything: exit 2 "target unavailable" within --max-wait-s, before any check', async () => {
+    const target = await alwaysUnavailable();
+    try {
+      const started = Date.now();
+      const run = await runSuite(['--base-url', target.baseUrl, '--api-key', 'k', '--max-wait-s', '3'], { timeoutMs: 60_000 });
+      expect(run.code, run.output).toBe(2);
+      expect(run.output).toMatch(/docproc conformance: target unavailable: .* answered only 503 .* for 3 s; --max-wait-s is 3/);
+      expect(run.output).not.toMatch(/cannot reach/);
+      // Three waits of Retry-After: 1, then the budget is spent; the rest is the CLI starting.
+      expect(target.requests()).toBe(4);
+      expect(Date.now() - started).toBeLessThan(3_000 + 20_000);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it('a target that becomes unavailable mid-run: exit 2 "target unavailable" once the wait budget is spent, with a report saying so', async () => {
+    let requests = 0;
+    const proxy = await startMutationProxy(server.baseUrl, {
+      respond: async (request, upstream) => {
+        // The preflight is answered; from then on only 503s.
+        if (++requests <= 1) return upstream(request);
+        return {
+          status: 503,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+          body: Buffer.from(
+            JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'service_unavailable' }),
+          ),
+        };
+      },
+    });
+    try {
+      const started = Date.now();
+      const run = await runSuite(['--base-url', proxy.baseUrl, '--api-key', KEYS[0]!, '--profile', 'contract', '--max-wait-s', '2'], {
+        timeoutMs: 120_000,
+      });
+      expect(run.code, run.output).toBe(2);
+      expect(run.output).toMatch(
+        /docproc conformance: target unavailable: (GET|POST) http\S+ got only transient answers \(last 503, Retry-After 1\) for 2 s/,
+      );
+      expect(run.report?.stopped?.reason, run.output).toBe('unavailable');
+      // No check failed for it: what the unavailable target kept from running is not exercised.
+      expect(run.report!.checks.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
+      expect(run.report!.unattributed, run.output).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+});

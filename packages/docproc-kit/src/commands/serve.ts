@@ -1,0 +1,392 @@
+import { BUNDLED } from '@docproc-kit/contract/bundled.js';
+import { DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '@docproc-kit/reference/journal/request-journal.js';
+import { DEFAULT_EXTRACTION_LIMITS, MIN_EXTRACTION_MEMORY_MB } from '@docproc-kit/reference/processing/extraction.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PROCESSING_DELAY_MS } from '@docproc-kit/reference/processing/settings.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { LevelWithSilent } from 'pino';
+import { ANSWER_WAIT_MS } from '../http/drain.js';
+import {
+  DEFAULT_HTTP_TIMEOUTS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  listen,
+} from '../http/http-server.js';
+import { createLogger, LOG_LEVELS } from '../http/logging.js';
+import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
+import type { ReferenceService } from '../server/service.js';
+import { integerOption, portOption } from './option-parsers.js';
+import { exitOnUsageError } from './usage-error.js';
+
+/** Options of `docproc serve`, as commander parses them. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  runLeaseMs?: number;
+  apiKey: string[];
+  processingDelayMs: number;
+  failureRate: number;
+  seed?: number;
+  maxFileBytes: number;
+  maxFiles: number;
+  minUploadRate: number;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  concurrency: number;
+  extractionMemoryMb: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  shutdownGraceMs: number;
+  corsOrigin: string[];
+  logLevel: LevelWithSilent;
+  logFormat: 'auto' | 'pretty' | 'json';
+  seedFile?: string;
+  journalSize: number;
+  metricsPort?: number;
+}
+
+const rate = (value: string) => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1.');
+  return n;
+};
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const fromList = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * Why the key settings must stop start-up, or undefined: a key setting that is present but holds
+ * no key would otherwise fall back to the public dev key and open the server.
+ */
+export function emptyKeySetting(flagKeys: string[], envKeys: string | undefined): string | undefined {
+  if (flagKeys.some((key) => key.trim() === ''))
+    return '--api-key was given an empty key. Give each --api-key a key, or leave the option out to use the dev key.';
+  if (flagKeys.length === 0 && envKeys !== undefined && fromList(envKeys).length === 0) {
+    return (
+      `DOCPROC_API_KEYS is set but holds no key (${JSON.stringify(envKeys)}), and an empty setting would fall back to the public dev key ${DEV_API_KEY}. ` +
+      'Set it to one or more keys (comma-separated), or unset it to use the dev key.'
+    );
+  }
+  return undefined;
+}
+
+/**
+ * What an API key may hold: printable ASCII other than space (0x21-0x7E). An HTTP header carries
+ * other bytes unreliably (clients encode non-ASCII differently or refuse it, control characters are
+ * refused, spaces at either end are stripped), so a key with them could never be sent intact.
+ */
+export const API_KEY_RULE = /^[\x21-\x7E]+$/;
+
+/**
+ * Why a configured key breaks {@link API_KEY_RULE}, naming the setting, the position and the code
+ * point (never the key), or undefined when every key keeps it.
+ * @example keyRuleViolation(['Kü'], undefined); // '--api-key has a key whose character 2 is U+00FC; ...'
+ */
+export function keyRuleViolation(flagKeys: string[], envKeys: string | undefined): string | undefined {
+  const [setting, keys] = flagKeys.length > 0 ? ['--api-key', flagKeys] : ['DOCPROC_API_KEYS', fromList(envKeys)];
+  for (const key of keys) {
+    if (API_KEY_RULE.test(key)) continue;
+    const chars = [...key];
+    const at = chars.findIndex((char) => !API_KEY_RULE.test(char));
+    const codePoint = `U+${chars[at]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    return (
+      `${setting} has a key whose character ${at + 1} is ${codePoint}; an API key is printable ASCII without spaces ` +
+      '(0x21-0x7E: letters, digits and punctuation), since an HTTP header cannot carry anything else intact.'
+    );
+  }
+  return undefined;
+}
+
+/** `docproc serve`: the reference server with its embedded store. */
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('Run the reference server: the contract made real, with an embedded store, real text extraction and mock controls.')
+    .exitOverride(exitOnUsageError)
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4010).argParser(portOption))
+    .addOption(new Option('--host <host>', 'interface to listen on').env('DOCPROC_HOST').default('127.0.0.1'))
+    .addOption(
+      new Option(
+        '--data-dir <dir>',
+        'where documents, files and text are stored (with --database-url: only uploads in flight, in a folder per process, so replicas may share it)',
+      )
+        .env('DOCPROC_DATA_DIR')
+        .default('./.docproc'),
+    )
+    .addOption(
+      new Option(
+        '--database-url <url>',
+        'a PostgreSQL database (postgres://user:password@host:5432/db) shared by any number of replicas: documents, the processing queue and the mock controls live there',
+      ).env('DOCPROC_DATABASE_URL'),
+    )
+    .addOption(
+      new Option(
+        '--run-lease-ms <ms>',
+        'with --database-url: how long a started run belongs to its replica before another takes it over (default: the extraction time limit + 52 s)',
+      )
+        .env('DOCPROC_RUN_LEASE_MS')
+        .argParser(integerOption(1000)),
+    )
+    .addOption(
+      new Option(
+        '--api-key <key>',
+        `an accepted API key (printable ASCII, no spaces), repeatable; env DOCPROC_API_KEYS (comma-separated). When set, the dev key ${DEV_API_KEY} is off`,
+      )
+        .argParser(collect)
+        .default([], `${DEV_API_KEY}`),
+    )
+    .addOption(
+      new Option('--processing-delay-ms <ms>', 'minimum time a processing run lasts')
+        .env('DOCPROC_PROCESSING_DELAY_MS')
+        .default(DEFAULT_PROCESSING_DELAY_MS)
+        .argParser(integerOption(0)),
+    )
+    .addOption(
+      new Option('--failure-rate <rate>', 'share (0..1) of otherwise good runs that fail with processing_error')
+        .env('DOCPROC_FAILURE_RATE')
+        .default(0)
+        .argParser(rate),
+    )
+    .addOption(
+      new Option('--seed <n>', 'seed for simulated failures, to make them reproducible')
+        .env('DOCPROC_SEED')
+        .argParser(integerOption(0, 2 ** 32 - 1)),
+    )
+    .addOption(
+      new Option('--max-file-bytes <n>', 'largest accepted file in bytes')
+        .env('DOCPROC_MAX_FILE_BYTES')
+        .default(BUNDLED.uploadLimits.maxFileBytes)
+        .argParser(integerOption(1)),
+    )
+    .addOption(
+      new Option('--max-files <n>', 'most files per upload')
+        .env('DOCPROC_MAX_FILES')
+        .default(BUNDLED.uploadLimits.maxFiles)
+        .argParser(integerOption(1, 1000)),
+    )
+    .addOption(
+      new Option(
+        '--min-upload-rate <bytes>',
+        'bytes per second an upload body must average over each 10 s (slower ones are cut with a 408)',
+      )
+        .env('DOCPROC_MIN_UPLOAD_RATE')
+        .default(DEFAULT_MIN_UPLOAD_RATE.bytesPerSecond)
+        .argParser(integerOption(0)),
+    )
+    .addOption(
+      new Option(
+        '--max-connections <n>',
+        'connections open at once; beyond, a new one replaces one that sent no request in 1 s, or its request is answered 503 with Retry-After',
+      )
+        .env('DOCPROC_MAX_CONNECTIONS')
+        .default(DEFAULT_MAX_CONNECTIONS)
+        .argParser(integerOption(1)),
+    )
+    .addOption(
+      new Option(
+        '--max-connections-per-address <n>',
+        'connections open at once from one client address; beyond, a new one replaces one of that address that sent no request in 1 s, or its request is answered 503 with Retry-After (0: off, as behind a proxy)',
+      )
+        .env('DOCPROC_MAX_CONNECTIONS_PER_ADDRESS')
+        .default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS)
+        .argParser(integerOption(0)),
+    )
+    .addOption(
+      new Option('--concurrency <n>', 'extractions (PDF parsing, OCR) running at once')
+        .env('DOCPROC_CONCURRENCY')
+        .default(DEFAULT_CONCURRENCY)
+        .argParser(integerOption(1, 64)),
+    )
+    .addOption(
+      new Option(
+        '--extraction-memory-mb <MiB>',
+        'all the memory one extraction (PDF parsing, page rendering, OCR) may take; a document that needs more fails unreadable_document',
+      )
+        .env('DOCPROC_EXTRACTION_MEMORY_MB')
+        .default(DEFAULT_EXTRACTION_LIMITS.memoryMb)
+        .argParser(integerOption(MIN_EXTRACTION_MEMORY_MB)),
+    )
+    .addOption(
+      new Option('--headers-timeout-ms <ms>', 'time a client has to send its request headers (slow clients are cut)')
+        .env('DOCPROC_HEADERS_TIMEOUT_MS')
+        .default(DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs)
+        .argParser(integerOption(1)),
+    )
+    .addOption(
+      new Option('--request-timeout-ms <ms>', 'time a client has to send a whole request, upload included')
+        .env('DOCPROC_REQUEST_TIMEOUT_MS')
+        .default(DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs)
+        .argParser(integerOption(1)),
+    )
+    .addOption(
+      new Option(
+        '--shutdown-grace-ms <ms>',
+        'on SIGTERM/SIGINT, how long requests already being handled may take to finish (new ones get a 503); an upload not stored by then is not stored',
+      )
+        .env('DOCPROC_SHUTDOWN_GRACE_MS')
+        .default(DEFAULT_SHUTDOWN_GRACE_MS)
+        .argParser(integerOption(0)),
+    )
+    .addOption(
+      new Option(
+        '--cors-origin <origin>',
+        'a browser origin allowed to call the API, repeatable; env DOCPROC_CORS_ORIGINS (comma-separated)',
+      )
+        .argParser(collect)
+        .default([], '*'),
+    )
+    .addOption(
+      new Option('--seed-file <file>', 'JSON documents to create at start-up for tenants that have none (see README, mock controls)').env(
+        'DOCPROC_SEED_FILE',
+      ),
+    )
+    .addOption(
+      new Option('--journal-size <n>', "answered requests each tenant's journal keeps (GET /_mock/requests; 0: none)")
+        .env('DOCPROC_JOURNAL_SIZE')
+        .default(DEFAULT_JOURNAL_SIZE)
+        .argParser(integerOption(0, MAX_JOURNAL_SIZE)),
+    )
+    .addOption(
+      new Option(
+        '--metrics-port <port>',
+        'serve /metrics (and /healthz, /readyz) on this port of --host instead of /metrics on the API port',
+      )
+        .env('DOCPROC_METRICS_PORT')
+        .argParser(portOption),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'request and processing log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS),
+    )
+    .addOption(
+      new Option('--log-format <format>', 'log lines for people or machines (auto: pretty on a terminal)')
+        .env('DOCPROC_LOG_FORMAT')
+        .default('auto')
+        .choices(['auto', 'pretty', 'json']),
+    )
+    .action(async (options: ServeOptions) => {
+      const refusal =
+        emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS) ?? keyRuleViolation(options.apiKey, process.env.DOCPROC_API_KEYS);
+      if (refusal) {
+        process.stderr.write(`docproc serve: ${refusal}\n`);
+        process.exit(2);
+      }
+      const apiKeys = options.apiKey.length ? options.apiKey : fromList(process.env.DOCPROC_API_KEYS);
+      const corsOrigins = options.corsOrigin.length ? options.corsOrigin : fromList(process.env.DOCPROC_CORS_ORIGINS);
+      const pretty = options.logFormat === 'pretty' || (options.logFormat === 'auto' && process.stdout.isTTY === true);
+      const logger = createLogger({ level: options.logLevel, pretty });
+      // Loaded here, not at the top: every other command (and --help) would pay for the whole server.
+      const { createReferenceService } = await import('../server/service.js');
+      const { createMetrics } = await import('../ops/metrics.js');
+      const metrics = createMetrics();
+      let service: ReferenceService;
+      let http: Awaited<ReturnType<typeof listen>>;
+      let metricsHttp: Awaited<ReturnType<typeof listen>> | undefined;
+      try {
+        service = await createReferenceService({
+          dataDir: options.dataDir,
+          databaseUrl: options.databaseUrl,
+          runLeaseMs: options.runLeaseMs,
+          apiKeys,
+          processingDelayMs: options.processingDelayMs,
+          failureRate: options.failureRate,
+          seed: options.seed,
+          maxFileBytes: options.maxFileBytes,
+          maxFiles: options.maxFiles,
+          minUploadRate: { bytesPerSecond: options.minUploadRate },
+          concurrency: options.concurrency,
+          extraction: { memoryMb: options.extractionMemoryMb },
+          corsOrigins,
+          seedFile: options.seedFile,
+          journalSize: options.journalSize,
+          metrics,
+          metricsOnApiPort: options.metricsPort === undefined,
+          logger,
+        });
+        const timeouts = {
+          headersTimeoutMs: options.headersTimeoutMs,
+          requestTimeoutMs: Math.max(options.requestTimeoutMs, options.headersTimeoutMs),
+        };
+        http = await listen(service.app, {
+          port: options.port,
+          host: options.host,
+          timeouts,
+          maxConnections: options.maxConnections,
+          maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+        }).catch(async (error: unknown) => {
+          await service!.close();
+          throw error;
+        });
+        if (options.metricsPort !== undefined) {
+          const ops = service.ops;
+          metricsHttp = await listen(
+            (req, res) => {
+              if (ops(req, res)) return;
+              res.writeHead(404, { 'Content-Type': 'text/plain' });
+              res.end('Only /metrics, /healthz and /readyz are here.\n');
+            },
+            { port: options.metricsPort, host: options.host },
+          ).catch(async (error: unknown) => {
+            await http.close(0);
+            await service!.close();
+            throw error;
+          });
+        }
+        metrics.watch({ ...service.metricSources, connections: http.connections });
+      } catch (error) {
+        process.stderr.write(`docproc serve: ${error instanceof Error ? error.message : String(error)}\n`);
+        // A database that cannot be reached, or whose schema is newer than this code, is a refusal (exit 2).
+        process.exit((error as { exitCode?: unknown }).exitCode === 2 ? 2 : 1);
+      }
+
+      const keyLine = apiKeys.length
+        ? `${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'} (not shown)`
+        : `${DEV_API_KEY} (dev key; set --api-key to change)`;
+      process.stdout.write(
+        [
+          `docproc reference server listening on ${http.url}`,
+          `  API base URL   ${http.url}/api/v1`,
+          `  API key        ${keyLine}`,
+          options.databaseUrl ? `  store          ${service.storeLocation}` : `  data dir       ${service.storeLocation}`,
+          `  API reference  ${http.url}/docs  (contract: ${http.url}/openapi.json)`,
+          `  mock controls  ${http.url}/_mock/settings, /_mock/reset, /_mock/requests, /_mock/documents/{id}/next-outcome`,
+          `  operations     ${http.url}/healthz, /readyz, ${metricsHttp ? `${metricsHttp.url}/metrics` : '/metrics'} (no key)`,
+          // With a shared database the count takes in runs other replicas are working on right now.
+          service.recovered
+            ? options.databaseUrl
+              ? `  processing     ${service.recovered} document(s) in the shared queue`
+              : `  resumed        ${service.recovered} document(s) left processing by the last run`
+            : '',
+          '',
+        ]
+          .filter((line, i, all) => line !== '' || i === all.length - 1)
+          .join('\n'),
+      );
+
+      let stopping = false;
+      const shutdown = async (signal: NodeJS.Signals) => {
+        // `npm start` forwards the terminal's Ctrl-C, so the same signal often arrives twice; only
+        // the first counts. A shutdown that hangs is cut short rather than left running.
+        if (stopping) return;
+        stopping = true;
+        const longest = options.shutdownGraceMs + ANSWER_WAIT_MS + 10_000;
+        setTimeout(() => {
+          process.stderr.write(`docproc serve: shutdown took longer than ${longest / 1000} s, exiting anyway\n`);
+          process.exit(1);
+        }, longest).unref();
+        logger.info({ signal }, 'shutting down: new requests are answered 503, requests in flight finish');
+        await http.close(options.shutdownGraceMs);
+        await metricsHttp?.close(0);
+        await service.close();
+        logger.flush?.();
+        process.exit(0);
+      };
+      process.on('SIGINT', (signal) => void shutdown(signal));
+      process.on('SIGTERM', (signal) => void shutdown(signal));
+    });
+}

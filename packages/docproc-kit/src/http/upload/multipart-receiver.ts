@@ -1,0 +1,126 @@
+import { rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { textFault } from '@docproc-kit/contract/storable-text.js';
+import type { ReceivedFile, ReceivedUpload, ReceiveOptions, UploadLimits } from '@docproc-kit/reference/http/upload/received-upload.js';
+import { notKept } from '@docproc-kit/reference/http/upload/staged-file.js';
+import { FILES_FIELD, refuse, type UploadRefusal } from '@docproc-kit/reference/http/upload/upload-refusal.js';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate } from './min-rate.js';
+import { createSniffingStorage, RefusedPart, type SniffedFile } from './sniffing-storage.js';
+import { stagedTempFile } from './staged-temp-file.js';
+
+const MULTIPART = /^multipart\/form-data\b/i;
+
+// Why multer refused the body; undefined when the trouble is ours (the file system: a 500).
+function translate(err: unknown, limits: UploadLimits): UploadRefusal | undefined {
+  if (err instanceof RefusedPart) return err.refusal;
+  if (err instanceof multer.MulterError) {
+    const { filename } = err as multer.MulterError & { filename?: string };
+    switch (err.code) {
+      case 'LIMIT_FILE_SIZE':
+        return refuse.fileTooLarge(filename, limits.maxFileBytes);
+      case 'LIMIT_FILE_COUNT':
+      case 'LIMIT_PART_COUNT':
+        return refuse.tooManyFiles(limits.maxFiles);
+      default:
+        return refuse.overParserLimit(err.field ?? 'body', err.message);
+    }
+  }
+  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') return undefined;
+  // Anything else (busboy's parse errors, a request stream that ended early) means a malformed or
+  // incomplete body.
+  return refuse.malformed(err instanceof Error ? err.message : String(err));
+}
+
+/** Reads one upload's body; see {@link createUploadReceiver}. */
+export type UploadReceiver = (req: IncomingMessage, res: ServerResponse, options: ReceiveOptions) => Promise<ReceivedUpload>;
+
+/**
+ * Reads an upload's multipart body with multer, every limit explicit, into its files (temp files in
+ * `tmpDir`, or only fingerprints when the bytes are not kept) or its refusal. All or nothing: on any
+ * refused part every temp file is removed before the refusal is returned.
+ * @example const received = await createUploadReceiver('/data/tmp', limits)(req, res, { keep: true });
+ */
+export function createUploadReceiver(tmpDir: string, limits: UploadLimits): UploadReceiver {
+  const fieldNames = new WeakMap<IncomingMessage, string[]>();
+  const storage = createSniffingStorage(tmpDir);
+  const parse = multer({
+    storage,
+    // Checked before any byte of the file is read, so a refused name costs nothing.
+    fileFilter: (_req, file, accept) => {
+      if (file.fieldname !== FILES_FIELD) return accept(new RefusedPart(refuse.unexpectedField(file.fieldname, true)));
+      if ([...file.originalname].length > limits.maxFilenameLength) {
+        return accept(new RefusedPart(refuse.filenameTooLong(file.originalname, limits.maxFilenameLength)));
+      }
+      const fault = textFault(file.originalname);
+      if (fault) return accept(new RefusedPart(refuse.filenameUnstorable(file.originalname, fault)));
+      accept(null, true);
+    },
+    // The client's filename is data: keep it whole (slashes included) and decode it as UTF-8, which
+    // is what browsers, curl and undici send; `filename*` carries its own charset.
+    preservePath: true,
+    defParamCharset: 'utf8',
+    defCharset: 'utf8',
+    limits: {
+      fileSize: limits.maxFileBytes,
+      files: limits.maxFiles,
+      // Text fields are refused below; these only bound what is read before that.
+      fields: 10,
+      fieldSize: 1024,
+      fieldNameSize: 200,
+      parts: limits.maxFiles + 10,
+      headerPairs: 50,
+      fieldNestingDepth: 4,
+      fieldArrayIndexLimit: 100,
+    },
+    // Busboy reports text fields by their raw name; multer rewrites "files[]" into body.files.
+    streamHandler: (req: IncomingMessage, busboy: NodeJS.EventEmitter & NodeJS.WritableStream) => {
+      busboy.on('field', (name: string) => fieldNames.get(req)?.push(name));
+      req.pipe(busboy);
+    },
+  } as multer.Options).any();
+
+  return (req, res, { keep }) =>
+    new Promise<ReceivedUpload>((resolve, reject) => {
+      if (!MULTIPART.test(req.headers['content-type'] ?? '')) return resolve({ kind: 'refused', refusal: refuse.noFiles() });
+      fieldNames.set(req, []);
+      storage.keep(req, keep);
+      const stopWatching = watchUploadRate(req, res, limits.minRate ?? DEFAULT_MIN_UPLOAD_RATE);
+      parse(req as Request, res as Response, (err?: unknown) => {
+        stopWatching();
+        const parsed = (req as Request).files;
+        const files = (Array.isArray(parsed) ? parsed : []) as Array<Express.Multer.File & SniffedFile>;
+        const fields = fieldNames.get(req) ?? [];
+        const refusal = err
+          ? translate(err, limits)
+          : fields.length > 0
+            ? refuse.unexpectedField(fields[0]!, false)
+            : files.length === 0
+              ? refuse.noFiles()
+              : undefined;
+        if (err || refusal) {
+          // Multer removes the files it knows of; a file still being written cleans up after itself,
+          // and settled() waits for that. Placeholders of unfinished files have no path.
+          const settle = refusal ? () => resolve({ kind: 'refused', refusal }) : () => reject(err);
+          void storage
+            .settled(req)
+            .then(() => Promise.all(files.filter((f) => f.path).map((f) => rm(f.path, { force: true }))))
+            .then(settle, reject);
+          return;
+        }
+        resolve({
+          kind: 'received',
+          files: files.map(
+            (f): ReceivedFile => ({
+              filename: f.originalname,
+              contentType: f.detectedType,
+              size: f.size,
+              sha256: f.sha256,
+              file: keep ? stagedTempFile(f.path, f.size) : notKept(f.size),
+            }),
+          ),
+        });
+      });
+    });
+}

@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bridgeFetch, type FetchBridge } from '../../../test/support/fetch-bridge.js';
+import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../../conformance/proofs/run-suite.js';
+import { createDocprocFetch } from './docproc-fetch.js';
+
+// createDocprocFetch judged by the full conformance profile: the suite runs in its own process, so a tiny
+// server on a port hands each of its requests to the fetch mock. Limits as in conformance/full-profile.test.ts.
+const KEYS = ['fetch-key', 'fetch-second-key'];
+const MAX_FILE_BYTES = 65_536;
+const docprocFetch = createDocprocFetch({ apiKeys: KEYS, processingDelayMs: 200, maxFileBytes: MAX_FILE_BYTES });
+let bridge: FetchBridge;
+let run: SuiteRun;
+
+beforeAll(async () => {
+  bridge = await bridgeFetch(docprocFetch, 'http://docproc.fetch.test');
+  run = await runSuite(fullProfileArgs(bridge.baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 20_000 }), {
+    timeoutMs: 240_000,
+  });
+}, 300_000);
+afterAll(async () => {
+  await bridge?.close();
+  await docprocFetch.close();
+});
+
+describe('createDocprocFetch, judged by the full conformance profile', () => {
+  it('passes every check, each one exercised', () => {
+    expect(run.code, run.output).toBe(0);
+    expect(checksNotPassed(run), run.output).toEqual([]);
+  });
+});

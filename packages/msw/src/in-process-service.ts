@@ -1,0 +1,142 @@
+import { BUNDLED } from '@docproc-kit/contract/bundled.js';
+import { createPlainKeyring, DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { createFaults } from '@docproc-kit/reference/controls/faults.js';
+import { createReferenceCore } from '@docproc-kit/reference/core.js';
+import { fetchApi } from '@docproc-kit/reference/http/fetch-api.js';
+import { createMemoryJournal, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '@docproc-kit/reference/journal/request-journal.js';
+import { createLocalRunQueue } from '@docproc-kit/reference/processing/queue/local-run-queue.js';
+import {
+  createRandom,
+  createSettings,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_PROCESSING_DELAY_MS,
+  MAX_PROCESSING_DELAY_MS,
+} from '@docproc-kit/reference/processing/settings.js';
+import { createMemoryStore } from '@docproc-kit/reference/store/memory/memory-store.js';
+import { createControls, type DocprocControls } from './controls.js';
+import { createTextLayerExtractor, type ExtractImageText, IN_PROCESS_RUN_BUDGET_MS } from './text-layer-extractor.js';
+
+/** Options of the in-process mock (`createDocprocHandlers`, `createDocprocFetch`); every one is optional. */
+export interface DocprocMockOptions {
+  /** Accepted keys, each its own tenant (default: the dev key `docproc-dev-key`). */
+  apiKeys?: string[];
+  /** Minimum time a run stays `processing`, in ms (default 1500, as `docproc serve`; 0 for fast tests). */
+  processingDelayMs?: number;
+  /** Share (0..1) of otherwise good runs that fail with `processing_error` (default 0). */
+  failureRate?: number;
+  /** Makes simulated failures reproducible. */
+  seed?: number;
+  /**
+   * The service's base_url (no `/api/v1`), e.g. `https://docproc.example.com`: only requests under it are
+   * answered. Without it, the contract's paths (`/api/v1/...`, and the mock controls under `/_mock/...`) are
+   * answered on any origin.
+   */
+  baseUrl?: string;
+  /** The text of an uploaded PNG or JPEG (there is no OCR engine here): '' unless given. */
+  extractText?: ExtractImageText;
+  /** Files per upload (default: the contract's `x-default-limits`). */
+  maxFiles?: number;
+  /** Bytes per file (default: the contract's `x-default-limits`). */
+  maxFileBytes?: number;
+  /** How many answered requests each tenant's journal keeps (`controls.requests()`; default 500, 0: none). */
+  journalSize?: number;
+}
+
+/** The reference service's core in this process, with the memory store: what the MSW handlers and the fetch mock carry. */
+export interface InProcessService {
+  /** Whether a URL is under `baseUrl` (every URL is without one). */
+  underBase(url: URL): boolean;
+  /** The URLs the mock answers, as a RegExp on `origin + pathname` (how MSW matches handlers): the API's and the controls' paths under `baseUrl`, or on any origin. */
+  readonly urlPattern: RegExp;
+  /** Answers a request under `baseUrl` (a path the API does not own is a 404 problem). */
+  serve(request: Request): Promise<Response>;
+  controls: DocprocControls;
+  /** Resolves once no processing run is waiting or in progress. */
+  idle(): Promise<void>;
+  /** Stops processing; documents still `processing` stay so. */
+  close(): Promise<void>;
+}
+
+// The API's own prefixes (see api/reference-api.ts): the contract's paths and the mock controls.
+const PREFIXES = ['/api/v1', '/_mock'];
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+function parseBaseUrl(baseUrl: string | undefined): { origin: string; path: string } | undefined {
+  if (baseUrl === undefined) return undefined;
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be http(s): ${baseUrl}`);
+  if (/\/api\/v1\/?$/.test(url.pathname))
+    throw new TypeError(`baseUrl is the service's base_url without /api/v1 (the paths carry it): ${baseUrl}`);
+  return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+}
+
+function check(name: string, value: number | undefined, min: number, max: number, integer: boolean): void {
+  if (value === undefined) return;
+  if (!(value >= min && value <= max) || (integer && !Number.isInteger(value)))
+    throw new RangeError(`${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, not ${value}`);
+}
+
+/**
+ * Builds the reference service's core (createReferenceCore) in this process: the memory store, the local run
+ * queue, a plain keyring, the PDF text-layer extractor, and `fetchApi` in front. Browser-safe.
+ * @example const service = createInProcessService({ processingDelayMs: 0 }); await service.serve(new Request(url));
+ */
+export function createInProcessService(options: DocprocMockOptions = {}): InProcessService {
+  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEV_API_KEY];
+  if (apiKeys.some((key) => typeof key !== 'string' || key === '')) throw new TypeError('apiKeys must be non-empty strings');
+  check('processingDelayMs', options.processingDelayMs, 0, MAX_PROCESSING_DELAY_MS, true);
+  check('failureRate', options.failureRate, 0, 1, false);
+  check('maxFiles', options.maxFiles, 1, Number.MAX_SAFE_INTEGER, true);
+  check('maxFileBytes', options.maxFileBytes, 1, Number.MAX_SAFE_INTEGER, true);
+  check('journalSize', options.journalSize, 0, MAX_JOURNAL_SIZE, true);
+  const base = parseBaseUrl(options.baseUrl);
+  const store = createMemoryStore();
+  const extractor = createTextLayerExtractor({ extractImageText: options.extractText });
+  const { api, processor } = createReferenceCore({
+    store,
+    extractor,
+    queue: createLocalRunQueue({ concurrency: DEFAULT_CONCURRENCY }),
+    keyring: createPlainKeyring(apiKeys),
+    settings: createSettings({
+      processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
+      failure_rate: options.failureRate ?? 0,
+    }),
+    faults: createFaults(),
+    clock: () => new Date(),
+    random: createRandom(options.seed),
+    runBudgetMs: IN_PROCESS_RUN_BUDGET_MS,
+    journal: createMemoryJournal({ capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE }),
+    logger: { info: () => {}, error: (details: unknown, message?: string) => console.error(`docproc mock: ${message}`, details) },
+  });
+  const handle = fetchApi(api, {
+    limits: {
+      maxFiles: options.maxFiles ?? BUNDLED.uploadLimits.maxFiles,
+      maxFileBytes: options.maxFileBytes ?? BUNDLED.uploadLimits.maxFileBytes,
+      maxFilenameLength: BUNDLED.maxFilenameLength,
+    },
+  });
+
+  const prefix = base ? `^${escapeRegExp(base.origin + base.path)}` : '^[a-z][a-z0-9+.-]*://[^/]+';
+  const urlPattern = new RegExp(`${prefix}(?:${PREFIXES.map(escapeRegExp).join('|')})(?:/|$)`);
+
+  // The core sees paths from /api/v1 on: a base path in front of them is taken off.
+  const serve = async (request: Request): Promise<Response> => {
+    if (!base?.path) return handle(request);
+    const url = new URL(request.url);
+    url.pathname = url.pathname.slice(base.path.length);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    return handle(new Request(url, { method: request.method, headers: request.headers, body, signal: request.signal }));
+  };
+
+  return {
+    underBase: (url) => !base || (url.origin === base.origin && `${url.pathname}/`.startsWith(`${base.path}/`)),
+    urlPattern,
+    serve,
+    controls: createControls((path, init) => handle(new Request(`http://docproc.in-process${path}`, init)), apiKeys),
+    idle: () => processor.idle(),
+    async close() {
+      await processor.stop();
+      await extractor.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bridgeFetch, type FetchBridge } from '../../../test/support/fetch-bridge.js';
+import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../../conformance/proofs/run-suite.js';
+import { createDocprocHandlers } from './msw.js';
+
+// The MSW handlers under msw's own setupServer, judged by the full conformance profile: the suite runs in its
+// own process, so a tiny server on a port hands each of its requests to this process's global fetch, which
+// MSW intercepts. Limits as in conformance/full-profile.test.ts.
+const KEYS = ['msw-key', 'msw-second-key'];
+const BASE_URL = 'http://docproc.msw.test';
+const MAX_FILE_BYTES = 65_536;
+const handlers = createDocprocHandlers({ apiKeys: KEYS, baseUrl: BASE_URL, processingDelayMs: 200, maxFileBytes: MAX_FILE_BYTES });
+const server = setupServer(...handlers);
+let bridge: FetchBridge;
+let run: SuiteRun;
+
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: 'error' });
+  bridge = await bridgeFetch((request) => fetch(request), BASE_URL);
+  run = await runSuite(fullProfileArgs(bridge.baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 20_000 }), {
+    timeoutMs: 240_000,
+  });
+}, 300_000);
+afterAll(async () => {
+  await bridge?.close();
+  server.close();
+  await handlers.close();
+});
+
+describe('createDocprocHandlers under msw/node, judged by the full conformance profile', () => {
+  it('passes every check, each one exercised', () => {
+    expect(run.code, run.output).toBe(0);
+    expect(checksNotPassed(run), run.output).toEqual([]);
+  });
+});
