@@ -1,8 +1,8 @@
 // Test-only: one defect per boundary rule (conformance/checks/boundary-cases.ts), each touching only its own
-// parameter's requests, so the 16 run as one group behind one proxy in one suite run.
+// parameter's requests, so they run as one group behind one proxy in one suite run.
 import { invalidRequest, isList, isUpload, problem, withQuery } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
-import { type ProxyRequest, splitMultipart } from './mutation-proxy.js';
+import { joinMultipart, type ProxyRequest, splitMultipart } from './mutation-proxy.js';
 
 const MAX_ID = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -53,6 +53,17 @@ function editIdempotencyKey(edit: (key: string) => string | null | undefined) {
     const { 'idempotency-key': _, ...headers } = r.headers;
     return { ...r, headers: edited === null ? headers : { ...headers, 'idempotency-key': edited } };
   };
+}
+
+/**
+ * An upload whose `filename*` values lose their `%00`s, as a stack that drops control characters from a name
+ * keeps it (the reference server behind then stores what is left).
+ */
+function dropNulFromFilenameStar(request: ProxyRequest): ProxyRequest {
+  const split = isUpload(request) ? splitMultipart(request.body, request.headers['content-type'] ?? '') : undefined;
+  if (!split?.parts.some((p) => /filename\*=[^;\r\n]*%00/i.test(p.head))) return request;
+  const parts = split.parts.map((p) => ({ ...p, head: p.head.replace(/(filename\*=[^;\r\n]*)/gi, (value) => value.replace(/%00/gi, '')) }));
+  return { ...request, body: joinMultipart(split.boundary, parts) };
 }
 
 /** The UTF-8 length in bytes of the longest filename of an upload (its header bytes are read as Latin-1). */
@@ -107,6 +118,9 @@ export const boundaryMutants: Mutant[] = [
       return term !== null && Buffer.byteLength(term) > 200 ? Promise.resolve(invalidRequest(req, 'query', 'search')) : upstream(req);
     },
   })),
+  boundary('search-nul-dropped', 'a NUL in search is dropped and the rest searched, instead of refused', 'boundary.search-nul', () => ({
+    request: editListParam('search', (v) => (v.includes('\u0000') ? v.replaceAll('\u0000', '') : undefined)),
+  })),
   boundary('id-zero-looked-up', 'document id 0 is looked up (a 404) instead of refused', 'boundary.document-id-minimum', () => ({
     respond: (req, upstream) =>
       editPathId((id) => (id === '0' ? 'x' : undefined))(req) !== req ? Promise.resolve(problem(req, 404, 'not_found')) : upstream(req),
@@ -149,6 +163,12 @@ export const boundaryMutants: Mutant[] = [
       respond: (req, upstream) =>
         isUpload(req) && longestFilenameBytes(req) > 255 ? Promise.resolve(invalidRequest(req, 'body', 'files[]')) : upstream(req),
     }),
+  ),
+  boundary(
+    'filename-nul-dropped',
+    'a NUL in a filename* is dropped and the rest stored as the name, instead of refused',
+    'boundary.filename-nul',
+    () => ({ request: dropNulFromFilenameStar }),
   ),
 ];
 

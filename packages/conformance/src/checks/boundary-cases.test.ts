@@ -44,6 +44,7 @@ describe('boundary cases come from the contract', async () => {
         'boundary.document-id-maximum',
         'boundary.document-id-minimum',
         'boundary.filename-max-length',
+        'boundary.filename-nul',
         'boundary.idempotency-key-max-length',
         'boundary.idempotency-key-min-length',
         'boundary.idempotency-key-pattern',
@@ -55,6 +56,7 @@ describe('boundary cases come from the contract', async () => {
         'boundary.page-minimum',
         'boundary.search-max-length',
         'boundary.search-min-length',
+        'boundary.search-nul',
         'boundary.status-filter-enum',
       ].sort(),
     );
@@ -77,6 +79,15 @@ describe('boundary cases come from the contract', async () => {
       ['refuse', 256],
     ]);
     expect(astral.every((c) => c.value.startsWith('conformance-run1-boundary'))).toBe(true);
+  });
+
+  it('refuse a search and a filename holding a NUL, the filename sent as filename*', () => {
+    const nul = (id: string) => rule(bundled, id).cases.map((c) => [c.expect, c.code, c.value.includes('\u0000'), c.via]);
+    expect(nul('boundary.search-nul')).toEqual([
+      ['refuse', 'invalid_request', true, undefined],
+      ['refuse', 'invalid_request', true, undefined],
+    ]);
+    expect(nul('boundary.filename-nul')).toEqual([['refuse', 'invalid_request', true, 'filename*']]);
   });
 
   it('refuse the lenient spellings of an integer the contract refuses, leave open the two it leaves open, and accept its plain form', () => {

@@ -6,10 +6,12 @@
 // (RFC 8259's `int`: an optional minus, ASCII digits, no leading zero): a sign, spaces, underscores,
 // an exponent, hex, a fraction, a leading zero, other digits or nothing at all are refused, though
 // lenient parsers (`Number()`, `int()`, `strtol`, coercing validators) read a number in them. Lengths are
-// counted in code points, as JSON Schema counts them.
+// counted in code points, as JSON Schema counts them. The prose's rule that text holds no NUL adds one rule
+// per text it names (boundary-nul.ts).
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Contract } from '../rules/contract.js';
 import { integerRules } from './boundary-integers.js';
+import { filenameNulRule, queryNulRule } from './boundary-nul.js';
 import { enumRule, filenameRule, stringRules } from './boundary-strings.js';
 import type { BoundaryLocation, BoundaryRule, BoundarySchema as Schema } from './boundary-types.js';
 
@@ -57,9 +59,14 @@ export function boundaryRules(contract: Contract, prefix = 'conformance'): Bound
     if (schema.type === 'integer') rules.push(...integerRules(parameter.name, location, operations, schema, ruleKey));
     else if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string'))
       rules.push(enumRule(parameter.name, location, operations, schema.enum as string[], ruleKey));
-    else if (schema.type === 'string') rules.push(...stringRules(parameter.name, location, operations, schema, ruleKey, prefix));
+    else if (schema.type === 'string') {
+      rules.push(...stringRules(parameter.name, location, operations, schema, ruleKey, prefix));
+      const nul = location === 'query' ? queryNulRule(parameter.name, operations, prefix) : undefined;
+      if (nul) rules.push(nul);
+    }
   }
   const filenameMax = filenameMaxLength(contract);
   if (filenameMax !== undefined) rules.push(filenameRule(filenameMax, prefix));
+  if (contract.operation('uploadDocuments')) rules.push(filenameNulRule(prefix));
   return rules;
 }

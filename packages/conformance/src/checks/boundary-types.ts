@@ -21,6 +21,10 @@ export interface BoundaryCase {
   profile: Profile;
   /** Set when an accepted value may name something that exists: never sent to an operation that changes state. */
   mayNameDocument?: boolean;
+  /** For `refuse`: the problem `code` the refusal must carry, where the contract's words name one. */
+  code?: string;
+  /** For a filename: sent as `filename*` (RFC 5987, percent-encoded UTF-8), the only way some values travel. */
+  via?: 'filename*';
 }
 
 /** One constraint and its cases. */

@@ -34,6 +34,16 @@ describe('a boundary case', () => {
     expect(judgeBoundary({ rule: r, case: c, exchange }) === undefined).toBe(passes);
   });
 
+  const nul = rule('boundary.search-nul');
+  const problem = (code: string) => answer(400, { type: 'about:blank', status: 400, code });
+  it.each([
+    ['refused as invalid_request', problem('invalid_request'), true],
+    ['refused with another code', problem('bad_search'), false],
+    ['searched without the NUL', listed(1), false],
+  ])('a search holding %%00 %s: passes %s', (_, exchange, passes) => {
+    expect(nul.cases.every((c) => judgeBoundary({ rule: nul, case: c, exchange }) === undefined)).toBe(passes);
+  });
+
   it('names the open spellings as open and every other lenient spelling as a 400', () => {
     expect(page.cases.filter((c) => c.expect === 'either').map((c) => c.value)).toEqual(['+10', '010']);
     expect(page.cases.filter((c) => c.value !== '10' && c.expect === 'accept')).toEqual([]);

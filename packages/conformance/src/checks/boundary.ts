@@ -1,4 +1,4 @@
-import { uploaded } from '../kit/api.js';
+import { problemCode, uploaded } from '../kit/api.js';
 import { describeResponse } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import type { BoundaryCase, BoundaryRule } from './boundary-cases.js';
@@ -32,12 +32,20 @@ function readAs({ rule, exchange }: BoundaryObservation): unknown {
 }
 
 /**
- * Judges one case: an accepted value must not be refused, a refused one must be a 400, and one the contract
- * lets a service read either way must be a 400 or answered as its plain spelling would be.
+ * Judges one case: an accepted value must not be refused, a refused one must be a 400 (with the problem code
+ * the contract names for it, where it names one), and one the contract lets a service read either way must
+ * be a 400 or answered as its plain spelling would be.
  */
 export function judgeBoundary(o: BoundaryObservation): Finding | undefined {
-  if (o.case.expect === 'refuse')
-    return o.exchange.status === 400 ? undefined : fail(describeResponse(o.exchange), `400 (${o.case.label} is outside the contract)`);
+  if (o.case.expect === 'refuse') {
+    const code = o.case.code;
+    return o.exchange.status === 400 && (code === undefined || problemCode(o.exchange) === code)
+      ? undefined
+      : fail(
+          describeResponse(o.exchange),
+          `400${code ? ` with code ${JSON.stringify(code)}` : ''} (${o.case.label} is outside the contract)`,
+        );
+  }
   if (o.case.expect === 'either') {
     if (o.exchange.status === 400) return undefined;
     const read = readAs(o);

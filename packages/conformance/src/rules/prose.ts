@@ -78,6 +78,11 @@ export const proseRules: readonly ProseRule[] = [
   },
   { id: 'request-id.generated', where: 'info', quote: 'otherwise the server makes one' },
   {
+    id: 'text.no-nul',
+    where: 'info',
+    quote: 'Text a client sends (a filename, `search`) holds no U+0000 (NUL): one that does is a `400` (`invalid_request`) naming it',
+  },
+  {
     id: 'limits.slow-upload-408',
     where: 'info',
     quote:
@@ -164,6 +169,11 @@ export const proseRules: readonly ProseRule[] = [
     quote: 'A filename longer than 255 characters (Unicode code points) is a `400` (`invalid_request`)',
   },
   {
+    id: 'upload.filename-no-nul',
+    where: 'op:uploadDocuments',
+    quote: 'So is a filename holding U+0000 (NUL), as `filename*` can encode it (`%00`).',
+  },
+  {
     id: 'idempotency.replay',
     where: 'op:uploadDocuments',
     quote:
@@ -227,6 +237,7 @@ export const proseRules: readonly ProseRule[] = [
     where: 'param:Search',
     quote: 'case-insensitive under Unicode full case folding',
   },
+  { id: 'list.search-no-nul', where: 'param:Search', quote: 'none of them U+0000 (NUL): a term holding one (`%00`) is a `400`' },
   { id: 'list.search-keeps-marks', where: 'param:Search', quote: 'Accents and other marks are not ignored.' },
   {
     id: 'list.search-not-completed',

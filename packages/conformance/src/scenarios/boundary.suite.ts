@@ -4,6 +4,7 @@ import { type BoundaryCase, type BoundaryRule, boundaryRules } from '../checks/b
 import type { Check } from '../checks/index.js';
 import type { Exchange } from '../kit/exchange.js';
 import { part, textPdf } from '../kit/files.js';
+import { buildMultipart } from '../kit/multipart.js';
 import { openSuite } from '../kit/suite.js';
 
 // Every constraint the run's contract states on a request, at its limit and one past it: the cases come
@@ -24,8 +25,15 @@ function send(rule: BoundaryRule, c: BoundaryCase, operationId: string): Promise
     case 'header':
       // Only the upload takes a header parameter; each case uploads a file of its own name.
       return kit.api.upload([part(`${token}-${++uploads}.pdf`, pdf)], { headers: { [rule.name]: c.value } });
-    case 'filename':
-      return kit.api.upload([part(c.value, pdf)]);
+    case 'filename': {
+      if (c.via !== 'filename*') return kit.api.upload([part(c.value, pdf)]);
+      // A plain fallback name beside it, as clients send filename* (RFC 6266 section 4.3).
+      const field = kit.facts.fileField;
+      const { body, contentType } = buildMultipart([
+        { field, filename: `${token}-fallback.pdf`, filenameStar: c.value, contentType: 'application/pdf', data: pdf },
+      ]);
+      return kit.api.uploadRaw(body, contentType);
+    }
   }
 }
 
