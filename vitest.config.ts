@@ -8,12 +8,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // The packages import each other by name; inside the repository their `docproc-source` export condition
 // points at the TypeScript sources, so no test ever runs a stale build of another package.
 //
-// Two tiers (package.json's scripts): `npm test` runs every project but `proofs`, `packaging` and
-// `hostile-load`, which `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly
-// one). Those are most of the CPU time of the whole run: a run of the suite per broken server, each a
-// vitest run whose worker loads its libraries again, the model run's self-test (thousands of sequences
-// against the reference server, CPU-bound for minutes), `npm install`s from the tarballs, and minutes of
-// extraction of hostile PDFs.
+// Two tiers (package.json's scripts): `npm test` runs every project but `proofs`, `packaging`,
+// `hostile-load`, `replicas` and `deployed`, which `npm run test:slow` runs (test/support/tiers.test.ts keeps
+// each project in exactly one). Those are most of the CPU time of the whole run: a run of the suite per
+// broken server, each a vitest run whose worker loads its libraries again, the model run's self-test
+// (thousands of sequences against the reference server, CPU-bound for minutes), `npm install`s from the
+// tarballs, minutes of extraction of hostile PDFs, and suite runs through nginx and proxies.
 //
 // Every project sets the time one of its tests may take, fitted to what its tests wait on, instead of
 // vitest's 5 s default (too short for anything that spawns a process on a busy 2-core machine); tests

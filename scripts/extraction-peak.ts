@@ -1,8 +1,8 @@
 // Reads files in extraction processes, one new process per file as the server starts them, and prints
-// each result with the process's peak resident size (VmHWM), for the memory figures in the README.
+// each result with the process's peak resident size (VmHWM), for the memory figures in docs/operating.md.
 // `--phone-photo` reads a generated 12-megapixel photo stored sideways (EXIF orientation 6), in both
 // byte orders, instead of files.
-// Usage: npx tsx scripts/extraction-peak.ts [--memory-mb 512] (--phone-photo | FILE...)
+// Usage: npx tsx --conditions=docproc-source scripts/extraction-peak.ts [--memory-mb 512] (--phone-photo | FILE...)
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';

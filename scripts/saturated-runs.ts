@@ -1,8 +1,8 @@
 // Measures whether the conformance suite's verdict holds on a saturated runner: N consecutive full runs
 // (default 10) against the reference server behind nginx (deploy/nginx.conf) while CPU-bound busy loops
 // (default 2) keep every core busy. Prints each run's exit code and duration, then one summary line; exits
-// 0 only when every run exited 0. The README's deployed-topology section quotes its output.
-// Usage: npx tsx scripts/saturated-runs.ts [--runs 10] [--burners 2]   (alone on the machine: it is the load)
+// 0 only when every run exited 0. docs/conformance.md ("On a saturated runner") quotes its output.
+// Usage: npx tsx --conditions=docproc-source scripts/saturated-runs.ts [--runs 10] [--burners 2]   (alone on the machine: it is the load)
 import { parseArgs } from 'node:util';
 import { runSaturated } from '../test/support/saturated-runs.js';
 

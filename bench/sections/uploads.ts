@@ -6,7 +6,7 @@ import { measure, multipartBody } from '../lib/load.js';
 import { fmt, ratio, type Table } from '../lib/report.js';
 import { KEY_HEADERS, startAll, startPrism, startReference } from '../lib/targets.js';
 
-/** A real PDF (fixtures/text.pdf) padded with trailing comment bytes to `bytes`. */
+/** A real PDF (the text.pdf fixture) padded with trailing comment bytes to `bytes`. */
 async function paddedPdf(bytes: number): Promise<Uint8Array> {
   const pdf = await readFile(fixturePath('text.pdf'));
   const out = new Uint8Array(bytes).fill(0x25);

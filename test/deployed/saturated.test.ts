@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runSaturated } from '../support/saturated-runs.js';
 
 // A verdict must not depend on how busy the runner is: a slow runner may make a run slower, never fail it.
-// scripts/saturated-runs.ts makes the README's ten-run measurement; three runs here keep it in the slow tier.
+// scripts/saturated-runs.ts makes the ten-run measurement in docs/conformance.md; three runs here keep it in the slow tier.
 const RUNS = 3;
 // Each run is killed after 150 s (a saturated run took at most about a minute when measured); the whole
 // test adds start-up and shutdown.

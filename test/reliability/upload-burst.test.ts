@@ -17,7 +17,7 @@ beforeAll(async () => {
   pdf = await fixture('text.pdf');
 });
 
-/** One upload of fixtures/text.pdf as `burst-<i>.pdf`: its status and the id it was given. */
+/** One upload of the text.pdf fixture as `burst-<i>.pdf`: its status and the id it was given. */
 async function upload(baseUrl: string, i: number): Promise<{ status: number; id?: number }> {
   const form = new FormData();
   form.append('files[]', pdf, `burst-${i}.pdf`);

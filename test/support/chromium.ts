@@ -1,7 +1,7 @@
 import { type Browser, chromium } from 'playwright-core';
 
 /**
- * Headless Chromium for the browser tests and scripts/make-fixtures.js: Debian's package (`.ci/run`
+ * Headless Chromium for the browser tests and packages/contract/scripts/make-fixtures.js: Debian's package (`.ci/run`
  * installs it) unless CHROMIUM_PATH names another. playwright-core never downloads a browser.
  * @example const browser = await launchChromium(); const tab = await browser.newPage();
  */

@@ -194,7 +194,7 @@ export function contractFetch(server: Pick<RunningReferenceServer, 'baseUrl' | '
   };
 }
 
-/** The bytes of a file in fixtures/, as a Blob ready for FormData. */
+/** The bytes of a file in packages/contract/fixtures/, as a Blob ready for FormData. */
 export async function fixture(name: string): Promise<Blob> {
   return new Blob([await readFile(fixturePath(name))]);
 }

@@ -63,9 +63,9 @@ export function mutantRuns(list: readonly Mutant[] = allMutants): MutantRun[] {
 
 /** Checks whose failures a unit test proves on hand-made responses (no mutant needed), and where. */
 export const provenByUnitTests: ReadonlyMap<string, string> = new Map([
-  ['response.content-type-documented', 'conformance/checks/response.test.ts'],
-  ['response.error-code-documented', 'conformance/checks/response.test.ts'],
-  ['response.request-id-echoed', 'conformance/checks/response.test.ts'],
+  ['response.content-type-documented', 'packages/conformance/src/checks/response.test.ts'],
+  ['response.error-code-documented', 'packages/conformance/src/checks/response.test.ts'],
+  ['response.request-id-echoed', 'packages/conformance/src/checks/response.test.ts'],
 ]);
 
 /**

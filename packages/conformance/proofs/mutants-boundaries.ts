@@ -1,4 +1,4 @@
-// Test-only: one defect per boundary rule (conformance/checks/boundary-cases.ts), each touching only its own
+// Test-only: one defect per boundary rule (src/checks/boundary-cases.ts), each touching only its own
 // parameter's requests, so they run as one group behind one proxy in one suite run.
 import { invalidRequest, isList, isUpload, problem, withQuery } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';

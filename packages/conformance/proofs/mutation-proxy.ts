@@ -1,5 +1,5 @@
 // Test-only: an HTTP proxy in front of the real reference server that rewrites traffic to give it exactly
-// one defect, so the mutation tests can prove the suite notices it. No defect ever lives in src/reference.
+// one defect, so the mutation tests can prove the suite notices it. No defect ever lives in the reference core.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

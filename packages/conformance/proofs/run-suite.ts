@@ -1,5 +1,5 @@
 // Test-only: runs `docproc conformance` as a CI job would (one child process running the installed entry,
-// bin/docproc.js on the compiled dist/) and reads its report.
+// packages/docproc-kit/bin/docproc.js on the compiled dist/) and reads its report.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

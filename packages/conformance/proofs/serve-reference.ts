@@ -1,5 +1,5 @@
 // Test-only: starts the reference server in this process on a free port and prints its base URL, for
-// measuring and debugging the suite by hand: `npx tsx conformance/proofs/serve-reference.ts [--noisy]`.
+// measuring and debugging the suite by hand: `npx tsx --conditions=docproc-source packages/conformance/proofs/serve-reference.ts [--noisy]`.
 // --noisy puts a proxy in front whose document bodies fail the schema with ~4 KB of quotes each (the
 // output benchmark in BENCHMARKS.md).
 import { startReferenceServer } from '../../../test/support/reference-server.js';

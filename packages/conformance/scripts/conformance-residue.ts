@@ -1,8 +1,8 @@
 // Counts what runs of `docproc conformance` leave on a target (the API has no delete): for each set of
 // flags, a fresh reference server (`docproc serve` from dist/, real storage, real extraction) with two
 // keys, the suite run twice against it (an empty account, then the same account again), and after each
-// run the documents and bytes each key holds. The README's "Documents it creates" quotes its output.
-// Usage: npm run build && npx tsx scripts/conformance-residue.ts
+// run the documents and bytes each key holds. docs/conformance.md ("Documents it creates") quotes its output.
+// Usage: npm run build && npx tsx --conditions=docproc-source packages/conformance/scripts/conformance-residue.ts
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';

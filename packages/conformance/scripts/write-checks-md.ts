@@ -1,5 +1,6 @@
-// Regenerates conformance/CHECKS.md from the check catalog, the contract's rules and the mutants
-// (conformance/checks-md.test.ts fails when it is stale).
+// Regenerates packages/conformance/CHECKS.md from the check catalog, the contract's rules and the mutants
+// (test/checks-md.test.ts fails when it is stale).
+// Usage: npx tsx --conditions=docproc-source packages/conformance/scripts/write-checks-md.ts
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderChecksMarkdown } from '../src/report/checks-md.js';

@@ -6,11 +6,12 @@ import { renderChecksMarkdown } from '../src/report/checks-md.js';
 const { catalog, matrix, proofs, trace } = await bundledMatrix();
 
 describe('CHECKS.md', () => {
-  it('is what the catalog, the rules and the mutants render (regenerate: npx tsx conformance/scripts/write-checks-md.ts)', () => {
+  it('is what the catalog, the rules and the mutants render (regenerate: npx tsx --conditions=docproc-source packages/conformance/scripts/write-checks-md.ts)', () => {
     const committed = readFileSync(new URL('../CHECKS.md', import.meta.url), 'utf8');
-    expect(committed, 'conformance/CHECKS.md is stale: run npx tsx conformance/scripts/write-checks-md.ts').toBe(
-      renderChecksMarkdown(catalog, matrix, proofs, trace),
-    );
+    expect(
+      committed,
+      'packages/conformance/CHECKS.md is stale: run npx tsx --conditions=docproc-source packages/conformance/scripts/write-checks-md.ts',
+    ).toBe(renderChecksMarkdown(catalog, matrix, proofs, trace));
   });
 
   it('lists every check id exactly once', () => {

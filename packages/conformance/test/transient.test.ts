@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** Injects the reference server's own faults for one key (README, "Mock controls"). */
+/** Injects the reference server's own faults for one key (docs/mock-controls.md). */
 async function injectFaults(key: string, errors: Record<string, { rate: number; status: number; retry_after_s: number }>) {
   const response = await fetch(`${server.baseUrl}/_mock/faults`, {
     method: 'PATCH',

@@ -1,8 +1,8 @@
 #!/usr/bin/env -S npx tsx
-// Regenerates fixtures/: PDFs with pdf-lib, images by screenshotting printed text in headless
+// Regenerates packages/contract/fixtures/: PDFs with pdf-lib, images by screenshotting printed text in headless
 // Chromium (so OCR has real glyphs to read), and the deliberately bad files.
 // Needs /usr/bin/chromium (Debian package `chromium`); CHROMIUM_PATH overrides it. Run with tsx
-// (`npx tsx scripts/make-fixtures.js`): it launches Chromium as the browser tests do.
+// (`npx tsx packages/contract/scripts/make-fixtures.js`): it launches Chromium as the browser tests do.
 // The committed files are the fixtures; this script documents exactly how they were made.
 import { writeFile } from 'node:fs/promises';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';

@@ -10,7 +10,7 @@
 #   hopeless-scan.jpg  faded text under heavy noise: nothing an OCR engine can read
 # Needs Debian's imagemagick, img2pdf, libimage-exiftool-perl, python3-reportlab, fonts-dejavu-core;
 # poppler-utils and tesseract-ocr to verify. Tests never run this: the committed files are the fixtures.
-# Usage: scripts/make-real-fixtures.sh [--verify]
+# Usage: packages/contract/scripts/make-real-fixtures.sh [--verify]
 set -euo pipefail
 cd "$(dirname "$0")/../fixtures"
 IM=/usr/bin/convert # /usr/local/bin/convert may be a stand-in that only converts to PPM

@@ -3,7 +3,7 @@ import type { entryJson } from '@docproc-kit/reference/journal/request-journal.j
 import type { Document, DocumentError, ForcedOutcome } from '@docproc-kit/reference/model.js';
 import type { ProcessingSettings } from '@docproc-kit/reference/processing/settings.js';
 
-/** A document to create directly in a state (the body of `POST /_mock/seed`, see openapi/mock-controls.yaml). */
+/** A document to create directly in a state (the body of `POST /_mock/seed`, see @docproc-kit/contract's openapi/mock-controls.yaml). */
 export interface SeedDocument {
   status: 'processing' | 'completed' | 'failed';
   /** `{n}` is replaced by 1..count (default `seeded-{n}.pdf`). */

@@ -4,7 +4,7 @@ import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../..
 import { createDocprocFetch } from './docproc-fetch.js';
 
 // createDocprocFetch judged by the full conformance profile: the suite runs in its own process, so a tiny
-// server on a port hands each of its requests to the fetch mock. Limits as in conformance/full-profile.test.ts.
+// server on a port hands each of its requests to the fetch mock. Limits as in packages/conformance/test/full-profile.test.ts.
 const KEYS = ['fetch-key', 'fetch-second-key'];
 const MAX_FILE_BYTES = 65_536;
 const docprocFetch = createDocprocFetch({ apiKeys: KEYS, processingDelayMs: 200, maxFileBytes: MAX_FILE_BYTES });

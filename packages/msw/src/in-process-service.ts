@@ -57,7 +57,7 @@ export interface InProcessService {
   close(): Promise<void>;
 }
 
-// The API's own prefixes (see api/reference-api.ts): the contract's paths and the mock controls.
+// The API's own prefixes (see @docproc-kit/reference's api/reference-api.ts): the contract's paths and the mock controls.
 const PREFIXES = ['/api/v1', '/_mock'];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 

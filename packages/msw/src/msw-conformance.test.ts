@@ -6,7 +6,7 @@ import { createDocprocHandlers } from './msw.js';
 
 // The MSW handlers under msw's own setupServer, judged by the full conformance profile: the suite runs in its
 // own process, so a tiny server on a port hands each of its requests to this process's global fetch, which
-// MSW intercepts. Limits as in conformance/full-profile.test.ts.
+// MSW intercepts. Limits as in packages/conformance/test/full-profile.test.ts.
 const KEYS = ['msw-key', 'msw-second-key'];
 const BASE_URL = 'http://docproc.msw.test';
 const MAX_FILE_BYTES = 65_536;

@@ -3,7 +3,7 @@ import type { CheckArea } from '../run/areas.js';
 /** The two profiles: `contract` is stateless-safe (passes against a mock), `full` adds stateful behaviour. */
 export type Profile = 'contract' | 'full';
 
-/** The groups CHECKS.md and the report use (the one list lives in conformance/run/areas.ts). */
+/** The groups CHECKS.md and the report use (the one list lives in run/areas.ts). */
 export type Area = CheckArea;
 
 /**
@@ -27,7 +27,7 @@ export interface Check<I = never> {
   /** One line: what a pass proves. */
   readonly description: string;
   /**
-   * The ids of the contract's rules a pass of this check is evidence for (conformance/rules/: a prose
+   * The ids of the contract's rules a pass of this check is evidence for (rules/: a prose
    * rule's id, a schema rule's id, or `@tag` for every schema rule with that tag). CHECKS.md traces each
    * rule to the checks that declare it and to the mutants that prove those checks.
    */

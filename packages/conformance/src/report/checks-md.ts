@@ -16,7 +16,7 @@ function proofCell(id: string, proofs: Proofs): string {
 /**
  * Renders CHECKS.md: one table per area (id, profile, what a pass proves, what proves it can fail), then
  * the contract's rules traced to their checks and proofs, gaps first.
- * @example writeFileSync('conformance/CHECKS.md', renderChecksMarkdown(catalog, matrix, proofs));
+ * @example writeFileSync('packages/conformance/CHECKS.md', renderChecksMarkdown(catalog, matrix, proofs));
  */
 export function renderChecksMarkdown(
   catalog: readonly AnyCheck[],
@@ -30,13 +30,13 @@ export function renderChecksMarkdown(
   const out = [
     '# Conformance checks',
     '',
-    '<!-- Generated from conformance/checks/, conformance/rules/ and conformance/proofs/ by `npx tsx conformance/scripts/write-checks-md.ts`; do not edit by hand. -->',
+    '<!-- Generated from packages/conformance/src/checks/, src/rules/ and proofs/ by `npx tsx --conditions=docproc-source packages/conformance/scripts/write-checks-md.ts`; do not edit by hand. -->',
     '',
     'Each check has a stable id (reports, JUnit files and CI history key on it) and runs in the `contract`',
     'profile (stateless-safe: it passes against a mock such as `docproc mock`) or only in `full` (stateful',
     'behaviour: uploads that are read back, processing, retries). A check a target gives no occasion for is',
     'reported as *not exercised*, never as passed. "Proven by" names the broken servers (mutants,',
-    '`conformance/proofs/`) the check fails, or the unit test that makes it fail.',
+    '`packages/conformance/proofs/`) the check fails, or the unit test that makes it fail.',
     '',
     `${catalog.length} checks: ${catalog.filter((c) => c.profile === 'contract').length} in both profiles, ${catalog.filter((c) => c.profile === 'full').length} in \`full\` only. ` +
       `${matrix.length} rules of the contract (${prose.length} stated in prose, ${schema.length} schema constraints), ${gaps.length} of them gaps.`,
@@ -54,16 +54,16 @@ export function renderChecksMarkdown(
     '',
     '## Rules of the contract',
     '',
-    'Every normative statement of `openapi/openapi.yaml`, traced to the checks that test it and to what proves those',
-    'checks. Prose rules are listed by hand with the words they quote (`conformance/rules/prose.ts`; a test fails when a',
+    'Every normative statement of `packages/contract/openapi/openapi.yaml`, traced to the checks that test it and to what proves those',
+    'checks. Prose rules are listed by hand with the words they quote (`packages/conformance/src/rules/prose.ts`; a test fails when a',
     'quote no longer appears in the contract); schema rules are enumerated from the document itself',
-    '(`conformance/rules/schema-rules.ts`), so none is forgotten. A check declares the rules it covers beside its',
+    '(`packages/conformance/src/rules/schema-rules.ts`), so none is forgotten. A check declares the rules it covers beside its',
     'definition (`rules: [...]`; `@response-body` covers every validated constraint of a response schema).',
     '',
     '### Gaps',
     '',
-    'Rules with no check, or whose checks no mutant proves. `conformance/rules/gaps-baseline.txt` holds this list and',
-    '`conformance/rules/rules.test.ts` fails when it grows (or shrinks without the baseline following).',
+    'Rules with no check, or whose checks no mutant proves. `packages/conformance/src/rules/gaps-baseline.txt` holds this list and',
+    '`packages/conformance/src/rules/rules.test.ts` fails when it grows (or shrinks without the baseline following).',
     '',
   );
   if (gaps.length === 0) out.push('None.');
@@ -81,7 +81,7 @@ export function renderChecksMarkdown(
       '### Sentences no rule quotes',
       '',
       `The contract's descriptions hold ${sentences.total} sentences; ${sentences.quoted} are quoted by a prose rule above. The other ${sentences.listed.length}`,
-      `are listed in \`conformance/rules/sentences-baseline.txt\` with why: ${count('informative')} informative (no requirement on an answer),`,
+      `are listed in \`packages/conformance/src/rules/sentences-baseline.txt\` with why: ${count('informative')} informative (no requirement on an answer),`,
       `${count('restates')} restating a rule that is traced, ${count('unobservable')} unobservable and ${count('gap')} ${count('gap') === 1 ? 'gap' : 'gaps'} (below). \`rules.test.ts\` fails on a`,
       'sentence neither quoted nor listed, and on a listed one a rule now quotes: the list may only shrink.',
       '',

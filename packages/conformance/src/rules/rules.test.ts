@@ -14,7 +14,7 @@ describe('the rules of the contract', () => {
   it.each(proseRules.map((r) => [r.id, r]))('%s quotes words the contract still says', (_, rule) => {
     const description = descriptionAt(document, rule.where);
     expect(description, `no description at ${rule.where}`).toBeDefined();
-    expect(description, `the contract no longer says this at ${rule.where}: update conformance/rules/prose.ts`).toContain(
+    expect(description, `the contract no longer says this at ${rule.where}: update packages/conformance/src/rules/prose.ts`).toContain(
       normalise(rule.quote),
     );
   });
@@ -43,7 +43,7 @@ describe('the rules of the contract', () => {
     ).toEqual([]);
     expect(
       baseline.filter((g) => !gaps.includes(g)),
-      'closed gaps: remove them from conformance/rules/gaps-baseline.txt (UPDATE_GAPS=1 npx vitest run conformance/rules)',
+      'closed gaps: remove them from packages/conformance/src/rules/gaps-baseline.txt (UPDATE_GAPS=1 npx vitest run packages/conformance/src/rules)',
     ).toEqual([]);
   });
 });

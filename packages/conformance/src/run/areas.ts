@@ -21,7 +21,7 @@ export const CHECK_AREAS = {
 export type CheckArea = keyof typeof CHECK_AREAS;
 
 /**
- * The areas that have scenario files (`conformance/scenarios/<area>[-*].suite.ts`), selectable with `--only`;
+ * The areas that have scenario files (`src/scenarios/<area>[-*].suite.ts`), selectable with `--only`;
  * `response` and `validation` checks run inside all of them.
  */
 export const SCENARIO_AREAS = [

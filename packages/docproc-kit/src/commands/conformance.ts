@@ -11,7 +11,7 @@ import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { integerOption } from './option-parsers.js';
 
-/** The areas of the suite (`conformance/scenarios/<area>[-*].suite.ts`), selectable with `--only`. */
+/** The areas of the suite (`@docproc-kit/conformance`'s `src/scenarios/<area>[-*].suite.ts`), selectable with `--only`. */
 export const CONFORMANCE_AREAS = SCENARIO_AREAS;
 
 function areaList(value: string): string[] {

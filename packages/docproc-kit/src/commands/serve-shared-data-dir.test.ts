@@ -37,7 +37,7 @@ const replica = async () => {
   return cli;
 };
 
-/** An upload of fixtures/text.pdf to `cli` whose body is sent in two halves: the second once `rest` resolves. */
+/** An upload of the text.pdf fixture to `cli` whose body is sent in two halves: the second once `rest` resolves. */
 async function slowUpload(cli: RunningCli, rest: Promise<unknown>): Promise<{ status: number; body: string }> {
   const pdf = await readFile(fixturePath('text.pdf'));
   const body = Buffer.concat([

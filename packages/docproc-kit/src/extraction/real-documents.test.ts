@@ -9,7 +9,7 @@ import {
 } from '../../../../test/support/reference-server.js';
 
 // Documents as scanners, phones and other PDF producers make them (fixtures from
-// scripts/make-real-fixtures.sh), uploaded over HTTP to the real server: each completes with its
+// packages/contract/scripts/make-real-fixtures.sh), uploaded over HTTP to the real server: each completes with its
 // words in `content`, and search finds it. Timeouts allow for OCR on a busy 2-core machine.
 const API = '/api/v1/documents';
 let server: RunningReferenceServer;

@@ -17,7 +17,7 @@ export interface Seed {
   ageSeconds: number;
 }
 
-// The bounds of one seed request, so one request's work is bounded whatever its body (openapi/mock-controls.yaml
+// The bounds of one seed request, so one request's work is bounded whatever its body (@docproc-kit/contract's openapi/mock-controls.yaml
 // states them, under x-seed-limits, and seed-request.test.ts holds the two together).
 /** The most documents (and so entries) one seed request may create. */
 export const MAX_SEEDED_DOCUMENTS = 1000;

@@ -61,7 +61,7 @@ export function problemResponse(error: ApiError, request: Pick<ApiRequest, 'path
   };
 }
 
-/** An API as the carriers hand requests to it (see reference/api/reference-api.ts). */
+/** An API as the carriers hand requests to it (see api/reference-api.ts). */
 export interface HandlesApi {
   owns(path: string): boolean;
   handle(request: ApiRequest): Promise<ApiResponse>;

@@ -6,7 +6,7 @@ export interface JournalPart {
   size: number;
 }
 
-/** One answered request of a tenant, as `GET /_mock/requests` shows it (see openapi/mock-controls.yaml). */
+/** One answered request of a tenant, as `GET /_mock/requests` shows it (see @docproc-kit/contract's openapi/mock-controls.yaml). */
 export interface JournalEntry {
   request_id: string;
   /** When the request arrived, in ms since the epoch (shown as ISO 8601). */

@@ -60,8 +60,8 @@ export interface Updated {
 /**
  * The store the reference service runs on: exactly the operations the service uses, in its own terms.
  * Records it returns are never changed in place (a change is a new record), so callers may keep them.
- * Adapters: `memory/` (tests, the browser mock), `lowdb/` (the default, durable files on disk), `postgres/`
- * (one database shared by any number of replicas).
+ * Adapters: `memory/` (tests, the browser mock), and in the docproc-kit package `store/lowdb/` (the default,
+ * durable files on disk) and `store/postgres/` (one database shared by any number of replicas).
  * store-contract.test.ts holds every adapter to the same behaviour.
  */
 export interface DocumentStore {

@@ -11,7 +11,7 @@ import type { DocumentStore, NewDocument } from './document-store.js';
 import { createMemoryStore } from './memory/memory-store.js';
 
 // Every adapter of the store port behaves the same: what the service relies on, said once and held
-// against each. Durability and start-up checks of one adapter are its own tests (lowdb/lowdb-store.test.ts).
+// against each. Durability and start-up checks of one adapter are its own tests (docproc-kit's store/lowdb/lowdb-store.test.ts).
 interface Adapter {
   name: string;
   open(): Promise<DocumentStore>;

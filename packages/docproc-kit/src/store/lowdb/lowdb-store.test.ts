@@ -16,7 +16,7 @@ import { type LowdbStore, type LowdbStoreOptions, openLowdbStore } from './lowdb
 import { SEGMENT_SIZE } from './segments.js';
 
 // The real store on a real temp dir: durability, coalescing, start-up checks and sweeps (what every store
-// does is ../store-contract.test.ts).
+// does is @docproc-kit/reference's src/store/store-contract.test.ts).
 let dir: string;
 const opened: LowdbStore[] = [];
 const openStore = (at: string, options: LowdbStoreOptions = {}) => openLowdbStore(at, options);

@@ -1,7 +1,7 @@
 import type { MigrationBuilder } from 'node-pg-migrate';
 
 // Each tenant's last answered requests (GET /_mock/requests), shared by the replicas: written in batches,
-// pruned to the journal size per tenant after each batch (reference/store/postgres/postgres-journal.ts).
+// pruned to the journal size per tenant after each batch (store/postgres/postgres-journal.ts).
 export function up(pgm: MigrationBuilder): void {
   pgm.sql(`
     CREATE TABLE docproc.request_journal (
