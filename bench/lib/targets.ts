@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,6 +104,12 @@ export function startMinimalExpress(): Promise<Target> {
 /** Key headers for our server (the dev key) and for Prism (any key). */
 export const KEY_HEADERS = { 'x-api-key': 'docproc-dev-key' };
 
+/** The compiled CLI of a checkout: packages/docproc-kit/bin/ since the packages layout, bin/ before it (a baseline). */
+export function docprocBin(checkout: string): string {
+  const packaged = join(checkout, 'packages/docproc-kit/bin/docproc.js');
+  return existsSync(packaged) ? packaged : join(checkout, 'bin/docproc.js');
+}
+
 /**
  * The reference server as an installed user runs it (`node bin/docproc.js serve`, the compiled
  * code), with request logging on at its default level (JSON, to a discarded stdout): the cost of
@@ -111,7 +118,7 @@ export const KEY_HEADERS = { 'x-api-key': 'docproc-dev-key' };
 export function startReference(dataDir: string, extra: string[] = [], nodeArgs: string[] = [], checkout = root): Promise<Target> {
   return spawnTarget(
     checkout === root ? 'docproc serve' : `docproc serve (${checkout})`,
-    [join(checkout, 'bin/docproc.js'), 'serve', '--data-dir', dataDir, '--log-format', 'json', ...extra],
+    [docprocBin(checkout), 'serve', '--data-dir', dataDir, '--log-format', 'json', ...extra],
     { readyPath: '/api/v1/documents/get_documents', readyStatus: 200, headers: KEY_HEADERS, nodeArgs },
   );
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type HostileLoadResult, hostileLoad, hostilePdfs } from '../../test/support/hostile-load.js';
 import { fmt, type Table } from '../lib/report.js';
-import { spawnTarget } from '../lib/targets.js';
+import { docprocBin, spawnTarget } from '../lib/targets.js';
 
 const KEYS: [string, string, string] = ['hostile-one', 'hostile-two', 'bystander'];
 
@@ -31,7 +31,7 @@ export async function hostileMemory({ workDir, baseline }: { workDir: string; ba
   const ours = fileURLToPath(new URL('../../packages/docproc-kit/bin/docproc.js', import.meta.url));
   const servers: Array<[string, string]> = baseline
     ? [
-        ['baseline', join(baseline, 'bin/docproc.js')],
+        ['baseline', docprocBin(baseline)],
         ['this checkout', ours],
       ]
     : [['this checkout', ours]];

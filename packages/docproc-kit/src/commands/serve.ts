@@ -242,7 +242,7 @@ export function serveCommand(): Command {
         .default([], '*'),
     )
     .addOption(
-      new Option('--seed-file <file>', 'JSON documents to create at start-up for tenants that have none (see README, mock controls)').env(
+      new Option('--seed-file <file>', 'JSON documents to create at start-up for tenants that have none (see docs/mock-controls.md)').env(
         'DOCPROC_SEED_FILE',
       ),
     )
