@@ -9,7 +9,7 @@ import { waitForTerminal } from '../kit/wait.js';
 const kit = await openSuite('get');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;
 const { get, upload } = checks;
-const pdf = await textPdf(['docproc conformance', 'get check']);
+const pdf = textPdf(['docproc conformance', 'get check']);
 
 const created = once(async () => {
   const exchange = await kit.api.upload([part(`${kit.token()}-read-me.pdf`, pdf)]);

@@ -11,7 +11,7 @@ const { expectStatus } = kit;
 const { lifecycle, upload } = checks;
 // Proves extraction really ran: this word exists nowhere but in this PDF's text layer.
 const word = randomWord();
-const wordPdf = await textPdf(['docproc conformance', `Lifecycle word ${word}`]);
+const wordPdf = textPdf(['docproc conformance', `Lifecycle word ${word}`]);
 
 const uploadedPair = once(async () => {
   const exchanges = await kit.uploadInBatches([
@@ -56,7 +56,7 @@ describe('processing', () => {
     'a blank PDF completes with empty content',
     { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.noTextCompletesEmpty] },
     async () => {
-      const exchange = await kit.api.upload([part(`${kit.token()}-blank.pdf`, await blankPdf())]);
+      const exchange = await kit.api.upload([part(`${kit.token()}-blank.pdf`, blankPdf())]);
       expectStatus(upload.accepted, exchange, 202, 'a valid PDF');
       // A 202 body holds at least one document (the schema says so, and the response checks hold it to that).
       const sent = uploaded(exchange)[0]!;

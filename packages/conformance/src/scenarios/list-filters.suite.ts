@@ -14,8 +14,8 @@ const { list, upload } = checks;
 const token = kit.token('filters');
 // The word exists only inside the text layer of one PDF: no filename and no other document has it.
 const word = randomWord();
-const wordPdf = await textPdf(['docproc conformance', `Reference word ${word}`]);
-const plainPdf = await textPdf(['docproc conformance', 'filter check']);
+const wordPdf = textPdf(['docproc conformance', `Reference word ${word}`]);
+const plainPdf = textPdf(['docproc conformance', 'filter check']);
 // Characters that SQL LIKE, regular expressions and URL encoding treat specially, matched literally.
 const literalStem = `${token}-e 100%_(x)+[y]`;
 // Letters whose case folding is not their lower case: ẞ folds to ss, İ (by the contract's exception) to i.

@@ -12,7 +12,7 @@ const { expectStatus, expectNamesParameter } = kit;
 const { list, upload } = checks;
 const { defaultLimit, maxLimit, maxSearchLength, statuses } = kit.facts;
 const seedToken = kit.token('seed');
-const plainPdf = await textPdf(['docproc conformance', 'list check']);
+const plainPdf = textPdf(['docproc conformance', 'list check']);
 
 /** Five documents in three uploads, so that creation times differ and paging by 2 ends on a short page. */
 const seed = once(async () => {

@@ -10,7 +10,7 @@ import { waitForAll } from '../kit/wait.js';
 
 const kit = await openSuite('retry', 'retry-races');
 const { retry, races, upload } = checks;
-const pdf = await textPdf(['docproc conformance', `Race word ${randomWord()}`]);
+const pdf = textPdf(['docproc conformance', `Race word ${randomWord()}`]);
 // Enough that a server which checks the status and then writes without a lock lets two through.
 const TOGETHER = 4;
 

@@ -10,7 +10,7 @@ const kit = await openSuite('retry');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;
 const { retry, upload, get } = checks;
 const word = randomWord();
-const wordPdf = await textPdf(['docproc conformance', `Retry word ${word}`]);
+const wordPdf = textPdf(['docproc conformance', `Retry word ${word}`]);
 const SIMULTANEOUS = 3;
 
 async function uploadOne(name: string, data: Uint8Array): Promise<WireFullDocument> {

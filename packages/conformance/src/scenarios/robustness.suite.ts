@@ -11,7 +11,7 @@ const kit = await openSuite('robustness');
 const { verify, expectProblem } = kit;
 const { robustness } = checks;
 const t = kit.token('hostile');
-const pdf = await textPdf(['docproc conformance', 'robustness check']);
+const pdf = textPdf(['docproc conformance', 'robustness check']);
 const encoder = new TextEncoder();
 const ID = String(Number.MAX_SAFE_INTEGER);
 

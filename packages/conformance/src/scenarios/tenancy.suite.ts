@@ -10,7 +10,7 @@ const kit = await openSuite('tenancy');
 const { expectStatus, expectProblem } = kit;
 const { tenancy, upload } = checks;
 const word = randomWord();
-const wordPdf = await textPdf(['docproc conformance', `Private word ${word}`]);
+const wordPdf = textPdf(['docproc conformance', `Private word ${word}`]);
 
 /** A completed document of the first key, so both its filename and its text are searchable. */
 const privateDoc = once(async () => {

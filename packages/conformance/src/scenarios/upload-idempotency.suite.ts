@@ -8,7 +8,7 @@ import { openSuite } from '../kit/suite.js';
 const kit = await openSuite('upload', 'upload-idempotency');
 const { expectProblem } = kit;
 const { idempotency } = checks;
-const pdf = await textPdf(['docproc conformance idempotency', kit.token()]);
+const pdf = textPdf(['docproc conformance idempotency', kit.token()]);
 // Keys are scoped to the API key and live 24 h: one per scenario and run keeps runs independent.
 const keyFor = (label: string) => `${kit.token(label)}-key`;
 

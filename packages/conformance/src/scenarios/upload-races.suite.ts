@@ -8,7 +8,7 @@ import { openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload', 'upload-races');
 const { races } = checks;
-const pdf = await textPdf(['docproc conformance', 'upload race']);
+const pdf = textPdf(['docproc conformance', 'upload race']);
 const TOGETHER = 4;
 
 describe('uploads released together', () => {

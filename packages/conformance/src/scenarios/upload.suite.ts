@@ -11,7 +11,7 @@ const kit = await openSuite('upload');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;
 const { upload } = checks;
 const field = kit.facts.fileField;
-const pdf = await textPdf(['docproc conformance', kit.token()]);
+const pdf = textPdf(['docproc conformance', kit.token()]);
 const png = fixture('truncated.png');
 const encoder = new TextEncoder();
 const rawUpload = (parts: Parameters<typeof buildMultipart>[0]): [Uint8Array, string] => {
