@@ -1,12 +1,12 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import type { RaceAnswer } from '../checks/races.js';
+import { describeResponse } from '../judging/describe.js';
+import { type Race, releaseTogether } from '../judging/race.js';
+import { waitForAll } from '../judging/wait.js';
 import { documentOf, problemCode, uploaded } from '../kit/api.js';
-import { describeResponse } from '../kit/describe.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { type Race, releaseTogether } from '../kit/race/release.js';
 import { once, openSuite } from '../kit/suite.js';
-import { waitForAll } from '../kit/wait.js';
 
 const kit = await openSuite('retry', 'retry-races');
 const { retry, races, upload } = checks;

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
-import { expectNothingCreated } from '../kit/absence.js';
-import { describeResponse } from '../kit/describe.js';
+import { expectNothingCreated } from '../judging/absence.js';
+import { describeResponse } from '../judging/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { textPdf } from '../kit/files.js';
 import { buildMultipart } from '../kit/multipart.js';

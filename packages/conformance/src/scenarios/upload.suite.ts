@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
-import { expectNothingCreated } from '../kit/absence.js';
+import { expectNothingCreated } from '../judging/absence.js';
 import { problemCode, uploaded } from '../kit/api.js';
 import type { FilePart } from '../kit/exchange.js';
 import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../kit/files.js';

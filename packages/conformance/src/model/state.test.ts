@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyCheck } from '../../checks/index.js';
+import type { AnyCheck } from '../checks/index.js';
 import { type Answer, type PartSpec, ServiceModel, type Verify, type WireDoc } from './state.js';
 
 // The model's verdicts on hand-made answers: each answer a conforming server may give passes, each that

@@ -1,4 +1,4 @@
-import { fixture, randomWord, textPdf } from '../files.js';
+import { fixture, randomWord, textPdf } from '../kit/files.js';
 
 /**
  * What the model uploads: a PDF whose text holds the sequence's own word, a PDF with other text, a

@@ -1,6 +1,6 @@
 import type { AnyCheck, Finding } from '../checks/define.js';
+import type { Exchange } from '../kit/exchange.js';
 import { decidedBy } from '../rules/decided-by.js';
-import type { Exchange } from './exchange.js';
 
 /** A finding with the request that showed it. */
 export interface FailureDetails extends Finding {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { checks } from '../../checks/index.js';
-import { codeOf } from '../api.js';
-import { show } from '../describe.js';
-import { part } from '../files.js';
-import { swapCase } from '../http.js';
-import { backoff } from '../wait.js';
+import { checks } from '../checks/index.js';
+import { show } from '../judging/describe.js';
+import { backoff } from '../judging/wait.js';
+import { codeOf } from '../kit/api.js';
+import { part } from '../kit/files.js';
+import { swapCase } from '../kit/http.js';
 import { type FileKind, KIND_FACTS } from './files.js';
 import { answerOf, type RunContext, type Step } from './run-context.js';
 import { describeQuery, type ListQuery, type ModelDoc, type PartSpec, type ServiceModel, type Status, type WireDoc } from './state.js';

@@ -1,7 +1,7 @@
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
-import { type Check, checks } from '../../checks/index.js';
-import { codeOf } from '../api.js';
-import { show } from '../describe.js';
+import { type Check, checks } from '../checks/index.js';
+import { show } from '../judging/describe.js';
+import { codeOf } from '../kit/api.js';
 import { type FileKind, KIND_FACTS } from './files.js';
 import { type Candidate, judgeWindow, type Membership } from './list-window.js';
 import { instantOf, TimestampGrain } from './timestamps.js';
