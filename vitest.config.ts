@@ -25,7 +25,7 @@ const PROOFS = [
   'packages/conformance/proofs/mutations.test.ts',
   'packages/conformance/proofs/benign-variants.test.ts',
   'packages/conformance/proofs/hostile-targets.test.ts',
-  'packages/conformance/src/kit/model/model.test.ts',
+  'packages/conformance/src/model/model.test.ts',
 ];
 
 // What is generated from the contract, each test spawning TypeScript or a generator (tens of seconds), kept

@@ -1,5 +1,5 @@
+import { describeResponse, show } from '../judging/describe.js';
 import type { WireDocument, WireList } from '../kit/api.js';
-import { describeResponse, show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { defineCheck, fail } from './define.js';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contractFacts } from '../kit/contract-facts.js';
 import { createLimits } from '../kit/limits.js';
 import { loadContract } from '../rules/contract.js';
+import { contractFacts } from '../rules/contract-facts.js';
 import { type BoundaryRule, boundaryRules, lenientSpellings } from './boundary-cases.js';
 import { credentialCases } from './credential-places.js';
 

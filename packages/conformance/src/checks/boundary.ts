@@ -1,5 +1,5 @@
+import { describeResponse } from '../judging/describe.js';
 import { problemCode, uploaded } from '../kit/api.js';
-import { describeResponse } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import type { BoundaryCase, BoundaryRule } from './boundary-cases.js';
 import { assertCheckId, type Check, type Finding, fail } from './define.js';

@@ -37,7 +37,7 @@ export interface Check<I = never> {
   /**
    * Judges one observation: `undefined` when the property holds, else the finding. A scenario gathers the
    * observation and hands it over with `kit.check(check, observation, exchange)`; checks judged by a plain
-   * status or problem comparison use the shared expectations instead (kit/expect.ts) and have none.
+   * status or problem comparison use the shared expectations instead (judging/expect.ts) and have none.
    */
   judge?(observation: I): Finding | undefined;
 }

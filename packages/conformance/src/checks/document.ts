@@ -1,5 +1,5 @@
+import { show } from '../judging/describe.js';
 import type { WireDocument, WireFullDocument } from '../kit/api.js';
-import { show } from '../kit/describe.js';
 import { defineCheck, fail } from './define.js';
 
 /** Fields an upload fixes for good; processing may change only status, content, error and the timestamps. */

@@ -1,7 +1,7 @@
+import { show } from '../judging/describe.js';
 import type { WireDocument } from '../kit/api.js';
-import { show } from '../kit/describe.js';
-import { sameSet, setText } from '../kit/sets.js';
 import { defineCheck, fail } from './define.js';
+import { sameSet, setText } from './sets.js';
 
 /** The optional Idempotency-Key of POST /documents/upload_files (IETF httpapi draft semantics). */
 export const idempotencyChecks = {

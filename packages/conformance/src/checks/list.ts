@@ -1,7 +1,7 @@
+import { show } from '../judging/describe.js';
 import type { WireDocument, WireList } from '../kit/api.js';
-import { show } from '../kit/describe.js';
-import { sameSet, setText } from '../kit/sets.js';
 import { defineCheck, type Finding, fail } from './define.js';
+import { sameSet, setText } from './sets.js';
 
 type Pagination = WireList['pagination'];
 

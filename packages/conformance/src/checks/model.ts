@@ -3,7 +3,7 @@ import { defineCheck } from './define.js';
 /**
  * What the stateful model run judges: random sequences of uploads, lists, reads and retries (two tenants
  * with --second-api-key), every answer compared with an executable model of the contract. The model
- * itself is their judge (kit/model/state.ts): what an answer must be depends on every earlier answer of
+ * itself is their judge (model/state.ts): what an answer must be depends on every earlier answer of
  * the sequence, so it judges each answer against the state it keeps, check by check, and says which.
  */
 export const modelChecks = {

@@ -1,6 +1,6 @@
-import { show } from '../kit/describe.js';
-import { sameSet, setText } from '../kit/sets.js';
+import { show } from '../judging/describe.js';
 import { defineCheck, fail } from './define.js';
+import { sameSet, setText } from './sets.js';
 
 /** How one request of a race was answered: its status and problem code, or the ids an upload made. */
 export interface RaceAnswer {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { judgeResponse } from '../judging/answers.js';
+import { createJudge } from '../judging/judge.js';
+import { ConformanceFailure } from '../judging/verdict.js';
 import type { Exchange } from '../kit/exchange.js';
-import { judgeResponse } from '../kit/http.js';
 import { IntermediaryAnswered } from '../kit/intermediary.js';
-import { createJudge } from '../kit/judge.js';
 import { resolveTarget } from '../kit/target.js';
-import { ConformanceFailure } from '../kit/verdict.js';
 import { createTestRecord } from '../report/recorder.js';
 import { loadContract } from '../rules/contract.js';
 

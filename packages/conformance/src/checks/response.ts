@@ -1,12 +1,12 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { describeResponse, RECORDED_BODY_LIMIT, show } from '../judging/describe.js';
 import { documentsIn, type WireDocument } from '../kit/api.js';
-import { describeResponse, RECORDED_BODY_LIMIT, show } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { intermediaryAnswer } from '../kit/intermediary.js';
-import { forbiddenProperties, undocumentedProperties } from '../kit/schema-walk.js';
 import { documentedResponse } from '../kit/target.js';
 import type { Contract } from '../rules/contract.js';
 import { type Check, defineCheck, type Finding, fail, type Profile } from './define.js';
+import { forbiddenProperties, undocumentedProperties } from './schema-walk.js';
 
 /** What every response check judges: one exchange, against the run's contract. */
 export interface ResponseObservation {

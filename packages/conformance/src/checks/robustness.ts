@@ -1,4 +1,4 @@
-import { show } from '../kit/describe.js';
+import { show } from '../judging/describe.js';
 import { defineCheck, fail } from './define.js';
 
 /** Requests outside the happy paths. */

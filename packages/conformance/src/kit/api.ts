@@ -1,7 +1,6 @@
 import type { components } from '@docproc-kit/contract/generated/openapi.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
-import type { Http, QueryInput, SendOptions } from './http.js';
-import type { Judge } from './judge.js';
+import type { AnswerJudge, Http, QueryInput, SendOptions } from './http.js';
 
 /** A document as read from the wire: a list summary, or a full document with `content`. */
 export type WireDocument = components['schemas']['DocumentFields'] & { content?: string | null };
@@ -13,9 +12,9 @@ export type WireList = components['schemas']['DocumentList'];
 type Extra = Omit<SendOptions, 'operation' | 'params' | 'query' | 'body' | 'key'>;
 
 /** The four operations over the recording layer; every call returns the checked exchange. */
-export interface Api {
+export interface Api<J extends AnswerJudge = AnswerJudge> {
   /** The judge of the file this API belongs to (waits and helpers record their verdicts there). */
-  readonly judge: Judge;
+  readonly judge: J;
   /** An upload of file parts; `beyondLimits` sends one the deployment's limits forbid, on purpose. */
   upload(parts: FilePart[], extra?: Extra & { beyondLimits?: boolean }): Promise<Exchange>;
   /** An upload whose body is exact bytes (hand-built or hostile multipart). */
@@ -29,7 +28,7 @@ export interface Api {
  * Binds the operations of the contract to one key choice.
  * @example const exchange = await createApi(http).list({ limit: 5 });
  */
-export function createApi(http: Http, key: KeyChoice = 'primary'): Api {
+export function createApi<J extends AnswerJudge>(http: Http<J>, key: KeyChoice = 'primary'): Api<J> {
   return {
     judge: http.judge,
     upload: (parts, { beyondLimits: _, ...extra } = {}) =>

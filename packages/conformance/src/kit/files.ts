@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fixturesDir } from '@docproc-kit/contract/fixtures.js';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { textPdf } from '@docproc-kit/contract/text-pdf.js';
 import type { FilePart } from './exchange.js';
 
 /** A fixture shipped with the package (corrupt.pdf, not-a-document.txt, truncated.png, photo.jpg, ...). */
@@ -13,6 +13,9 @@ export function fixturePath(name: string): string {
   return fixturesDir + name;
 }
 
+/** A one-page PDF whose text layer holds the lines given (so content search and extraction can be proven). */
+export { textPdf };
+
 /** A random lower-case word that no dictionary, filename or other run contains. */
 export function randomWord(length = 12): string {
   let word = 'zq';
@@ -20,28 +23,9 @@ export function randomWord(length = 12): string {
   return word;
 }
 
-/**
- * A one-page PDF whose text layer holds `lines` (so content search and extraction can be proven).
- * @example const pdf = await textPdf(['Conformance check', word]);
- */
-export async function textPdf(lines: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  // A fixed date keeps the bytes a function of the text alone.
-  doc.setCreationDate(new Date(0));
-  doc.setModificationDate(new Date(0));
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([420, 300]);
-  for (const [i, line] of lines.entries()) page.drawText(line, { x: 40, y: 250 - i * 30, size: 18, font });
-  return doc.save();
-}
-
 /** A one-page PDF with nothing on its page: read whole, it holds no text (the contract: completed with content ""). */
-export async function blankPdf(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setCreationDate(new Date(0));
-  doc.setModificationDate(new Date(0));
-  doc.addPage([420, 300]);
-  return doc.save();
+export function blankPdf(): Uint8Array {
+  return textPdf([]);
 }
 
 /** The first bytes of a real JPEG: detected as image/jpeg by its signature, fails processing quickly. */

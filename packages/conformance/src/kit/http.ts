@@ -1,27 +1,23 @@
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { profileIncludes } from '../checks/define.js';
-import { responseCheckOrder, responseChecks } from '../checks/response.js';
 import type { Contract } from '../rules/contract.js';
 import { curlCommand, KEY_WORD } from './curl.js';
 import type { CredentialPlace, DocumentedTarget, Exchange, KeyChoice, KeyVariant, RequestBody, SentRequest } from './exchange.js';
-import { IntermediaryAnswered, intermediaryAnswer } from './intermediary.js';
-import type { Judge } from './judge.js';
 import { resolveTarget } from './target.js';
 import {
   backoffMs,
   createPacer,
   createRunGate,
   type Pacer,
+  type ResendRecord,
   type RunGate,
   RunStopped,
   retryAfterMs,
   TargetUnavailable,
   TRANSIENT_STATUSES,
 } from './transient.js';
-import { decodeBody, fetchBounded, type HttpAnswer, idempotent, type RawAnswer } from './transport.js';
+import { decodeBody, fetchBounded, type HttpAnswer, idempotent, type RawAnswer, type TooLarge } from './transport.js';
 import { curlTransportArgs, DIRECT, type TransportSettings } from './transport-settings.js';
-import { ConformanceFailure } from './verdict.js';
 
 export type { RawAnswer } from './transport.js';
 
@@ -48,8 +44,28 @@ export interface SendOptions {
   requestId?: string | null;
 }
 
+/**
+ * What the HTTP layer reports every answer to, and who decides on it. The judging is passed in (the
+ * judge of judging/judge.ts is one), so the transport never depends on the checks.
+ */
+export interface AnswerJudge {
+  /** The target gave no HTTP answer at all (refused, reset, timed out): the verdict to throw. */
+  noAnswer(exchange: Exchange, reason: string, durationMs: number, timeoutMs: number): Error;
+  /**
+   * Judges an HTTP answer before anyone sees it (its body cut at the cap when `tooLarge`); throws the verdict
+   * on one that fails.
+   */
+  answered(exchange: Exchange, seen: { tooLarge: TooLarge | undefined; contract: Contract; strict: boolean }): void;
+  /** The connection closed before any byte of the answer (`reason`), and the idempotent request went again once. */
+  reconnected(exchange: Pick<Exchange, 'target' | 'requestId'>, reason: string): void;
+  /** A transient answer was waited out and the request resent. */
+  resent(resend: ResendRecord): void;
+  /** Counts one observed status (a transient one too) in the coverage matrix. */
+  coverage(row: string, status: number): void;
+}
+
 /** Settings of {@link createHttp}. */
-export interface HttpOptions {
+export interface HttpOptions<J extends AnswerJudge = AnswerJudge> {
   baseUrl: string;
   keys: { primary: string; secondary?: string };
   contract: Contract;
@@ -65,8 +81,8 @@ export interface HttpOptions {
   transport?: TransportSettings;
   /** The dispatcher fetch goes through, built from `transport` (createDispatcher); default: fetch's own. */
   dispatcher?: Dispatcher;
-  /** Where verdicts go. */
-  judge: Judge;
+  /** What judges every answer (and where verdicts go). */
+  judge: J;
   /** The most bytes of one (decoded) body the suite reads (default {@link DEFAULT_MAX_BODY_BYTES}). */
   maxBodyBytes?: number;
   /** How long one request may keep getting transient answers (429, 503, a gateway's 502/504) before the target is unavailable. */
@@ -101,7 +117,7 @@ export interface PreparedRequest {
 }
 
 /** The recording HTTP layer: every response is checked against the contract before the scenario sees it. */
-export interface Http {
+export interface Http<J extends AnswerJudge = AnswerJudge> {
   send(options: SendOptions): Promise<Exchange>;
   /** Builds a request without sending it (to send it another way, or to log it first). */
   prepare(options: SendOptions): PreparedRequest;
@@ -110,7 +126,7 @@ export interface Http {
   /** Records the answer to a prepared request sent some other way, through the same checks as `send`. */
   receive(prepared: PreparedRequest, answer: RawAnswer): Exchange;
   /** The judge every exchange is checked by. */
-  readonly judge: Judge;
+  readonly judge: J;
   /** How the target is reached, for requests sent some other way (raw sockets). */
   readonly transport: TransportSettings;
   /** The run's deadline and stop mark. */
@@ -183,7 +199,7 @@ function encodeBody(body: RequestBody | undefined, fields: Array<[string, string
  * Creates the recording HTTP layer over fetch.
  * @example const http = createHttp({ baseUrl, keys: { primary: key }, contract, strict: false, requestTimeoutMs: 30000, requestIdPrefix: 'conformance-run1-list', reproDir, judge });
  */
-export function createHttp(options: HttpOptions): Http {
+export function createHttp<J extends AnswerJudge>(options: HttpOptions<J>): Http<J> {
   let seq = 0;
   const base = options.baseUrl.replace(/\/+$/, '');
   const { judge } = options;
@@ -244,12 +260,7 @@ export function createHttp(options: HttpOptions): Http {
     };
     if ('error' in answer) {
       const exchange: Exchange = { ...common, status: 0, headers: new Headers(), mediaType: '', text: '', json: undefined };
-      const finding = responseChecks.responds.judge!({
-        reason: answer.error,
-        durationMs: answer.durationMs,
-        timeoutMs: options.requestTimeoutMs,
-      });
-      throw new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: answer.error });
+      throw judge.noAnswer(exchange, answer.error, answer.durationMs, options.requestTimeoutMs);
     }
     const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const isJson = mediaType === 'application/json' || mediaType.endsWith('+json');
@@ -272,14 +283,8 @@ export function createHttp(options: HttpOptions): Http {
       json,
       ...(jsonError !== undefined ? { jsonError } : {}),
     };
-    judge.pass(responseChecks.responds);
     judge.coverage(target.coverageKey, answer.status);
-    if (answer.tooLarge) {
-      const finding = responseChecks.boundedBody.judge!({ tooLarge: answer.tooLarge, status: answer.status, mediaType });
-      throw new ConformanceFailure(responseChecks.boundedBody, { ...finding!, exchange });
-    }
-    judge.pass(responseChecks.boundedBody);
-    judgeResponse(exchange, options);
+    judge.answered(exchange, { tooLarge: answer.tooLarge, contract: options.contract, strict: options.strict });
     return exchange;
   };
   /** Waits out one transient answer, or ends the run's use of the target when the wait budget is spent. */
@@ -331,11 +336,7 @@ export function createHttp(options: HttpOptions): Http {
         // RFC 9110 §9.2.2: a client may resend an idempotent request whose connection closed before any answer.
         if (answer.beforeAnyByte && !reconnected && idempotent(prepared.request.method, prepared.wireHeaders)) {
           reconnected = true;
-          judge.warn(responseChecks.responds, {
-            operation: prepared.target.label,
-            message: `${prepared.target.label}: the connection closed before any byte of the answer (${answer.error}); the request was sent again once (RFC 9110 §9.2.2)`,
-            ...(prepared.requestId ? { requestId: prepared.requestId } : {}),
-          });
+          judge.reconnected(prepared, answer.error);
           continue;
         }
         return receive(prepared, answer);
@@ -359,27 +360,4 @@ export function createHttp(options: HttpOptions): Http {
     waitOut,
     transient: (answer): answer is HttpAnswer => !('error' in answer) && TRANSIENT_STATUSES.has(answer.status),
   };
-}
-
-/**
- * Runs every response check on `exchange`, in catalog order: a check that does not apply is neither passed
- * nor failed, a finding is a failure (thrown) or, for checks that only warn, a warning unless --strict.
- * @example judgeResponse(exchange, { contract, strict: false, judge });
- */
-export function judgeResponse(exchange: Exchange, { contract, strict, judge }: Pick<HttpOptions, 'contract' | 'strict' | 'judge'>): void {
-  const observation = { exchange, contract, profile: judge.profile };
-  for (const check of responseCheckOrder) {
-    if (!profileIncludes(judge.profile, check.profile) || !check.appliesTo(observation)) continue;
-    const finding = check.judge(observation);
-    if (!finding) judge.pass(check);
-    else if (check.warnUnlessStrict && !strict) {
-      judge.warn(check, {
-        operation: exchange.target.label,
-        message: `${exchange.target.label}: ${finding.received} (a failure with --strict)`,
-        ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
-      });
-      // An intermediary's own answer says nothing about the service: nothing more is judged on it.
-      if (check === responseChecks.answeredByService) throw new IntermediaryAnswered(intermediaryAnswer(exchange)!);
-    } else throw new ConformanceFailure(check, { ...finding, exchange });
-  }
 }

@@ -1,6 +1,7 @@
+import type { ContractFacts } from '../rules/contract-facts.js';
 import type { ConformanceSuiteConfig } from '../run/config.js';
 import type { Api } from './api.js';
-import type { ContractFacts } from './contract-facts.js';
+import type { AnswerJudge } from './http.js';
 
 /** Thrown instead of sending an upload the deployment's limits forbid: what it was for is not exercised. */
 export class OverLimit extends Error {
@@ -16,7 +17,7 @@ export interface Limits {
   /** Where the size limit comes from: `--max-file-bytes is 65536`. */
   bytesText: string;
   /** `api` with uploads checked against the limits first (`{ beyondLimits: true }` sends one on purpose). */
-  guard(api: Api): Api;
+  guard<J extends AnswerJudge>(api: Api<J>): Api<J>;
 }
 
 /**

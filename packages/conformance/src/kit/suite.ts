@@ -1,21 +1,21 @@
 import type { Dispatcher } from 'undici';
 import { inject, it } from 'vitest';
 import { type AnyCheck, type Check, catalogFor, type Profile, profileIncludes } from '../checks/index.js';
+import { createExpectations, type Expectations } from '../judging/expect.js';
+import { createJudge, type Judge } from '../judging/judge.js';
+import { ConformanceFailure } from '../judging/verdict.js';
 import { createTestRecord } from '../report/recorder.js';
 import { type Contract, contractFromDocument } from '../rules/contract.js';
+import { type ContractFacts, contractFacts } from '../rules/contract-facts.js';
 import type { ConformanceSuiteConfig } from '../run/config.js';
 import { type Api, createApi } from './api.js';
-import { type ContractFacts, contractFacts } from './contract-facts.js';
 import { createDispatcher } from './dispatcher.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
-import { createExpectations, type Expectations } from './expect.js';
 import { createHttp, type Http } from './http.js';
 import { IntermediaryAnswered } from './intermediary.js';
-import { createJudge, type Judge } from './judge.js';
 import { createLimits, type Limits, OverLimit } from './limits.js';
 import { createPacer, createRunGate, type Pacer, type RunGate, RunStopped, TargetUnavailable } from './transient.js';
 import { isDirect } from './transport-settings.js';
-import { ConformanceFailure } from './verdict.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -46,13 +46,13 @@ export interface SuiteKit extends Expectations {
   limits: Limits;
   /** A token unique to this run and area (and label): `conformance-<runId>-<area>[-label]`. */
   token(label?: string): string;
-  http: Http;
+  http: Http<Judge>;
   /** The API with the run's key. */
-  api: Api;
+  api: Api<Judge>;
   /** The API with another key choice (second tenant, none, a wrong one). */
-  as(key: KeyChoice): Api;
+  as(key: KeyChoice): Api<Judge>;
   /** Uploads `parts` in as few requests as the deployment's file limit allows, in order. */
-  uploadInBatches(parts: FilePart[], api?: Api): Promise<Exchange[]>;
+  uploadInBatches(parts: FilePart[], api?: Api<Judge>): Promise<Exchange[]>;
   /** The file's judge: verdicts of every scenario in this file go through it. */
   judge: Judge;
   /** Records a pass of `check` when `holds`, else fails it (see {@link Judge.verify}). */

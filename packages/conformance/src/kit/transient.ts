@@ -1,6 +1,18 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** A transient answer (429, 503, a gateway's 502/504) the suite waited out and resent the request after. */
+export interface ResendRecord {
+  /** `GET http://...` as sent (the key never in it). */
+  request: string;
+  requestId?: string;
+  status: number;
+  /** The Retry-After the answer carried (null: none, a backoff was used). */
+  retryAfter: string | null;
+  waitMs: number;
+  at: number;
+}
+
 /**
  * Statuses that say "not now" rather than judge the request: the contract's own 429 and 503 ("wait
  * `Retry-After` seconds, then retry. Nothing was changed.", components.responses TooManyRequests and

@@ -2,12 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostileTarget } from '../../proofs/hostile-targets.js';
+import { createJudge } from '../judging/judge.js';
+import { ConformanceFailure } from '../judging/verdict.js';
 import { createTestRecord, type TestRecord } from '../report/recorder.js';
 import { loadContract } from '../rules/contract.js';
 import { createHttp } from './http.js';
-import { createJudge } from './judge.js';
 import { bodyCapFor, decodeBody, fetchBounded, type RawAnswer } from './transport.js';
-import { ConformanceFailure } from './verdict.js';
 
 const MIB = 1024 * 1024;
 const limits = { timeoutMs: 10_000, maxBodyBytes: 2 * MIB };

@@ -1,4 +1,7 @@
-import type { FailureRecord } from '../kit/verdict.js';
+import type { FailureRecord } from '../judging/verdict.js';
+import type { ResendRecord } from '../kit/transient.js';
+
+export type { ResendRecord };
 
 /** One warning (an undocumented property, say), as kept in the report. */
 export interface WarningRecord {
@@ -6,18 +9,6 @@ export interface WarningRecord {
   operation: string;
   message: string;
   requestId?: string;
-}
-
-/** A transient answer (429, 503, a gateway's 502/504) the suite waited out and resent the request after. */
-export interface ResendRecord {
-  /** `GET http://...` as sent (the key never in it). */
-  request: string;
-  requestId?: string;
-  status: number;
-  /** The Retry-After the answer carried (null: none, a backoff was used). */
-  retryAfter: string | null;
-  waitMs: number;
-  at: number;
 }
 
 /** Why a test stopped before its end without a verdict: the target became unavailable, or the run's deadline came. */

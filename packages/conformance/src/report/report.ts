@@ -1,5 +1,5 @@
 import { type Check, type Profile, profileIncludes } from '../checks/index.js';
-import type { FailureRecord } from '../kit/verdict.js';
+import type { FailureRecord } from '../judging/verdict.js';
 import { SCENARIO_AREAS } from '../run/areas.js';
 import type { ResendRecord, StoppedRecord, TestRecord, WarningRecord } from './recorder.js';
 

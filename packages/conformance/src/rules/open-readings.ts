@@ -31,7 +31,7 @@ export const openReadings: readonly OpenReading[] = [
     id: 'header.name-case',
     detail: 'HTTP header names are case-insensitive (RFC 9110); the contract names `x-api-key`, `X-Request-Id`, `Allow` in one case each.',
     readings: ['any letter case of a header name, in requests and answers', 'an `errors` entry naming a header in any case'],
-    acceptedBy: 'kit/expect.ts expectNamesParameter; answers are read through Headers',
+    acceptedBy: 'judging/expect.ts expectNamesParameter; answers are read through Headers',
   },
   {
     id: 'media-type.parameters',
@@ -55,7 +55,7 @@ export const openReadings: readonly OpenReading[] = [
     id: 'errors.order',
     detail: 'The contract says `errors` lists what was wrong, not in which order.',
     readings: ['the offending entries in any order, alongside others'],
-    acceptedBy: 'kit/expect.ts expectNamesParameter looks for the entry among all of them',
+    acceptedBy: 'judging/expect.ts expectNamesParameter looks for the entry among all of them',
   },
   {
     id: 'upload.body-less-naming',

@@ -13,7 +13,7 @@ const { expectStatus } = kit;
 const { auth } = checks;
 // An id no tenant can have yet (ids are at most 2^53-1), so a request that wrongly passes changes nothing.
 const UNUSED_ID = Number.MAX_SAFE_INTEGER;
-const pdf = await textPdf(['docproc conformance', kit.token()]);
+const pdf = textPdf(['docproc conformance', kit.token()]);
 
 const operations: Array<{ operation: string; send: (api: Api) => Promise<Exchange> }> = [
   { operation: 'uploadDocuments', send: (api) => api.upload([part(`${kit.token('keyless')}.pdf`, pdf)]) },

@@ -1,15 +1,15 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
+import { waitForTerminal } from '../judging/wait.js';
 import { documentOf, uploaded } from '../kit/api.js';
-import { INVALID_DOCUMENT_IDS } from '../kit/contract-facts.js';
 import { part, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
-import { waitForTerminal } from '../kit/wait.js';
+import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
 
 const kit = await openSuite('get');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;
 const { get, upload } = checks;
-const pdf = await textPdf(['docproc conformance', 'get check']);
+const pdf = textPdf(['docproc conformance', 'get check']);
 
 const created = once(async () => {
   const exchange = await kit.api.upload([part(`${kit.token()}-read-me.pdf`, pdf)]);

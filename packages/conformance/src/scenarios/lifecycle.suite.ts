@@ -1,17 +1,17 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
+import { show } from '../judging/describe.js';
+import { waitForTerminal } from '../judging/wait.js';
 import { uploaded, type WireFullDocument } from '../kit/api.js';
-import { show } from '../kit/describe.js';
 import { blankPdf, fixture, part, randomWord, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
-import { waitForTerminal } from '../kit/wait.js';
 
 const kit = await openSuite('lifecycle');
 const { expectStatus } = kit;
 const { lifecycle, upload } = checks;
 // Proves extraction really ran: this word exists nowhere but in this PDF's text layer.
 const word = randomWord();
-const wordPdf = await textPdf(['docproc conformance', `Lifecycle word ${word}`]);
+const wordPdf = textPdf(['docproc conformance', `Lifecycle word ${word}`]);
 
 const uploadedPair = once(async () => {
   const exchanges = await kit.uploadInBatches([
@@ -56,7 +56,7 @@ describe('processing', () => {
     'a blank PDF completes with empty content',
     { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.noTextCompletesEmpty] },
     async () => {
-      const exchange = await kit.api.upload([part(`${kit.token()}-blank.pdf`, await blankPdf())]);
+      const exchange = await kit.api.upload([part(`${kit.token()}-blank.pdf`, blankPdf())]);
       expectStatus(upload.accepted, exchange, 202, 'a valid PDF');
       // A 202 body holds at least one document (the schema says so, and the response checks hold it to that).
       const sent = uploaded(exchange)[0]!;

@@ -1,12 +1,12 @@
 import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
+import { describeResponse } from '../judging/describe.js';
+import { waitForAll } from '../judging/wait.js';
 import type { WireDocument } from '../kit/api.js';
 import { listed, uploaded, type WireFullDocument } from '../kit/api.js';
-import { describeResponse } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
-import { waitForAll } from '../kit/wait.js';
 
 const kit = await openSuite('list', 'list-filters');
 const { expectStatus } = kit;
@@ -14,8 +14,8 @@ const { list, upload } = checks;
 const token = kit.token('filters');
 // The word exists only inside the text layer of one PDF: no filename and no other document has it.
 const word = randomWord();
-const wordPdf = await textPdf(['docproc conformance', `Reference word ${word}`]);
-const plainPdf = await textPdf(['docproc conformance', 'filter check']);
+const wordPdf = textPdf(['docproc conformance', `Reference word ${word}`]);
+const plainPdf = textPdf(['docproc conformance', 'filter check']);
 // Characters that SQL LIKE, regular expressions and URL encoding treat specially, matched literally.
 const literalStem = `${token}-e 100%_(x)+[y]`;
 // Letters whose case folding is not their lower case: ẞ folds to ss, İ (by the contract's exception) to i.

@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
+import { describeResponse } from '../judging/describe.js';
 import type { WireDocument } from '../kit/api.js';
 import { listed, uploaded, type WireFullDocument, type WireList } from '../kit/api.js';
-import { describeResponse } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { fixture, part, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
@@ -12,7 +12,7 @@ const { expectStatus, expectNamesParameter } = kit;
 const { list, upload } = checks;
 const { defaultLimit, maxLimit, maxSearchLength, statuses } = kit.facts;
 const seedToken = kit.token('seed');
-const plainPdf = await textPdf(['docproc conformance', 'list check']);
+const plainPdf = textPdf(['docproc conformance', 'list check']);
 
 /** Five documents in three uploads, so that creation times differ and paging by 2 ends on a short page. */
 const seed = once(async () => {

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
-import { runModel } from '../kit/model/run-model.js';
 import { openSuite } from '../kit/suite.js';
+import { runModel } from '../model/run-model.js';
 
 const kit = await openSuite('model');
 const { model, races } = checks;

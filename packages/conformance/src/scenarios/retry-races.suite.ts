@@ -1,16 +1,16 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import type { RaceAnswer } from '../checks/races.js';
+import { describeResponse } from '../judging/describe.js';
+import { type Race, releaseTogether } from '../judging/race.js';
+import { waitForAll } from '../judging/wait.js';
 import { documentOf, problemCode, uploaded } from '../kit/api.js';
-import { describeResponse } from '../kit/describe.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { type Race, releaseTogether } from '../kit/race/release.js';
 import { once, openSuite } from '../kit/suite.js';
-import { waitForAll } from '../kit/wait.js';
 
 const kit = await openSuite('retry', 'retry-races');
 const { retry, races, upload } = checks;
-const pdf = await textPdf(['docproc conformance', `Race word ${randomWord()}`]);
+const pdf = textPdf(['docproc conformance', `Race word ${randomWord()}`]);
 // Enough that a server which checks the status and then writes without a lock lets two through.
 const TOGETHER = 4;
 

@@ -1,16 +1,16 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
+import { settle, waitForAll, waitForTerminal } from '../judging/wait.js';
 import { documentOf, problemCode, uploaded, type WireFullDocument } from '../kit/api.js';
-import { INVALID_DOCUMENT_IDS } from '../kit/contract-facts.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
 import { once, openSuite } from '../kit/suite.js';
-import { settle, waitForAll, waitForTerminal } from '../kit/wait.js';
+import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
 
 const kit = await openSuite('retry');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;
 const { retry, upload, get } = checks;
 const word = randomWord();
-const wordPdf = await textPdf(['docproc conformance', `Retry word ${word}`]);
+const wordPdf = textPdf(['docproc conformance', `Retry word ${word}`]);
 const SIMULTANEOUS = 3;
 
 async function uploadOne(name: string, data: Uint8Array): Promise<WireFullDocument> {

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
-import { expectNothingCreated } from '../kit/absence.js';
-import { describeResponse } from '../kit/describe.js';
+import { expectNothingCreated } from '../judging/absence.js';
+import { describeResponse } from '../judging/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { textPdf } from '../kit/files.js';
 import { buildMultipart } from '../kit/multipart.js';
@@ -11,7 +11,7 @@ const kit = await openSuite('robustness');
 const { verify, expectProblem } = kit;
 const { robustness } = checks;
 const t = kit.token('hostile');
-const pdf = await textPdf(['docproc conformance', 'robustness check']);
+const pdf = textPdf(['docproc conformance', 'robustness check']);
 const encoder = new TextEncoder();
 const ID = String(Number.MAX_SAFE_INTEGER);
 

@@ -1,16 +1,16 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
+import { describeResponse } from '../judging/describe.js';
+import { waitForTerminal } from '../judging/wait.js';
 import { idsOf, listed, uploaded } from '../kit/api.js';
-import { describeResponse } from '../kit/describe.js';
 import { part, randomWord, textPdf } from '../kit/files.js';
 import { once, openSuite, type ScenarioTools } from '../kit/suite.js';
-import { waitForTerminal } from '../kit/wait.js';
 
 const kit = await openSuite('tenancy');
 const { expectStatus, expectProblem } = kit;
 const { tenancy, upload } = checks;
 const word = randomWord();
-const wordPdf = await textPdf(['docproc conformance', `Private word ${word}`]);
+const wordPdf = textPdf(['docproc conformance', `Private word ${word}`]);
 
 /** A completed document of the first key, so both its filename and its text are searchable. */
 const privateDoc = once(async () => {

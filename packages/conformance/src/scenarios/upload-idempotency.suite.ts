@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
-import { expectNothingCreated } from '../kit/absence.js';
+import { expectNothingCreated } from '../judging/absence.js';
 import { idsOf, listed, problemCode, uploaded } from '../kit/api.js';
 import { fixture, part, pdfOfSize, textPdf } from '../kit/files.js';
 import { openSuite } from '../kit/suite.js';
@@ -8,7 +8,7 @@ import { openSuite } from '../kit/suite.js';
 const kit = await openSuite('upload', 'upload-idempotency');
 const { expectProblem } = kit;
 const { idempotency } = checks;
-const pdf = await textPdf(['docproc conformance idempotency', kit.token()]);
+const pdf = textPdf(['docproc conformance idempotency', kit.token()]);
 // Keys are scoped to the API key and live 24 h: one per scenario and run keeps runs independent.
 const keyFor = (label: string) => `${kit.token(label)}-key`;
 

@@ -1,14 +1,14 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
+import { releaseTogether } from '../judging/race.js';
 import { documentOf, idsOf, listed, problemCode, uploaded } from '../kit/api.js';
 import type { KeyChoice } from '../kit/exchange.js';
 import { part, textPdf } from '../kit/files.js';
-import { releaseTogether } from '../kit/race/release.js';
 import { openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload', 'upload-races');
 const { races } = checks;
-const pdf = await textPdf(['docproc conformance', 'upload race']);
+const pdf = textPdf(['docproc conformance', 'upload race']);
 const TOGETHER = 4;
 
 describe('uploads released together', () => {

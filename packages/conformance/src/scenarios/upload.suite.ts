@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
-import { expectNothingCreated } from '../kit/absence.js';
+import { expectNothingCreated } from '../judging/absence.js';
 import { problemCode, uploaded } from '../kit/api.js';
 import type { FilePart } from '../kit/exchange.js';
 import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../kit/files.js';
@@ -11,7 +11,7 @@ const kit = await openSuite('upload');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;
 const { upload } = checks;
 const field = kit.facts.fileField;
-const pdf = await textPdf(['docproc conformance', kit.token()]);
+const pdf = textPdf(['docproc conformance', kit.token()]);
 const png = fixture('truncated.png');
 const encoder = new TextEncoder();
 const rawUpload = (parts: Parameters<typeof buildMultipart>[0]): [Uint8Array, string] => {

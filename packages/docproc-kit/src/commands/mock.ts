@@ -30,7 +30,9 @@ export function mockCommand(): Command {
     .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4011).argParser(portOption))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--dynamic', 'generate random bodies from the schemas instead of serving the examples').default(false))
-    .addOption(new Option('--spec <path>', 'contract to mock (a file or URL)').default(bundledSpecPath, 'the contract bundled with the kit'))
+    .addOption(
+      new Option('--spec <path>', 'contract to mock (a file or URL)').default(bundledSpecPath, 'the contract bundled with the kit'),
+    )
     .addOption(new Option('--log-level <level>', 'request log level').env('DOCPROC_LOG_LEVEL').default('info').choices(LOG_LEVELS))
     .action(async (options: MockOptions) => {
       const logger = createLogger({ level: options.logLevel, pretty: process.stdout.isTTY === true });

@@ -1,4 +1,4 @@
-import type { Exchange } from './exchange.js';
+import type { Exchange } from '../kit/exchange.js';
 
 /** How much of a body a Received text keeps (the console shows less; the JSON report all of this). */
 export const RECORDED_BODY_LIMIT = 65_536;

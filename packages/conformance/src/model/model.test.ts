@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../../../test/support/reference-server.js';
-import { createTestRecord } from '../../report/recorder.js';
-import { loadContract } from '../../rules/contract.js';
-import { contractFacts } from '../contract-facts.js';
-import { createHttp } from '../http.js';
-import { createJudge } from '../judge.js';
-import { ConformanceFailure } from '../verdict.js';
+import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
+import { createJudge } from '../judging/judge.js';
+import { ConformanceFailure } from '../judging/verdict.js';
+import { createHttp } from '../kit/http.js';
+import { createTestRecord } from '../report/recorder.js';
+import { loadContract } from '../rules/contract.js';
+import { contractFacts } from '../rules/contract-facts.js';
 import { runModel } from './run-model.js';
 
 // The model judged by the reference server: thousands of random sequences by two tenants must show no

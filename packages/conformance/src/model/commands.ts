@@ -1,13 +1,16 @@
 import fc from 'fast-check';
-import { checks } from '../../checks/index.js';
-import { codeOf } from '../api.js';
-import { show } from '../describe.js';
-import { part } from '../files.js';
-import { swapCase } from '../http.js';
-import { backoff } from '../wait.js';
+import { checks } from '../checks/index.js';
+import { show } from '../judging/describe.js';
+import { backoff } from '../judging/wait.js';
+import { codeOf, type WireDocument } from '../kit/api.js';
+import { part } from '../kit/files.js';
+import { swapCase } from '../kit/http.js';
 import { type FileKind, KIND_FACTS } from './files.js';
+import { judgeGet, judgeRetry } from './judge-document.js';
+import { judgeList, listExpectation } from './judge-list.js';
+import { judgeUpload } from './judge-upload.js';
 import { answerOf, type RunContext, type Step } from './run-context.js';
-import { describeQuery, type ListQuery, type ModelDoc, type PartSpec, type ServiceModel, type Status, type WireDoc } from './state.js';
+import { describeQuery, type ListQuery, type ModelDoc, type PartSpec, type ServiceModel, type Status } from './state.js';
 
 type Cmd = fc.AsyncCommand<ServiceModel, RunContext>;
 
@@ -71,9 +74,9 @@ class UploadCommand implements Cmd {
       },
       expected.kind === 'created' ? { creates: aliases } : {},
     );
-    const ids = ((exchange.json as { documents?: WireDoc[] } | undefined)?.documents ?? []).map((d) => d.document_id);
+    const ids = ((exchange.json as { documents?: WireDocument[] } | undefined)?.documents ?? []).map((d) => d.document_id);
     step.target = `${exchange.status}${codeOf(exchange.json) ? ` ${codeOf(exchange.json)}` : ''}${ids.length ? ` ids ${show(ids)}` : ''}`;
-    m.judgeUpload(tenant, parts, key, expected, answerOf(exchange), Date.now(), r.verify(step, exchange));
+    judgeUpload(m, tenant, parts, key, expected, answerOf(exchange), Date.now(), r.verify(step, exchange));
   }
 
   toString(): string {
@@ -111,7 +114,7 @@ class ListCommand implements Cmd {
     const query: ListQuery = { page: Math.max(1, this.page), limit, search, ...(this.filter ? { statusFilter: this.filter } : {}) };
     const step = r.step(
       `list as ${tenantName(tenant)}: ${describeQuery(query)}, page ${query.page}, limit ${limit}`,
-      m.expectation(m.listed(tenant), query),
+      listExpectation(m, m.listed(tenant), query),
     );
     const exchange = await r.send(step, tenant, {
       operation: 'listDocuments',
@@ -122,9 +125,9 @@ class ListCommand implements Cmd {
         ...(this.filter ? { status_filter: this.filter } : {}),
       },
     });
-    const body = exchange.json as { documents?: WireDoc[]; pagination?: { total?: number } } | undefined;
+    const body = exchange.json as { documents?: WireDocument[]; pagination?: { total?: number } } | undefined;
     step.target = `${exchange.status} ${show((body?.documents ?? []).map((d) => m.docs.find((x) => x.id === d.document_id)?.alias ?? d.document_id))}, total ${body?.pagination?.total}`;
-    m.judgeList(tenant, query, answerOf(exchange), Date.now(), r.verify(step, exchange));
+    judgeList(m, tenant, query, answerOf(exchange), Date.now(), r.verify(step, exchange));
   }
 
   toString(): string {
@@ -164,8 +167,8 @@ class DocumentCommand implements Cmd {
     );
     step.target = summary(exchange.status, exchange.json);
     const verify = r.verify(step, exchange);
-    if (this.action === 'get') m.judgeGet(tenant, doc, answerOf(exchange), Date.now(), verify);
-    else m.judgeRetry(tenant, doc, answerOf(exchange), Date.now(), verify);
+    if (this.action === 'get') judgeGet(m, tenant, doc, answerOf(exchange), Date.now(), verify);
+    else judgeRetry(m, tenant, doc, answerOf(exchange), Date.now(), verify);
   }
 
   toString(): string {
@@ -215,7 +218,7 @@ async function settle(m: ServiceModel, r: RunContext, step: Step, doc: ModelDoc)
     step.calls.splice(first, step.calls.length - first - 1);
     step.target = `${doc.alias} ${summary(exchange.status, exchange.json)} after ${polls} read(s)`;
     const verify = r.verify(step, exchange);
-    m.judgeGet(doc.tenant, doc, answerOf(exchange), Date.now(), verify);
+    judgeGet(m, doc.tenant, doc, answerOf(exchange), Date.now(), verify);
     // Judged once per document: when it settled (a pass), or when the time ran out (a failure).
     const settled = !doc.mayProcess;
     if (settled || sentAt >= deadline) {
@@ -234,7 +237,7 @@ function stateText(m: ServiceModel, doc: ModelDoc): string {
 }
 
 function summary(status: number, body: unknown): string {
-  const d = body as Partial<WireDoc> | undefined;
+  const d = body as Partial<WireDocument> | undefined;
   if (status >= 300) return `${status} ${show(codeOf(body) ?? '')}`;
   return `${status} ${d?.status}, attempts ${d?.attempts}, updated_at ${d?.updated_at}, processed_at ${d?.processed_at}`;
 }

@@ -1,7 +1,8 @@
 import { checks } from '../checks/index.js';
-import { type Api, documentOf, type WireDocument, type WireFullDocument } from './api.js';
+import { type Api, documentOf, type WireDocument, type WireFullDocument } from '../kit/api.js';
+import type { Exchange } from '../kit/exchange.js';
 import { describeResponse } from './describe.js';
-import type { Exchange } from './exchange.js';
+import type { Judge } from './judge.js';
 
 /** Growing polling delays: 50 ms, then half again each time, at most 1 s. */
 export function* backoff(initialMs = 50, maxMs = 1000, factor = 1.5): Generator<number> {
@@ -26,7 +27,7 @@ export interface Settled {
  * Judges nothing else, so contract-profile scenarios can use it too.
  * @example const { doc, settled } = await settle(api, 42, 60_000);
  */
-export async function settle(api: Api, id: number, timeoutMs: number, sent?: WireDocument): Promise<Settled> {
+export async function settle(api: Api<Judge>, id: number, timeoutMs: number, sent?: WireDocument): Promise<Settled> {
   const deadline = Date.now() + timeoutMs;
   const delays = backoff();
   for (let polls = 1; ; polls++) {
@@ -59,13 +60,13 @@ export async function settle(api: Api, id: number, timeoutMs: number, sent?: Wir
  * Waits for a document to leave `processing`; fails `lifecycle.reaches-terminal` when `timeoutMs` runs out.
  * @example const doc = await waitForTerminal(api, 42, 60_000);
  */
-export async function waitForTerminal(api: Api, id: number, timeoutMs: number, sent?: WireDocument): Promise<WireFullDocument> {
+export async function waitForTerminal(api: Api<Judge>, id: number, timeoutMs: number, sent?: WireDocument): Promise<WireFullDocument> {
   const { doc, settled, polls, last } = await settle(api, id, timeoutMs, sent);
   api.judge.check(checks.lifecycle.reachesTerminal, { doc, settled, polls, timeoutMs }, last);
   return doc;
 }
 
 /** Waits for several uploaded documents at once; each read must be the document the upload returned. */
-export function waitForAll(api: Api, docs: WireDocument[], timeoutMs: number): Promise<WireFullDocument[]> {
+export function waitForAll(api: Api<Judge>, docs: WireDocument[], timeoutMs: number): Promise<WireFullDocument[]> {
   return Promise.all(docs.map((d) => waitForTerminal(api, d.document_id, timeoutMs, d)));
 }

@@ -1,6 +1,6 @@
 import type { AnyCheck, Finding } from '../checks/define.js';
+import type { Exchange } from '../kit/exchange.js';
 import { decidedBy } from '../rules/decided-by.js';
-import type { Exchange } from './exchange.js';
 
 /** A finding with the request that showed it. */
 export interface FailureDetails extends Finding {
@@ -11,13 +11,10 @@ export interface FailureDetails extends Finding {
 }
 
 /** The serialisable record of a failure, as kept in the JSON report (texts in full; report/ lays them out). */
-export interface FailureRecord {
+export interface FailureRecord extends Finding {
   check: string;
   operation: string;
   request: string;
-  received: string;
-  expected: string;
-  note?: string;
   requestId?: string;
   curl?: string;
   /** When the failing request was sent (ms since the epoch), to order failures across files. */

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyCheck } from '../../checks/index.js';
-import { type Answer, type PartSpec, ServiceModel, type Verify, type WireDoc } from './state.js';
+import type { AnyCheck } from '../checks/index.js';
+import type { WireDocument } from '../kit/api.js';
+import { judgeGet, judgeRetry } from './judge-document.js';
+import { judgeList } from './judge-list.js';
+import { judgeUpload } from './judge-upload.js';
+import { type Answer, type PartSpec, ServiceModel, type Verify } from './state.js';
 
 // The model's verdicts on hand-made answers: each answer a conforming server may give passes, each that
 // breaks a sentence of the contract fails the check that names it.
@@ -35,7 +39,7 @@ const answer = (status: number, body: unknown, headers: Record<string, string> =
   header: (name) => headers[name.toLowerCase()] ?? null,
 });
 const problem = (status: number, code: string) => answer(status, { type: 'about:blank', title: 'x', status, detail: 'x', code });
-function doc(edit: Partial<WireDoc> = {}): WireDoc {
+function doc(edit: Partial<WireDocument> = {}): WireDocument {
   return {
     document_id: 7,
     filename: PDF.filename,
@@ -51,14 +55,14 @@ function doc(edit: Partial<WireDoc> = {}): WireDoc {
     ...edit,
   };
 }
-const completed = (edit: Partial<WireDoc> = {}) =>
+const completed = (edit: Partial<WireDocument> = {}) =>
   doc({ status: 'completed', content: `docproc\nword ${WORD}`, processed_at: T1, updated_at: T1, ...edit });
 
 /** A model with document 7 (D1) just uploaded by the first key. */
 function uploadedOne(): ServiceModel {
   const model = new ServiceModel(WORD, new Map(), 'Idempotent-Replayed');
   const expected = model.expectUpload('primary', [PDF], null);
-  model.judgeUpload('primary', [PDF], null, expected, answer(202, { documents: [doc()] }), 0, verify);
+  judgeUpload(model, 'primary', [PDF], null, expected, answer(202, { documents: [doc()] }), 0, verify);
   return model;
 }
 
@@ -83,7 +87,7 @@ describe('the model judges reads of a document', () => {
     { case: 'with created_at changed', read: doc({ created_at: T1, updated_at: T1 }), verdict: 'lifecycle.processed-at' },
   ])('$case: $verdict', ({ read, verdict }) => {
     const model = uploadedOne();
-    expect(verdictOf(() => model.judgeGet('primary', model.docs[0]!, answer(200, read), 1, verify))).toBe(verdict);
+    expect(verdictOf(() => judgeGet(model, 'primary', model.docs[0]!, answer(200, read), 1, verify))).toBe(verdict);
   });
 
   it.each([
@@ -98,14 +102,14 @@ describe('the model judges reads of a document', () => {
     },
   ])('a completed document $case: $verdict', ({ again, verdict }) => {
     const model = uploadedOne();
-    model.judgeGet('primary', model.docs[0]!, answer(200, completed()), 1, verify);
-    expect(verdictOf(() => model.judgeGet('primary', model.docs[0]!, answer(200, again), 2, verify))).toBe(verdict);
+    judgeGet(model, 'primary', model.docs[0]!, answer(200, completed()), 1, verify);
+    expect(verdictOf(() => judgeGet(model, 'primary', model.docs[0]!, answer(200, again), 2, verify))).toBe(verdict);
   });
 
   it("another tenant's document is a 404 not_found, else tenancy.document-hidden", () => {
     const model = uploadedOne();
-    expect(verdictOf(() => model.judgeGet('secondary', model.docs[0]!, problem(404, 'not_found'), 1, verify))).toBe('pass');
-    expect(verdictOf(() => model.judgeGet('secondary', model.docs[0]!, answer(200, doc()), 1, verify))).toBe('tenancy.document-hidden');
+    expect(verdictOf(() => judgeGet(model, 'secondary', model.docs[0]!, problem(404, 'not_found'), 1, verify))).toBe('pass');
+    expect(verdictOf(() => judgeGet(model, 'secondary', model.docs[0]!, answer(200, doc()), 1, verify))).toBe('tenancy.document-hidden');
   });
 });
 
@@ -130,14 +134,14 @@ describe('the model judges retries', () => {
     },
   ])('$case: $verdict', ({ before, retry, verdict }) => {
     const model = uploadedOne();
-    if (before) model.judgeGet('primary', model.docs[0]!, answer(200, before), 1, verify);
-    expect(verdictOf(() => model.judgeRetry('primary', model.docs[0]!, retry, 2, verify))).toBe(verdict);
+    if (before) judgeGet(model, 'primary', model.docs[0]!, answer(200, before), 1, verify);
+    expect(verdictOf(() => judgeRetry(model, 'primary', model.docs[0]!, retry, 2, verify))).toBe(verdict);
   });
 });
 
 describe('the model judges lists', () => {
   const query = { page: 1, limit: 20, search: 'tok', statusFilter: 'processing' as const };
-  const list = (documents: WireDoc[], total = documents.length) =>
+  const list = (documents: WireDocument[], total = documents.length) =>
     answer(200, {
       documents: documents.map(({ content: _, ...d }) => d),
       pagination: { page: 1, limit: 20, total, total_pages: Math.ceil(total / 20) },
@@ -145,9 +149,9 @@ describe('the model judges lists', () => {
 
   it('takes a processing document missing from a processing list as finished, and blames that list if it reads processing later', () => {
     const model = uploadedOne();
-    expect(verdictOf(() => model.judgeList('primary', query, list([]), 1, verify))).toBe('pass');
+    expect(verdictOf(() => judgeList(model, 'primary', query, list([]), 1, verify))).toBe('pass');
     expect(model.docs[0]!.mayProcess).toBe(false);
-    expect(verdictOf(() => model.judgeGet('primary', model.docs[0]!, answer(200, doc()), 2, verify))).toBe('model.lists');
+    expect(verdictOf(() => judgeGet(model, 'primary', model.docs[0]!, answer(200, doc()), 2, verify))).toBe('model.lists');
   });
 
   it.each([
@@ -157,12 +161,12 @@ describe('the model judges lists', () => {
     { case: 'a document nobody uploaded', documents: [doc({ document_id: 99 })], verdict: 'model.lists' },
   ])('$case: $verdict', ({ documents, total, verdict }) => {
     const model = uploadedOne();
-    expect(verdictOf(() => model.judgeList('primary', query, list(documents, total), 1, verify))).toBe(verdict);
+    expect(verdictOf(() => judgeList(model, 'primary', query, list(documents, total), 1, verify))).toBe(verdict);
   });
 
   it("another tenant's document in a list is tenancy.list-hidden", () => {
     const model = uploadedOne();
-    expect(verdictOf(() => model.judgeList('secondary', query, list([doc()]), 1, verify))).toBe('tenancy.list-hidden');
+    expect(verdictOf(() => judgeList(model, 'secondary', query, list([doc()]), 1, verify))).toBe('tenancy.list-hidden');
   });
 });
 
@@ -174,7 +178,7 @@ describe('the model judges uploads under an Idempotency-Key', () => {
 
   function upload(model: ServiceModel, tenant: 'primary' | 'secondary', parts: PartSpec[], key: string | null, got: Answer): string {
     const expected = model.expectUpload(tenant, parts, key);
-    return verdictOf(() => model.judgeUpload(tenant, parts, key, expected, got, 0, verify));
+    return verdictOf(() => judgeUpload(model, tenant, parts, key, expected, got, 0, verify));
   }
 
   it('replays a repeat, refuses other files, forgets a failed upload, and keeps keys per API key', () => {

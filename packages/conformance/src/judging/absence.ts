@@ -1,7 +1,7 @@
 import type { Check } from '../checks/index.js';
-import { listed, uploaded } from './api.js';
-import { part } from './files.js';
-import type { ScenarioTools, SuiteKit } from './suite.js';
+import { listed, uploaded } from '../kit/api.js';
+import { part } from '../kit/files.js';
+import type { ScenarioTools, SuiteKit } from '../kit/suite.js';
 
 /**
  * Proves that a rejected request created no document named with `token`: uploads a control document under

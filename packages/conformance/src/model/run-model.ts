@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Contract } from '../../rules/contract.js';
-import type { ContractFacts } from '../contract-facts.js';
-import type { Http } from '../http.js';
-import type { Judge } from '../judge.js';
-import type { Limits } from '../limits.js';
-import { curlTransportArgs } from '../transport-settings.js';
-import { amendFailure, ConformanceFailure } from '../verdict.js';
+import type { Judge } from '../judging/judge.js';
+import { amendFailure, ConformanceFailure } from '../judging/verdict.js';
+import type { Http } from '../kit/http.js';
+import type { Limits } from '../kit/limits.js';
+import { curlTransportArgs } from '../kit/transport-settings.js';
+import type { Contract } from '../rules/contract.js';
+import type { ContractFacts } from '../rules/contract-facts.js';
 import { modelCommands } from './commands.js';
 import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './files.js';
 import { RunContext, type RunEnv, type Step } from './run-context.js';
@@ -20,7 +20,7 @@ export const MAX_SHRINK_MS = 10_000;
 
 /** Everything a model run needs: the target and its judge, the contract's facts, and the run's bounds. */
 export interface ModelRunSettings {
-  http: Http;
+  http: Http<Judge>;
   judge: Judge;
   contract: Contract;
   facts: ContractFacts;

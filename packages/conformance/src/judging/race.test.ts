@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestRecord } from '../../report/recorder.js';
-import { loadContract } from '../../rules/contract.js';
-import { createHttp } from '../http.js';
-import { createJudge } from '../judge.js';
-import { releaseTogether } from './release.js';
+import { createHttp } from '../kit/http.js';
+import { createTestRecord } from '../report/recorder.js';
+import { loadContract } from '../rules/contract.js';
+import { createJudge } from './judge.js';
+import { releaseTogether } from './race.js';
 
 // A bare TCP server that answers each request once it has all of it, noting when: released together, no
 // request is complete before the release.

@@ -1,7 +1,9 @@
 import type { AnyCheck, Check, Profile } from '../checks/define.js';
 import { profileIncludes } from '../checks/define.js';
+import type { Exchange } from '../kit/exchange.js';
+import type { AnswerJudge } from '../kit/http.js';
 import type { ResendRecord, TestRecord, WarningRecord } from '../report/recorder.js';
-import type { Exchange } from './exchange.js';
+import { judgeAnswers } from './answers.js';
 import { ConformanceFailure, type FailureDetails, type FailureRecord } from './verdict.js';
 
 /**
@@ -9,7 +11,7 @@ import { ConformanceFailure, type FailureDetails, type FailureRecord } from './v
  * exercised, and which statuses were seen. One judge per file (a file runs one scenario at a time), handed
  * to everything that judges, so no verdict ever lands in another file's or another run's record.
  */
-export interface Judge {
+export interface Judge extends AnswerJudge {
   /** The profile of this run: a check outside it is never evaluated. */
   readonly profile: Profile;
   /** Makes `record` the one verdicts go to (the scenario wrapper); `undefined` ends the scenario. */
@@ -61,7 +63,7 @@ export function createJudge(profile: Profile): Judge {
     if (!profileIncludes(profile, check.profile))
       throw new Error(`conformance suite bug: ${check.id} (${check.profile}) evaluated in a ${profile} run`);
   };
-  const judge: Judge = {
+  const judge: Omit<Judge, keyof ReturnType<typeof judgeAnswers>> = {
     profile,
     use(record) {
       current = record;
@@ -110,5 +112,5 @@ export function createJudge(profile: Profile): Judge {
       return !!c && c.passed + c.failed + c.warnings > 0;
     },
   };
-  return judge;
+  return { ...judge, ...judgeAnswers(judge) };
 }

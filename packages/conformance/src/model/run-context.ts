@@ -1,7 +1,7 @@
-import type { Exchange, SentRequest } from '../exchange.js';
-import type { Http, SendOptions } from '../http.js';
-import type { Judge } from '../judge.js';
-import { ConformanceFailure } from '../verdict.js';
+import type { Judge } from '../judging/judge.js';
+import { ConformanceFailure } from '../judging/verdict.js';
+import type { Exchange, SentRequest } from '../kit/exchange.js';
+import type { Http, SendOptions } from '../kit/http.js';
 import type { FileKind, SequenceFiles } from './files.js';
 import type { Answer, PartSpec, Tenant, Verify } from './state.js';
 
@@ -28,7 +28,7 @@ export interface Step {
 
 /** What every sequence of a model run shares: the target, the judge, and what the deployment accepts. */
 export interface RunEnv {
-  http: Http;
+  http: Http<Judge>;
   judge: Judge;
   /** Whether a second tenant's key was given. */
   secondTenant: boolean;

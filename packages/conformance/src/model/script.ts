@@ -1,4 +1,4 @@
-import { fileFormArgs, KEY_ENV, shellQuote } from '../curl.js';
+import { fileFormArgs, KEY_ENV, shellQuote } from '../kit/curl.js';
 import type { LoggedCall, Step } from './run-context.js';
 
 /** A string in double quotes for a POSIX shell, with `$`, `` ` ``, `"` and `\` escaped. */

@@ -1,0 +1,72 @@
+import type { AnyCheck, Profile } from '../checks/define.js';
+import { profileIncludes } from '../checks/define.js';
+import { responseCheckOrder, responseChecks } from '../checks/response.js';
+import type { Exchange } from '../kit/exchange.js';
+import type { AnswerJudge } from '../kit/http.js';
+import { IntermediaryAnswered, intermediaryAnswer } from '../kit/intermediary.js';
+import type { WarningRecord } from '../report/recorder.js';
+import type { Contract } from '../rules/contract.js';
+import { ConformanceFailure } from './verdict.js';
+
+/** Where the judging of answers records what held and what only warned (the file's judge). */
+export interface AnswerVerdicts {
+  readonly profile: Profile;
+  pass(check: AnyCheck): void;
+  warn(check: AnyCheck, warning: Omit<WarningRecord, 'check'>): void;
+}
+
+/**
+ * Runs every response check on `exchange`, in catalog order: a check that does not apply is neither passed
+ * nor failed, a finding is a failure (thrown) or, for checks that only warn, a warning unless --strict.
+ * @example judgeResponse(exchange, { contract, strict: false, judge });
+ */
+export function judgeResponse(
+  exchange: Exchange,
+  { contract, strict, judge }: { contract: Contract; strict: boolean; judge: AnswerVerdicts },
+): void {
+  const observation = { exchange, contract, profile: judge.profile };
+  for (const check of responseCheckOrder) {
+    if (!profileIncludes(judge.profile, check.profile) || !check.appliesTo(observation)) continue;
+    const finding = check.judge(observation);
+    if (!finding) judge.pass(check);
+    else if (check.warnUnlessStrict && !strict) {
+      judge.warn(check, {
+        operation: exchange.target.label,
+        message: `${exchange.target.label}: ${finding.received} (a failure with --strict)`,
+        ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
+      });
+      // An intermediary's own answer says nothing about the service: nothing more is judged on it.
+      if (check === responseChecks.answeredByService) throw new IntermediaryAnswered(intermediaryAnswer(exchange)!);
+    } else throw new ConformanceFailure(check, { ...finding, exchange });
+  }
+}
+
+/**
+ * The HTTP layer's part of a judge: `http.responds`, `http.bounded-body` and every response check, judged on
+ * each answer as it arrives, before a scenario sees it.
+ * @example const http = createHttp({ ...options, judge: { ...verdicts, ...judgeAnswers(verdicts) } });
+ */
+export function judgeAnswers(judge: AnswerVerdicts): Pick<AnswerJudge, 'noAnswer' | 'answered' | 'reconnected'> {
+  return {
+    noAnswer(exchange, reason, durationMs, timeoutMs) {
+      const finding = responseChecks.responds.judge!({ reason, durationMs, timeoutMs });
+      return new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: reason });
+    },
+    answered(exchange, { tooLarge, contract, strict }) {
+      judge.pass(responseChecks.responds);
+      if (tooLarge) {
+        const finding = responseChecks.boundedBody.judge!({ tooLarge, status: exchange.status, mediaType: exchange.mediaType });
+        throw new ConformanceFailure(responseChecks.boundedBody, { ...finding!, exchange });
+      }
+      judge.pass(responseChecks.boundedBody);
+      judgeResponse(exchange, { contract, strict, judge });
+    },
+    reconnected({ target, requestId }, reason) {
+      judge.warn(responseChecks.responds, {
+        operation: target.label,
+        message: `${target.label}: the connection closed before any byte of the answer (${reason}); the request was sent again once (RFC 9110 §9.2.2)`,
+        ...(requestId ? { requestId } : {}),
+      });
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// A one-page PDF written out directly rather than by a PDF library: the conformance suite, the model's
+// sequences and seeding each need many small text PDFs, and a library's object model costs both install
+// size and milliseconds per file. This is a few string joins, and browser-safe (no Node APIs).
+
+/** Where and how large the lines go on the page (PDF points, origin at the bottom left). */
+export interface TextPdfLayout {
+  width: number;
+  height: number;
+  /** The x of every line's start. */
+  left: number;
+  /** The baseline of the first line. */
+  top: number;
+  /** The distance from one baseline to the next. */
+  leading: number;
+  /** The font size. */
+  size: number;
+}
+
+/** A small landscape page, 18 pt lines 30 pt apart: the conformance suite's files. */
+export const SMALL_PAGE: TextPdfLayout = { width: 420, height: 300, left: 40, top: 250, leading: 30, size: 18 };
+
+// A line as a PDF string of the WinAnsi-encoded standard font: Latin-1 is WinAnsi from U+00A0 up, and
+// what the font cannot show becomes '?'.
+const pdfString = (line: string) => `(${line.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?').replace(/[\\()]/g, (c) => `\\${c}`)})`;
+
+/**
+ * A one-page PDF whose text layer holds `lines` in Helvetica (a standard font, so nothing is embedded),
+ * one line under the other; no lines make a blank page (read whole, it holds no text). The bytes are a
+ * function of the lines and layout alone.
+ * @example const bytes = textPdf(['docproc conformance', 'word zqkxv']);
+ */
+export function textPdf(lines: readonly string[], layout: TextPdfLayout = SMALL_PAGE): Uint8Array {
+  const { width, height, left, top, leading, size } = layout;
+  const content = lines.length ? `BT /F1 ${size} Tf ${leading} TL ${left} ${top} Td ${lines.map(pdfString).join(' Tj T* ')} Tj ET` : '';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  // Every character is one byte (Latin-1 at most), so string lengths are byte offsets.
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  for (const [i, body] of objects.entries()) {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  }
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  const bytes = new Uint8Array(pdf.length);
+  for (let i = 0; i < pdf.length; i++) bytes[i] = pdf.charCodeAt(i);
+  return bytes;
+}
