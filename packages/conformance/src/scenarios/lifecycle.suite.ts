@@ -1,9 +1,8 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { uploaded, type WireFullDocument } from '../kit/api.js';
 import { show } from '../kit/describe.js';
 import { blankPdf, fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 import { waitForTerminal } from '../kit/wait.js';
 
 const kit = await openSuite('lifecycle');

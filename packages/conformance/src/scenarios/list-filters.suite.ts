@@ -1,11 +1,10 @@
-import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
 import type { WireDocument } from '../kit/api.js';
 import { listed, uploaded, type WireFullDocument } from '../kit/api.js';
 import { describeResponse } from '../kit/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 import { waitForAll } from '../kit/wait.js';
 
 const kit = await openSuite('list', 'list-filters');

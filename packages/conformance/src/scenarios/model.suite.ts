@@ -1,7 +1,6 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { runModel } from '../kit/model/run-model.js';
-import { openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('model');
 const { model, races } = checks;

@@ -1,11 +1,10 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import type { RaceAnswer } from '../checks/races.js';
 import { documentOf, problemCode, uploaded } from '../kit/api.js';
 import { describeResponse } from '../kit/describe.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
 import { type Race, releaseTogether } from '../kit/race/release.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 import { waitForAll } from '../kit/wait.js';
 
 const kit = await openSuite('retry', 'retry-races');

@@ -1,9 +1,8 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { idsOf, listed, uploaded } from '../kit/api.js';
 import { describeResponse } from '../kit/describe.js';
 import { part, randomWord, textPdf } from '../kit/files.js';
-import { once, openSuite, type ScenarioTools } from '../kit/suite.js';
+import { describe, once, openSuite, type ScenarioTools } from '../kit/suite.js';
 import { waitForTerminal } from '../kit/wait.js';
 
 const kit = await openSuite('tenancy');

@@ -1,10 +1,9 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { documentOf, idsOf, listed, problemCode, uploaded } from '../kit/api.js';
 import type { KeyChoice } from '../kit/exchange.js';
 import { part, textPdf } from '../kit/files.js';
 import { releaseTogether } from '../kit/race/release.js';
-import { openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload', 'upload-races');
 const { races } = checks;
