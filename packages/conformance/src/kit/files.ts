@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { fixturesDir } from '@docproc-kit/contract/fixtures.js';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { FilePart } from './exchange.js';
 
 /** A fixture shipped with the package (corrupt.pdf, not-a-document.txt, truncated.png, photo.jpg, ...). */
@@ -21,27 +20,44 @@ export function randomWord(length = 12): string {
 }
 
 /**
+ * A one-page PDF whose text layer holds `lines` in Helvetica (a standard font, so nothing is embedded),
+ * written out directly rather than by a PDF library: the suite and every model sequence make many small
+ * PDFs, and a library costs both install size and milliseconds per file.
+ * @example minimalTextPdf(['docproc conformance model', 'word zqkxv']);
+ */
+export function minimalTextPdf(lines: string[]): Uint8Array {
+  const text = lines.map((l, i) => `${i ? '0 -30 Td ' : ''}(${l.replace(/[()\\]/g, '\\$&')}) Tj`).join(' ');
+  const stream = `BT /F1 18 Tf 40 250 Td ${text} ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 420 300] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = pdf.length;
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(pdf, 'latin1'));
+}
+
+/**
  * A one-page PDF whose text layer holds `lines` (so content search and extraction can be proven).
  * @example const pdf = await textPdf(['Conformance check', word]);
  */
 export async function textPdf(lines: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  // A fixed date keeps the bytes a function of the text alone.
-  doc.setCreationDate(new Date(0));
-  doc.setModificationDate(new Date(0));
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([420, 300]);
-  for (const [i, line] of lines.entries()) page.drawText(line, { x: 40, y: 250 - i * 30, size: 18, font });
-  return doc.save();
+  return minimalTextPdf(lines);
 }
 
 /** A one-page PDF with nothing on its page: read whole, it holds no text (the contract: completed with content ""). */
 export async function blankPdf(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setCreationDate(new Date(0));
-  doc.setModificationDate(new Date(0));
-  doc.addPage([420, 300]);
-  return doc.save();
+  return minimalTextPdf([]);
 }
 
 /** The first bytes of a real JPEG: detected as image/jpeg by its signature, fails processing quickly. */

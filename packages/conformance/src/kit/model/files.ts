@@ -1,4 +1,4 @@
-import { fixture, randomWord } from '../files.js';
+import { fixture, minimalTextPdf, randomWord } from '../files.js';
 
 /**
  * What the model uploads: a PDF whose text holds the sequence's own word, a PDF with other text, a
@@ -62,34 +62,6 @@ const shared = {
   'truncated-png': fixture('truncated.png'),
   'not-a-document': fixture('not-a-document.txt'),
 };
-
-/**
- * A one-page PDF whose text layer holds `lines` in Helvetica (a standard font, so nothing is embedded),
- * written out directly: a sequence needs a PDF of its own word, and building one with pdf-lib costs
- * more than the rest of a short sequence against a fast server.
- * @example minimalTextPdf(['docproc conformance model', 'word zqkxv']);
- */
-export function minimalTextPdf(lines: string[]): Uint8Array {
-  const text = lines.map((l, i) => `${i ? '0 -30 Td ' : ''}(${l.replace(/[()\\]/g, '\\$&')}) Tj`).join(' ');
-  const stream = `BT /F1 18 Tf 40 250 Td ${text} ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 420 300] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets = objects.map((body, i) => {
-    const at = pdf.length;
-    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
-    return at;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(pdf, 'latin1'));
-}
 
 const plain = minimalTextPdf(['docproc conformance model', 'plain page']);
 
