@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noisyDocuments } from '../../packages/conformance/proofs/mutant-behaviours.js';
 import { startMutationProxy } from '../../packages/conformance/proofs/mutation-proxy.js';
 import { type RunningReferenceServer, startReferenceServer } from '../support/reference-server.js';
-import { diskBytes, installedPackages, npmPack, type PackedTarball, removeAll, repoRoot, run } from './packing.js';
+import { diskBytes, installedPackages, type PackedTarball, packWorkspaces, removeAll, repoRoot, run } from './packing.js';
 
 // A backend team's CI: @docproc-kit/conformance packed (with @docproc-kit/contract, its one dependency of
 // ours, which is not on the registry either), installed alone in a fresh folder, and run with npx against the
-// reference server and against a broken one. The vitest global setup has just built every package's dist/,
-// and packing runs no script, so packing from this checkout writes nothing in it.
+// reference server and against a broken one.
 const LIMITS = { bytes: 25 * 1024 * 1024, packages: 40 };
 // What a CI package must never pull in: a mock server, OCR, canvas, Prism, a database client, a browser, a PDF
 // library or a test runner (which could collide with the project's own).
@@ -24,9 +23,7 @@ let tarballs: PackedTarball[];
 let server: RunningReferenceServer;
 beforeAll(async () => {
   packs = await mkdtemp(join(tmpdir(), 'docproc-packs-'));
-  tarballs = [];
-  for (const workspace of ['@docproc-kit/contract', '@docproc-kit/conformance'])
-    tarballs.push(await npmPack(repoRoot, ['-w', workspace, '--ignore-scripts'], packs, 120_000));
+  tarballs = await packWorkspaces(['@docproc-kit/contract', '@docproc-kit/conformance'], packs, 120_000);
   app = await mkdtemp(join(tmpdir(), 'docproc-conformance-app-'));
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'backend-ci', version: '1.0.0', private: true }, null, 2));
   const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs.map((t) => t.tarball)], {
