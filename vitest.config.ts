@@ -10,8 +10,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 //
 // Two tiers (package.json's scripts): `npm test` runs every project but `proofs`, `packaging` and
 // `hostile-load`, which `npm run test:slow` runs (test/support/tiers.test.ts keeps each project in exactly
-// one). Those are most of the CPU time of the whole run: a run of the suite per broken server, each a
-// vitest run whose worker loads its libraries again, the model run's self-test (thousands of sequences
+// one). Those are most of the CPU time of the whole run: a run of the suite per broken server, each
+// loading its libraries again, the model run's self-test (thousands of sequences
 // against the reference server, CPU-bound for minutes), `npm install`s from the tarballs, and minutes of
 // extraction of hostile PDFs.
 //
