@@ -71,11 +71,12 @@ function testCase(open: string, children: string[]): string {
 
 const systemOut = (text: string) => `<system-out>${xml(text)}</system-out>`;
 
-/** Text and attribute values escaped; what XML 1.0 cannot hold at all (a target's NUL, say) replaced by U+FFFD. */
+/** Text and attribute values escaped (`>` only where XML needs it); what XML 1.0 cannot hold at all (a target's NUL, say) replaced by U+FFFD. */
 function xml(text: string): string {
   return text
     .replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+    .replace(/[&<"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '"': '&quot;' })[c] ?? c)
+    .replaceAll(']]>', ']]&gt;');
 }
 
 // JUnit files are read by CI tools, not a terminal: they get the texts the console caps, whole.

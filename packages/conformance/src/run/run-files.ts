@@ -41,8 +41,8 @@ export async function runFiles(options: RunFilesOptions): Promise<{ files: FileR
     process.off('unhandledRejection', onError);
     process.off('uncaughtException', onError);
   }
-  const order = new Map(options.files.map((f, i) => [relative(options.root, f), i]));
-  return { files: results.sort((a, b) => order.get(a.file)! - order.get(b.file)!), unhandled };
+  // The report lists files by name, whatever order they ended in: two runs' reports compare line by line.
+  return { files: results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), unhandled };
 }
 
 async function runFile(path: string, options: RunFilesOptions): Promise<FileResult> {
