@@ -6,27 +6,28 @@ import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyWorkingTree, npmPack, type PackedTarball, removeAll, repoRoot, run, runOk, scratchProject } from './packing.js';
+import { type PackedTarball, packWorkspaces, removeAll, repoRoot, run, runOk, scratchProject, WORKSPACES } from './packing.js';
 
 // The kit as the README's "Conformance in CI" section has a team use it before it is on the registry:
-// packed from a clone (here a copy of this working tree), the tarball kept in the team's repository under
-// ci/, installed in CI with `npm install --no-save`, and run with `npx docproc`. The slowest test of the
-// repository: installing the kit's ~390 packages, from the npm cache when they are there.
-let clone: string | undefined;
+// packed from this checkout with the workspace packages it depends on (none is on the registry), the
+// tarballs kept in the team's repository under ci/, installed in CI with `npm install --no-save`, and run
+// with `npx docproc`. The slowest test of the repository: installing the kit's ~390 packages, from the npm
+// cache when they are there.
 let packs: string | undefined;
 let ciRepo: string | undefined;
+let tarballs: PackedTarball[];
 let packed: PackedTarball;
 let server: ChildProcess | undefined;
 beforeAll(async () => {
-  clone = await copyWorkingTree();
   packs = await mkdtemp(join(tmpdir(), 'docproc-packs-'));
-  packed = await npmPack(clone, [], packs, 240_000);
-  // A backend team's repository: no package.json, the tarball committed under ci/.
+  tarballs = await packWorkspaces(WORKSPACES, packs, 120_000);
+  packed = tarballs.find((t) => basename(t.tarball).startsWith('docproc-kit-0'))!;
+  // A backend team's repository: no package.json, the tarballs committed under ci/.
   ciRepo = await mkdtemp(join(tmpdir(), 'docproc-ci-'));
   await mkdir(join(ciRepo, 'ci'));
   await mkdir(join(ciRepo, 'tmp')); // the suite keeps request bodies under $TMPDIR: here, removed with the rest
-  await copyFile(packed.tarball, join(ciRepo, 'ci', basename(packed.tarball)));
-  await runOk('npm', ['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund', `./ci/${basename(packed.tarball)}`], {
+  for (const { tarball } of tarballs) await copyFile(tarball, join(ciRepo, 'ci', basename(tarball)));
+  await runOk('bash', ['-c', 'npm install --no-save --prefer-offline --no-audit --no-fund ./ci/*.tgz'], {
     cwd: ciRepo,
     timeoutMs: 600_000,
   });
@@ -37,7 +38,7 @@ afterAll(async () => {
     server.kill('SIGTERM');
     await exited;
   }
-  await removeAll([clone, packs, ciRepo]);
+  await removeAll([packs, ciRepo]);
 }, 60_000);
 
 let served: Promise<string> | undefined;
@@ -79,21 +80,17 @@ async function startServer(): Promise<string> {
 
 describe('the docproc-kit tarball, installed from a file as the README says', () => {
   it('ships the CLI, its compiled code, the contract, the suite and the fixtures it uploads, but no tests or test-only support', async () => {
-    const suites = (await readdir(join(repoRoot, 'conformance', 'scenarios'))).map((f) => `conformance/scenarios/${f}`);
-    const fixtures = (await readdir(join(repoRoot, 'fixtures'))).filter((f) => !f.endsWith('.test.ts')).map((f) => `fixtures/${f}`);
-    expect(packed.files).toEqual(
-      expect.arrayContaining([
-        'bin/docproc.js',
-        'dist/src/cli.js',
-        'dist/src/client/index.d.ts',
-        'dist/conformance/run/run-conformance.js',
-        'openapi/openapi.yaml',
-        'conformance/vitest.config.ts',
-        ...suites,
-        ...fixtures,
-      ]),
+    const files = (name: string) => tarballs.find((t) => basename(t.tarball).startsWith(name))!.files;
+    const suites = (await readdir(join(repoRoot, 'packages', 'conformance', 'src', 'scenarios'))).map(
+      (f) => `dist/scenarios/${f.replace(/\.ts$/, '.js')}`,
     );
-    expect(packed.files.filter((f) => /\.test\.|^test\/|^conformance\/(proofs|scripts)\/|^packages\//.test(f))).toEqual([]);
+    const fixtures = (await readdir(join(repoRoot, 'packages', 'contract', 'fixtures')))
+      .filter((f) => !f.endsWith('.test.ts'))
+      .map((f) => `fixtures/${f}`);
+    expect(packed.files).toEqual(expect.arrayContaining(['bin/docproc.js', 'dist/cli.js', 'dist/client.d.ts', 'openapi.yaml']));
+    expect(files('docproc-kit-conformance')).toEqual(expect.arrayContaining(['dist/run/run-conformance.js', ...suites]));
+    expect(files('docproc-kit-contract')).toEqual(expect.arrayContaining(['openapi/openapi.yaml', ...fixtures]));
+    expect(tarballs.flatMap((t) => t.files).filter((f) => /\.test\.|^(test|proofs|scripts)\//.test(f))).toEqual([]);
   });
 
   it('answers `npx docproc --help` and `npx docproc conformance --help`', async () => {
@@ -169,7 +166,7 @@ describe('docproc-kit/msw in a fresh app with msw installed', () => {
   let mswApp: string | undefined;
   beforeAll(async () => {
     const msw = JSON.parse(await readFile(join(repoRoot, 'node_modules', 'msw', 'package.json'), 'utf8')) as { version: string };
-    mswApp = await scratchProject({ type: 'module' }, [packed.tarball, `msw@${msw.version}`], 600_000);
+    mswApp = await scratchProject({ type: 'module' }, [...tarballs.map((t) => t.tarball), `msw@${msw.version}`], 600_000);
   }, 660_000);
   afterAll(() => removeAll([mswApp]));
 

@@ -80,6 +80,27 @@ export async function npmPack(cwd: string, args: string[], destination: string, 
   return { tarball: join(destination, packed.filename), files: packed.files.map((f) => f.path).sort(), size: packed.size };
 }
 
+/** The workspace packages in the order npm builds them; docproc-kit depends on all the others. */
+export const WORKSPACES = [
+  '@docproc-kit/contract',
+  '@docproc-kit/reference',
+  '@docproc-kit/client',
+  '@docproc-kit/msw',
+  '@docproc-kit/conformance',
+  'docproc-kit',
+] as const;
+
+/**
+ * Packs workspace packages of this checkout as they are: the vitest global setup has just built every
+ * dist/, and `--ignore-scripts` keeps packing from rebuilding (so it writes nothing in the checkout that
+ * other tests run). Our packages are not on the registry: a project installs all the tarballs it needs.
+ */
+export async function packWorkspaces(names: readonly string[], destination: string, timeoutMs: number): Promise<PackedTarball[]> {
+  const packed: PackedTarball[] = [];
+  for (const name of names) packed.push(await npmPack(repoRoot, ['-w', name, '--ignore-scripts'], destination, timeoutMs));
+  return packed;
+}
+
 /**
  * A new project in a temp dir with the given package.json fields and tarballs installed, as a team would
  * do. Registry packages come from the npm cache when there (`--prefer-offline`); ours only from the tarballs.

@@ -6,7 +6,7 @@ import { runSuite } from './run-suite.js';
 // The suite as a CI job runs it (the CLI process), against targets that answer what no service should.
 // Each run must end within its deadline with a verdict and a written report, the suite's memory (the
 // CLI's process and everything it started) staying under 1 GiB.
-// Room for the CLI and vitest to start on a busy 2-core machine (the deadline counts from the start) and
+// Room for the CLI to start on a busy 2-core machine (the deadline counts from the start) and
 // for a few requests of each scenario file.
 const MAX_RUN_S = 60;
 
@@ -78,7 +78,7 @@ describe('a hostile target never takes the runner down', () => {
         if (kind === 'drip') expect(run.output.match(/Target stopped responding/g), run.output).toHaveLength(1);
         expect(peak).toBeGreaterThan(0);
         expect(peak, `peak RSS ${Math.round(peak / 2 ** 20)} MiB`).toBeLessThan(GIB);
-        // The deadline, plus starting and stopping the CLI and vitest on a busy machine.
+        // The deadline, plus starting and stopping the CLI on a busy machine.
         expect(seconds).toBeLessThan(MAX_RUN_S + 60);
         console.log(`${kind}: ${seconds.toFixed(1)} s, peak RSS ${Math.round(peak / 2 ** 20)} MiB`);
       } finally {

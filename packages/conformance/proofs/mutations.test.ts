@@ -21,7 +21,7 @@ const NOT_MUTATED = [
   'retry.rejects-invalid-id',
   'robustness.hostile-rejected',
 ];
-// Two long-lived runner processes (tsx and vitest start once each), each running one mutant at a time.
+// Two long-lived runner processes (tsx and the suite load once each), each running one mutant at a time.
 const pool = createRunnerPool(2);
 // Long enough that a stalled event loop on a busy CI machine cannot let a whole processing run finish
 // between two simultaneous retries (which the 409 check would rightly call a defect).

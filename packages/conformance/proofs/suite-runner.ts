@@ -1,6 +1,7 @@
 // Test-only: a long-lived child process that runs the suite again and again through runConformance (the
-// CLI's own entry point), so the mutation tests pay tsx's and vitest's start-up once per runner, not once
-// per mutant. It lives apart from the proxies and the reference server, whose event loop it must not share.
+// CLI's own entry point), so the mutation tests pay tsx's start-up and the suite's loading once per
+// runner, not once per mutant. It lives apart from the proxies and the reference server, whose event
+// loop it must not share.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

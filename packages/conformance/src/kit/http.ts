@@ -87,9 +87,9 @@ export interface HttpOptions<J extends AnswerJudge = AnswerJudge> {
   maxBodyBytes?: number;
   /** How long one request may keep getting transient answers (429, 503, a gateway's 502/504) before the target is unavailable. */
   maxWaitMs?: number;
-  /** The run's deadline and stop mark, shared by its workers (none: no deadline). */
+  /** The run's deadline and stop mark, shared by its scenario files (none: no deadline). */
   gate?: RunGate;
-  /** Spaces this worker's requests (`--rate-limit`); none: unpaced. */
+  /** Spaces the run's requests (`--rate-limit`); none: unpaced. */
   pacer?: Pacer;
 }
 
@@ -133,7 +133,7 @@ export interface Http<J extends AnswerJudge = AnswerJudge> {
   readonly gate: RunGate;
   /** The most bytes of one decoded body read. */
   readonly maxBodyBytes: number;
-  /** Spaces this worker's requests. */
+  /** Spaces the run's requests. */
   readonly pacer: Pacer;
   /** Whether an answer is a transient one (429, 503, a gateway's 502/504): never judged, waited out and resent. */
   transient(answer: RawAnswer): answer is HttpAnswer;

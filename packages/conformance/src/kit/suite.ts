@@ -1,27 +1,18 @@
-import type { Dispatcher } from 'undici';
-import { inject, it } from 'vitest';
 import { type AnyCheck, type Check, catalogFor, type Profile, profileIncludes } from '../checks/index.js';
 import { createExpectations, type Expectations } from '../judging/expect.js';
 import { createJudge, type Judge } from '../judging/judge.js';
 import { ConformanceFailure } from '../judging/verdict.js';
 import { createTestRecord } from '../report/recorder.js';
-import { type Contract, contractFromDocument } from '../rules/contract.js';
+import type { Contract } from '../rules/contract.js';
 import { type ContractFacts, contractFacts } from '../rules/contract-facts.js';
 import type { ConformanceSuiteConfig } from '../run/config.js';
 import { type Api, createApi } from './api.js';
-import { createDispatcher } from './dispatcher.js';
 import type { Exchange, FilePart, KeyChoice } from './exchange.js';
 import { createHttp, type Http } from './http.js';
 import { IntermediaryAnswered } from './intermediary.js';
 import { createLimits, type Limits, OverLimit } from './limits.js';
-import { createPacer, createRunGate, type Pacer, type RunGate, RunStopped, TargetUnavailable } from './transient.js';
-import { isDirect } from './transport-settings.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    docprocConformance: ConformanceSuiteConfig;
-  }
-}
+import { loadingContext, registerScenario, ScenarioSkipped } from './registry.js';
+import { RunStopped, TargetUnavailable } from './transient.js';
 
 /** Tools a scenario gets besides the suite kit. */
 export interface ScenarioTools {
@@ -73,67 +64,13 @@ export function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (promise ??= fn());
 }
 
-const contracts = new Map<string, Contract>();
-
-/**
- * The run's contract, built once per worker (files share a worker when they run one after another, and
- * its compiled schemas with it) from the document `docproc conformance` validated and dereferenced.
- */
-function contractOf(config: ConformanceSuiteConfig): Contract {
-  let contract = contracts.get(config.runId);
-  if (!contract) {
-    contract = contractFromDocument(config.contractDocument);
-    contracts.set(config.runId, contract);
-  }
-  return contract;
-}
-
-const dispatchers = new Map<string, Dispatcher | undefined>();
-
-/**
- * The run's dispatcher, one per worker (its connection pools shared by the files the worker runs); none,
- * so fetch's own, for a target reached straight with Node's certificates.
- */
-function dispatcherOf(config: ConformanceSuiteConfig): Dispatcher | undefined {
-  if (!dispatchers.has(config.runId))
-    dispatchers.set(config.runId, isDirect(config.transport) ? undefined : createDispatcher(config.transport));
-  return dispatchers.get(config.runId);
-}
-
-const shared = new Map<string, { gate: RunGate; pacer: Pacer }>();
-
-/** The run's gate and this worker's pacer, one per worker (its files run one after another and share its rate). */
-function sharedOf(config: ConformanceSuiteConfig): { gate: RunGate; pacer: Pacer } {
-  let found = shared.get(config.runId);
-  if (!found) {
-    found = {
-      gate: createRunGate({ stateDir: config.stateDir, deadlineAt: config.deadlineAt }),
-      pacer: createPacer(config.rateLimit, config.workers),
-    };
-    shared.set(config.runId, found);
-  }
-  return found;
-}
-
-function readConfig(): ConformanceSuiteConfig {
-  const config = inject('docprocConformance');
-  if (!config?.baseUrl)
-    throw new Error('the conformance suite runs through `docproc conformance --base-url URL --api-key KEY`, not bare vitest');
-  return config;
-}
-
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/** vitest's skip signal (`ctx.skip()` throws it); it must pass through the scenario wrapper untouched. */
-function isSkip(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'VITEST_PENDING';
-}
-
 /**
- * The error vitest sees for a failed scenario: one short line with no frames. The verdict itself is in
- * the test's record, printed by the suite's reporter; long texts never reach vitest's stack parser.
+ * The error the runner sees for a failed scenario: one short line with no frames. The verdict itself is in
+ * the test's record, printed by the suite's reporter.
  */
 function quietError(message: string): Error {
   const error = new Error(message);
@@ -147,8 +84,7 @@ function quietError(message: string): Error {
  * @example const kit = await openSuite('list'); kit.scenario('lists', { profile: 'contract', checks: [] }, async () => { await kit.api.list(); });
  */
 export async function openSuite(area: Check['area'], file: string = area): Promise<SuiteKit> {
-  const config = readConfig();
-  const contract = contractOf(config);
+  const { config, contract, dispatcher, gate, pacer } = loadingContext();
   const facts = contractFacts(contract);
   const judge = createJudge(config.profile);
   const limits = createLimits(config, facts);
@@ -163,11 +99,12 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
     reproDir: config.reproDir,
     reproShownAs: config.reproShownAs,
     transport: config.transport,
-    dispatcher: dispatcherOf(config),
+    dispatcher,
     judge,
     maxBodyBytes: config.maxBodyBytes,
     maxWaitMs: config.maxWaitMs,
-    ...sharedOf(config),
+    gate,
+    pacer,
   });
   const guarded = (key: KeyChoice) => limits.guard(createApi(http, key));
   const api = guarded('primary');
@@ -199,10 +136,10 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
     scenario(name, spec, fn) {
       const stray = spec.checks.filter((c) => !profileIncludes(spec.profile, c.profile));
       if (stray.length) throw new Error(`scenario "${name}" is ${spec.profile} but declares ${stray.map((c) => c.id).join(', ')}`);
-      it(name, async (ctx) => {
+      registerScenario(name, async (ctx) => {
         const record = createTestRecord();
         record.declared = spec.checks.map((c) => c.id);
-        ctx.task.meta.conformance = record;
+        ctx.record = record;
         judge.use(record);
         const notExercised = (reason: string, which: Check[]): never => {
           for (const check of which) judge.notExercised(check, reason);
@@ -226,7 +163,7 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
           const missed = spec.checks.filter((c) => !judge.evaluated(c) && !record.notExercised.some((n) => n.check === c.id));
           if (missed.length) throw new Error(`conformance suite bug: "${name}" never evaluated ${missed.map((c) => c.id).join(', ')}`);
         } catch (error) {
-          if (isSkip(error)) throw error;
+          if (error instanceof ScenarioSkipped) throw error;
           // No verdict on the target: the run stopped (its deadline) or the target is unavailable.
           if (error instanceof RunStopped || error instanceof TargetUnavailable) {
             record.stopped = { reason: error instanceof TargetUnavailable ? 'unavailable' : 'deadline', message: error.message };
@@ -253,3 +190,5 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
     },
   };
 }
+
+export { describe } from './registry.js';

@@ -49,23 +49,23 @@ export class RunStopped extends Error {
   override readonly name = 'RunStopped';
 }
 
-/** Why the run stopped early, shared by every worker of the run through a file in its state folder. */
+/** Why the run stopped early, kept in the run's state folder for the runner to read when the run ends. */
 export interface StopMark {
   reason: 'unavailable' | 'deadline';
   message: string;
 }
 
 /**
- * What every worker of one run shares: its deadline, and the mark that the target is unavailable. Workers
- * are separate threads, so the mark is a file: the first worker to give up writes it, the others read it
- * before each request and stop without waiting out a budget of their own.
+ * What every scenario file of one run shares: its deadline, and the mark that the target is unavailable.
+ * The first request to give up sets the mark (and writes it to a file, which other gates on the same state
+ * folder read); every later request stops at once instead of waiting out a budget of its own.
  */
 export interface RunGate {
   /** Throws {@link RunStopped} or {@link TargetUnavailable} when the run must send no more requests. */
   check(): void;
   /** How long a request may still take before the run's deadline (Infinity without one). */
   remainingMs(): number;
-  /** Marks the target unavailable for every worker of the run. */
+  /** Marks the target unavailable for the whole run. */
   markUnavailable(message: string): void;
 }
 
@@ -80,7 +80,7 @@ export function createRunGate({ stateDir, deadlineAt }: { stateDir?: string; dea
     try {
       mark = JSON.parse(readFileSync(markFile, 'utf8')) as StopMark;
     } catch {
-      // written at this moment by another worker: read it on the next request
+      // being written at this moment by another gate: read it on the next request
     }
     return mark;
   };
@@ -98,7 +98,7 @@ export function createRunGate({ stateDir, deadlineAt }: { stateDir?: string; dea
   };
 }
 
-/** Reads the stop mark a run's workers left in `stateDir`, if any (the CLI, after the run). */
+/** Reads the stop mark a run left in `stateDir`, if any (the runner, after the run). */
 export function readStopMark(stateDir: string): StopMark | undefined {
   try {
     return JSON.parse(readFileSync(join(stateDir, 'stopped.json'), 'utf8')) as StopMark;
@@ -110,7 +110,7 @@ export function readStopMark(stateDir: string): StopMark | undefined {
 /** `--rate-limit`: requests per second across the run, or `auto` (as fast as the target takes, slower after each 429). */
 export type RateLimit = number | 'auto';
 
-/** Spaces one worker's requests. */
+/** Spaces the requests sent through it. */
 export interface Pacer {
   /** Resolves when the next request may go (`count` requests at once, as a race sends them). */
   take(count?: number): Promise<void>;
@@ -121,11 +121,11 @@ export interface Pacer {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * One worker's share of the run's rate: workers are separate threads that share no clock of requests, so
- * each takes `rate / workers` per second (the sum never exceeds the rate). `auto` starts unpaced; each 429
- * doubles the gap between this worker's requests (from 100 ms, at most 5 s) and every other answer takes
+ * One pacer's share of the run's rate: pacers share no clock of requests, so each of `workers` pacers takes
+ * `rate / workers` per second (the sum never exceeds the rate; the runner makes one pacer for the run). `auto` starts unpaced; each 429
+ * doubles the gap between this pacer's requests (from 100 ms, at most 5 s) and every other answer takes
  * a tenth off it.
- * @example const pacer = createPacer(10, 2); await pacer.take(); // at most 5 requests a second in this worker
+ * @example const pacer = createPacer(10, 2); await pacer.take(); // at most 5 requests a second through this pacer
  */
 export function createPacer(rate: RateLimit | undefined, workers: number): Pacer {
   let gapMs = typeof rate === 'number' ? (1000 * workers) / rate : 0;

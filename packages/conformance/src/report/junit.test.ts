@@ -60,3 +60,29 @@ describe('JUnit names', () => {
     expect(second).not.toContain('bbbbbb');
   });
 });
+
+describe('JUnit text a target wrote', () => {
+  it('is escaped, and what XML cannot hold at all (a NUL) is replaced, so CI tools can read the file', () => {
+    const info: RunInfo = {
+      runId: 'r',
+      profile: 'contract',
+      target: 't',
+      spec: 's',
+      strict: false,
+      only: null,
+      startedAt: 'x',
+      finishedAt: 'x',
+    };
+    const record = createTestRecord();
+    record.declared = ['list.a'];
+    const received = '200 application/json {"name":"a\u0000b <script>&amp;"}';
+    record.failures.push({ check: 'list.a', operation: 'listDocuments', request: 'GET /', received, expected: 'no NUL', at: 0 });
+    record.counts['list.a'] = { passed: 0, failed: 1, warnings: 0 };
+    const file = join(dir, 'hostile.xml');
+    writeJunit(buildReport(info, [{ file: 'f', name: 'lists', state: 'failed', errors: ['list.a failed'], record }], catalog, {}), file);
+    const xml = readFileSync(file, 'utf8');
+    expect(xml).not.toContain('\u0000');
+    expect(xml).toContain('a\uFFFDb &lt;script>&amp;amp;');
+    expect(xml).toMatch(/<testsuites tests="2" failures="1" errors="0" skipped="1">/);
+  });
+});

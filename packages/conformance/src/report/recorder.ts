@@ -17,7 +17,7 @@ export interface StoppedRecord {
   message: string;
 }
 
-/** What one test did, stored in vitest's `task.meta` so the reporter (in the CLI process) can read it. */
+/** What one scenario did: the runner hands it to the reporter with the scenario's outcome. */
 export interface TestRecord {
   /** The checks the scenario said it evaluates. */
   declared: string[];
@@ -35,12 +35,6 @@ export interface TestRecord {
   stopped?: StoppedRecord;
   /** An error no check claimed (a suite bug, an unexpected body): its message and stack frames. */
   crash?: { message: string; stack: string };
-}
-
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    conformance?: TestRecord;
-  }
 }
 
 /** An empty record. */

@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
+import type { Writable } from 'node:stream';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { SerializedError } from 'vitest';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { catalogFor } from '../checks/index.js';
 import { contractFromDocument } from '../rules/contract.js';
 import { formatFailures } from './failures-text.js';
@@ -17,92 +16,74 @@ export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & {
   documented: Record<string, string[]>;
   /** The contract the run judges against: the catalog holds a boundary check per constraint it states. */
   contractDocument: OpenAPIV3_1.Document;
-  /** Receives the report when the run ends (the CLI, in the same process). */
-  onReport?: (report: ConformanceReport) => void;
 };
+
+/** One scenario file's run: its scenarios' outcomes, or why it did not load. */
+export interface FileResult {
+  /** Relative to the package's root (`src/scenarios/list.suite.ts`). */
+  file: string;
+  /** The file's own name, as the console shows it. */
+  name: string;
+  durationMs: number;
+  tests: Array<Omit<TestInput, 'file'>>;
+  /** The first line of the error that kept the file from loading. */
+  loadError?: string;
+}
 
 const MARK = { passed: '✓', failed: '✗', skipped: '○', pending: '○' } as const;
 
 /**
- * The suite's only console reporter: a line per scenario file as it ends, then every failure once (long
- * texts capped, a target that stopped answering said once), then the summary. It builds the JSON report
- * and hands it to the CLI in memory (`report`). No failure text ever goes through a stack-trace parser:
- * scenarios fail vitest's tests with one short line, and the verdicts travel in each test's record.
+ * The suite's console reporter: a line per scenario file as it ends, then every failure once (long texts
+ * capped, a target that stopped answering said once), then the summary. It builds the JSON report (and
+ * the JUnit file) when the run ends and hands the report back.
+ * @example const reporter = createReporter(options, process.stdout); reporter.start(); ...; const report = reporter.end(files, []);
  */
-export default class ConformanceReporter implements Reporter {
-  private vitest?: Vitest;
-  private readonly startedAt = new Date().toISOString();
+export function createReporter(options: ReporterOptions, out: Writable) {
+  const startedAt = new Date().toISOString();
+  const print = (text: string) => out.write(text);
+  return {
+    start(): void {
+      const o = options;
+      print(
+        `\n docproc conformance  run ${o.runId}  (profile ${o.profile}${o.strict ? ', strict' : ''}${o.only ? `, only ${o.only.join(',')}` : ''}${o.seed !== undefined ? `, seed ${o.seed}` : ''})\n   Target   ${o.target}\n`,
+      );
+    },
 
-  constructor(private readonly options: ReporterOptions) {}
-
-  onInit(vitest: Vitest): void {
-    this.vitest = vitest;
-    const o = this.options;
-    this.print(
-      `\n docproc conformance  run ${o.runId}  (profile ${o.profile}${o.strict ? ', strict' : ''}${o.only ? `, only ${o.only.join(',')}` : ''}${o.seed !== undefined ? `, seed ${o.seed}` : ''})\n   Target   ${o.target}\n`,
-    );
-  }
-
-  onTestModuleEnd(module: TestModule): void {
-    const tests = [...module.children.allTests()];
-    const states = tests.map((t) => t.result().state);
-    const count = (s: string) => states.filter((x) => x === s).length;
-    const failed = count('failed') + (module.errors().length ? 1 : 0);
-    const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
-    const lines = [
-      `  ${failed ? MARK.failed : MARK.passed} ${basename(module.moduleId)}  ${count('passed')} passed, ${failed} failed, ${count('skipped')} skipped  (${seconds} s)`,
-    ];
-    for (const test of tests) {
-      if (test.result().state !== 'failed') continue;
-      const record = test.meta().conformance;
-      const why = record?.failures.map((f) => f.check).join(', ') || (record?.crash ? 'crashed' : 'failed');
-      lines.push(`      ${MARK.failed} ${test.fullName}  [${why}]`);
-    }
-    this.print(`${lines.join('\n')}\n`);
-  }
-
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {
-    const tests: TestInput[] = [];
-    for (const mod of modules) {
-      const file = mod.moduleId.replace(`${this.vitest?.config.root ?? ''}/`, '');
-      for (const error of mod.errors())
-        tests.push({ file, name: `${file} (loading)`, state: 'failed', errors: [firstLine(error.message)] });
-      for (const test of mod.children.allTests()) {
-        const result = test.result();
-        const record = test.meta().conformance;
-        tests.push({
-          file,
-          name: test.fullName,
-          state: result.state,
-          ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
-          ...(test.diagnostic() ? { durationMs: Math.round(test.diagnostic()!.duration) } : {}),
-          ...(record ? { record } : {}),
-          errors: record?.crash ? [record.crash.message] : (result.errors ?? []).map((e) => firstLine(e.message)),
-        });
+    fileEnded(result: FileResult): void {
+      const count = (s: string) => result.tests.filter((t) => t.state === s).length;
+      const failed = count('failed') + (result.loadError !== undefined ? 1 : 0);
+      const lines = [
+        `  ${failed ? MARK.failed : MARK.passed} ${result.name}  ${count('passed')} passed, ${failed} failed, ${count('skipped')} skipped  (${(result.durationMs / 1000).toFixed(1)} s)`,
+      ];
+      for (const test of result.tests) {
+        if (test.state !== 'failed') continue;
+        const why = test.record?.failures.map((f) => f.check).join(', ') || (test.record?.crash ? 'crashed' : 'failed');
+        lines.push(`      ${MARK.failed} ${test.name}  [${why}]`);
       }
-    }
-    for (const error of unhandled)
-      tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [firstLine(error.message)] });
-    const { reportFile, junitFile, documented, onReport, contractDocument, ...info } = this.options;
-    const catalog = catalogFor(contractFromDocument(contractDocument));
-    const report = buildReport({ ...info, startedAt: this.startedAt, finishedAt: new Date().toISOString() }, tests, catalog, documented);
-    if (reportFile) {
-      mkdirSync(dirname(reportFile), { recursive: true });
-      writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
-    }
-    if (junitFile) writeJunit(report, junitFile);
-    onReport?.(report);
-    const failures = formatFailures(report);
-    if (failures) this.print(`\n${failures}\n`);
-    this.print(formatSummary(report, reportFile));
-  }
+      print(`${lines.join('\n')}\n`);
+    },
 
-  private print(text: string): void {
-    (this.vitest?.logger.outputStream ?? process.stdout).write(text);
-  }
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+    /** Builds the report from every file's results and the errors nothing awaited, writes the files asked for, prints failures and summary. */
+    end(files: readonly FileResult[], unhandled: readonly string[]): ConformanceReport {
+      const tests: TestInput[] = [];
+      for (const result of files) {
+        if (result.loadError !== undefined)
+          tests.push({ file: result.file, name: `${result.file} (loading)`, state: 'failed', errors: [result.loadError] });
+        for (const test of result.tests) tests.push({ file: result.file, ...test });
+      }
+      for (const error of unhandled) tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [error] });
+      const { reportFile, junitFile, documented, contractDocument, ...info } = options;
+      const catalog = catalogFor(contractFromDocument(contractDocument));
+      const report = buildReport({ ...info, startedAt, finishedAt: new Date().toISOString() }, tests, catalog, documented);
+      if (reportFile) {
+        mkdirSync(dirname(reportFile), { recursive: true });
+        writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+      }
+      if (junitFile) writeJunit(report, junitFile);
+      const failures = formatFailures(report);
+      if (failures) print(`\n${failures}\n`);
+      print(formatSummary(report, reportFile));
+      return report;
+    },
+  };
 }

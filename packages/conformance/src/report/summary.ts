@@ -16,7 +16,7 @@ function headline(report: ConformanceReport): string {
 }
 
 /**
- * The console summary printed after vitest's: check verdicts, what was not exercised, and the coverage gaps.
+ * The console summary printed after the failures: check verdicts, what was not exercised, and the coverage gaps.
  * @example console.log(formatSummary(report, 'reports/conformance.json'));
  */
 export function formatSummary(report: ConformanceReport, reportFile: string | null): string {

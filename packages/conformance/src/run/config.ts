@@ -19,7 +19,7 @@ export interface ConformanceOptions {
   report?: string;
   strict: boolean;
   only?: string[];
-  /** Scenario files run at once (the suite's vitest config decides when absent: 2). */
+  /** Scenario files run at once (default 2). */
   workers?: number;
   /** Seeds the random sequences of the model run (a random one, printed, when absent). */
   seed?: number;
@@ -55,7 +55,7 @@ export const RUN_DEFAULTS = { maxWaitS: 60, maxRunS: 600 } as const;
 /** The model run's default bounds: whichever is reached first ends it. */
 export const MODEL_DEFAULTS = { runs: 50, timeMs: 20_000 } as const;
 
-/** What the CLI hands to the suite's test files (through vitest's `provide`): the options that judge the target, and the run's names. */
+/** What the runner hands the suite's scenario files (through `openSuite`): the options that judge the target, and the run's names. */
 export type ConformanceSuiteConfig = Omit<
   ConformanceOptions,
   | 'junit'
@@ -72,13 +72,13 @@ export type ConformanceSuiteConfig = Omit<
   | 'maxRunS'
   | 'maxBodyBytes'
 > & {
-  /** Scenario files run at once: `--rate-limit` is divided among them. */
+  /** Scenario files run at once. */
   workers: number;
   maxWaitMs: number;
   maxBodyBytes: number;
   /** When the run stops (ms since the epoch). */
   deadlineAt: number;
-  /** A folder the run's workers share (the stop mark): removed when the run ends. */
+  /** A folder the run's scenario files share (the stop mark): removed when the run ends. */
   stateDir: string;
   /** The run's seed (given, or drawn and printed). */
   seed: number;
@@ -93,8 +93,8 @@ export type ConformanceSuiteConfig = Omit<
   /** How the target is reached: certificates, proxy, gateway headers. */
   transport: TransportSettings;
   /**
-   * The contract of `spec`, validated and dereferenced once by the CLI: workers judge against exactly this
-   * document (a --spec URL is fetched once) and never load it again.
+   * The contract of `spec`, validated and dereferenced once by the CLI: scenario files judge against exactly
+   * this document (a --spec URL is fetched once) and never load it again.
    */
   contractDocument: OpenAPIV3_1.Document;
 };

@@ -8,9 +8,13 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { createDispatcher } from '../kit/dispatcher.js';
 import { readStopMark } from '../kit/transient.js';
 import { bodyCapFor } from '../kit/transport.js';
+import { createReporter } from '../report/reporter.js';
 import { loadContract } from '../rules/contract.js';
 import { contractFacts } from '../rules/contract-facts.js';
 import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, MODEL_DEFAULTS, RUN_DEFAULTS, UsageError } from './config.js';
+import { createRunContext } from './run-context.js';
+import { runFiles } from './run-files.js';
+import { scenarioFiles } from './scenario-files.js';
 import { normaliseBaseUrl, preflight } from './target.js';
 import { createTransportSettings } from './transport-options.js';
 
@@ -33,8 +37,8 @@ export interface ConformanceOutput {
 }
 
 /**
- * Runs the suite with vitest's node API and resolves to the exit code; throws {@link UsageError} for bad
- * usage or an unreachable target. Leaves `process.exitCode` as it found it.
+ * Runs the suite in this process and resolves to the exit code; throws {@link UsageError} for bad usage or
+ * an unreachable target.
  * @example process.exitCode = await runConformance({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'docproc-dev-key', profile: 'full', ... });
  */
 export async function runConformance(
@@ -114,50 +118,41 @@ export async function runConformance(
     ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
   };
-  // The reporter runs in this process and hands its report back through this callback: no temp file.
-  let report: { result: 'passed' | 'failed'; stopped?: { reason: string } } | undefined;
-  const reporterOptions = {
-    runId,
-    seed,
-    profile: options.profile,
-    target: baseUrl,
-    spec,
-    strict: options.strict,
-    only: options.only ?? null,
-    ...(transport.insecure ? { insecure: true } : {}),
-    reportFile,
-    junitFile: options.junit ? resolve(options.junit) : null,
-    documented,
-    contractDocument,
-    onReport: (r: typeof report) => {
-      report = r;
-    },
-  };
-
-  // `list` selects list.suite.ts and list-filters.suite.ts alike.
-  const filters = (options.only ?? []).map((area) => `src/scenarios/${area}`);
-  const { startVitest } = await import('vitest/node');
-  const exitCodeBefore = process.exitCode;
-  const vitest = await startVitest(
-    'test',
-    filters,
+  const reporter = createReporter(
     {
-      config: join(conformanceRoot, 'vitest.config.ts'),
-      root: conformanceRoot,
-      watch: false,
-      // The suite's own reporter is the only one: it prints each failure once, in time linear in its size.
-      reporters: [[join(conformanceRoot, 'src/report/reporter.ts'), reporterOptions]],
-      provide: { docprocConformance: config },
-      // Every request (and every wait between them) ends by the run's deadline, after which a scenario
-      // stops at its next request: a test needs no bound of its own but the deadline, and a slow target
-      // or a busy runner never turns into a vitest timeout.
-      testTimeout: Math.max(1000, deadlineAt - Date.now()) + 15_000,
-      hookTimeout: Math.max(1000, deadlineAt - Date.now()) + 15_000,
-      ...(options.workers !== undefined ? { maxWorkers: options.workers, minWorkers: 1 } : {}),
+      runId,
+      seed,
+      profile: options.profile,
+      target: baseUrl,
+      spec,
+      strict: options.strict,
+      only: options.only ?? null,
+      ...(transport.insecure ? { insecure: true } : {}),
+      reportFile,
+      junitFile: options.junit ? resolve(options.junit) : null,
+      documented,
+      contractDocument,
     },
-    {},
-    output ?? {},
+    output?.stdout ?? process.stdout,
   );
+  reporter.start();
+  const run = createRunContext(config);
+  let results: Awaited<ReturnType<typeof runFiles>>;
+  try {
+    results = await runFiles({
+      files: scenarioFiles(options.only),
+      context: run.context,
+      workers: config.workers,
+      root: conformanceRoot,
+      // Every request (and every wait between them) ends by the run's deadline, after which a scenario
+      // stops at its next request: a scenario needs no bound of its own but the deadline and a margin.
+      timeoutMs: () => Math.max(1000, deadlineAt - Date.now()) + 15_000,
+      onFileEnd: (file) => reporter.fileEnded(file),
+    });
+  } finally {
+    await run.close();
+  }
+  const report = reporter.end(results.files, results.unhandled);
   // Keep the folder only when reproducers wrote request bodies into it.
   try {
     rmdirSync(config.reproDir);
@@ -166,21 +161,10 @@ export async function runConformance(
   }
   const stopMark = readStopMark(config.stateDir);
   rmSync(config.stateDir, { recursive: true, force: true });
-  const files = vitest.state.getFiles();
-  const failed =
-    !report ||
-    report.result === 'failed' ||
-    files.length === 0 ||
-    files.some((f) => f.result?.state === 'fail') ||
-    vitest.state.getUnhandledErrors().length > 0;
-  await vitest.close();
-  // vitest sets process.exitCode itself; the verdict is this function's return value.
-  process.exitCode = exitCodeBefore;
   // A target that answered only "not now" has not been judged: exit 2, never 1, whatever failed before.
   if (stopMark?.reason === 'unavailable') throw new UsageError(stopMark.message);
-  const stoppedEarly = report?.stopped?.reason === 'deadline';
-  const anyFailure = files.some((f) => f.result?.state === 'fail') || report?.result === 'failed';
-  if (stoppedEarly && !anyFailure)
+  const failed = report.result === 'failed';
+  if (report.stopped?.reason === 'deadline' && !failed)
     throw new UsageError(`the run reached --max-run-s before every check ran, with no failure so far; the report has what it had`);
   return failed ? EXIT.failed : EXIT.passed;
 }

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { describe } from 'vitest';
 import { credentialCases, documentedKeyPlaces } from '../checks/credential-places.js';
 import { checks } from '../checks/index.js';
 import type { Api } from '../kit/api.js';
 import type { Exchange, KeyVariant } from '../kit/exchange.js';
 import { part, textPdf } from '../kit/files.js';
 import { keyVariant } from '../kit/http.js';
-import { openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('auth');
 const { expectStatus } = kit;

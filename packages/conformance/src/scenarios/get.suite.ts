@@ -1,9 +1,8 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { waitForTerminal } from '../judging/wait.js';
 import { documentOf, uploaded } from '../kit/api.js';
 import { part, textPdf } from '../kit/files.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
 
 const kit = await openSuite('get');

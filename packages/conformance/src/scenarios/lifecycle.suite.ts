@@ -1,10 +1,9 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { show } from '../judging/describe.js';
 import { waitForTerminal } from '../judging/wait.js';
 import { uploaded, type WireFullDocument } from '../kit/api.js';
 import { blankPdf, fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('lifecycle');
 const { expectStatus } = kit;

@@ -1,4 +1,3 @@
-import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
 import { describeResponse } from '../judging/describe.js';
 import { waitForAll } from '../judging/wait.js';
@@ -6,7 +5,7 @@ import type { WireDocument } from '../kit/api.js';
 import { listed, uploaded, type WireFullDocument } from '../kit/api.js';
 import type { Exchange } from '../kit/exchange.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('list', 'list-filters');
 const { expectStatus } = kit;

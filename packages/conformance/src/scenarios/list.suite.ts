@@ -1,11 +1,10 @@
-import { describe } from 'vitest';
 import { type Check, checks } from '../checks/index.js';
 import { describeResponse } from '../judging/describe.js';
 import type { WireDocument } from '../kit/api.js';
 import { listed, uploaded, type WireFullDocument, type WireList } from '../kit/api.js';
 import type { Exchange } from '../kit/exchange.js';
 import { fixture, part, textPdf } from '../kit/files.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('list');
 const { expectStatus, expectNamesParameter } = kit;

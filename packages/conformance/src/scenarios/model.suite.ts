@@ -1,6 +1,5 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
-import { openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../kit/suite.js';
 import { runModel } from '../model/run-model.js';
 
 const kit = await openSuite('model');

@@ -1,4 +1,3 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import type { RaceAnswer } from '../checks/races.js';
 import { describeResponse } from '../judging/describe.js';
@@ -6,7 +5,7 @@ import { type Race, releaseTogether } from '../judging/race.js';
 import { waitForAll } from '../judging/wait.js';
 import { documentOf, problemCode, uploaded } from '../kit/api.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('retry', 'retry-races');
 const { retry, races, upload } = checks;

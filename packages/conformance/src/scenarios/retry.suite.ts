@@ -1,9 +1,8 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { settle, waitForAll, waitForTerminal } from '../judging/wait.js';
 import { documentOf, problemCode, uploaded, type WireFullDocument } from '../kit/api.js';
 import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { once, openSuite } from '../kit/suite.js';
+import { describe, once, openSuite } from '../kit/suite.js';
 import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
 
 const kit = await openSuite('retry');

@@ -1,11 +1,10 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../judging/absence.js';
 import { describeResponse } from '../judging/describe.js';
 import type { Exchange } from '../kit/exchange.js';
 import { textPdf } from '../kit/files.js';
 import { buildMultipart } from '../kit/multipart.js';
-import { openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('robustness');
 const { verify, expectProblem } = kit;

@@ -1,10 +1,9 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { describeResponse } from '../judging/describe.js';
 import { waitForTerminal } from '../judging/wait.js';
 import { idsOf, listed, uploaded } from '../kit/api.js';
 import { part, randomWord, textPdf } from '../kit/files.js';
-import { once, openSuite, type ScenarioTools } from '../kit/suite.js';
+import { describe, once, openSuite, type ScenarioTools } from '../kit/suite.js';
 
 const kit = await openSuite('tenancy');
 const { expectStatus, expectProblem } = kit;

@@ -1,9 +1,8 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../judging/absence.js';
 import { idsOf, listed, problemCode, uploaded } from '../kit/api.js';
 import { fixture, part, pdfOfSize, textPdf } from '../kit/files.js';
-import { openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload', 'upload-idempotency');
 const { expectProblem } = kit;

@@ -1,10 +1,9 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { releaseTogether } from '../judging/race.js';
 import { documentOf, idsOf, listed, problemCode, uploaded } from '../kit/api.js';
 import type { KeyChoice } from '../kit/exchange.js';
 import { part, textPdf } from '../kit/files.js';
-import { openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload', 'upload-races');
 const { races } = checks;

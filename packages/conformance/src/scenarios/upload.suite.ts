@@ -1,11 +1,10 @@
-import { describe } from 'vitest';
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../judging/absence.js';
 import { problemCode, uploaded } from '../kit/api.js';
 import type { FilePart } from '../kit/exchange.js';
 import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../kit/files.js';
 import { buildMultipart } from '../kit/multipart.js';
-import { openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../kit/suite.js';
 
 const kit = await openSuite('upload');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;

@@ -1,21 +1,7 @@
-import { InvalidArgumentError } from 'commander';
+import { integerOption } from '@docproc-kit/conformance/run/option-parsers.js';
 
-/**
- * An option parser for integers from `min` to `max`: plain decimal digits only ("1e3", "0x10", "4.5" and
- * "" are usage errors, never coerced). Every integer option of the CLI uses it.
- * @example new Option('--max-files <n>').argParser(integerOption(1, 1000));
- */
-export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-      throw new InvalidArgumentError(
-        `expected an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, not ${JSON.stringify(value)}.`,
-      );
-    }
-    return n;
-  };
-}
+// One parser for every integer option, the conformance command's (which lives in its own package) included.
+export { integerOption };
 
 /** A TCP port (0 picks a free one). */
 export const portOption = integerOption(0, 65_535);

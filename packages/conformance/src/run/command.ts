@@ -1,0 +1,182 @@
+import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { SCENARIO_AREAS as CONFORMANCE_AREAS } from './areas.js';
+import { type ConformanceOptions, EXIT, MODEL_DEFAULTS, RUN_DEFAULTS, UsageError } from './config.js';
+import { integerOption } from './option-parsers.js';
+import { runConformance } from './run-conformance.js';
+
+function areaList(value: string): string[] {
+  const areas = value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const unknown = areas.filter((a) => !(CONFORMANCE_AREAS as readonly string[]).includes(a));
+  if (unknown.length || areas.length === 0) throw new InvalidArgumentError(`expected some of ${CONFORMANCE_AREAS.join(', ')}`);
+  return areas;
+}
+
+/** `--rate-limit`: a positive number of requests per second, or `auto`. */
+function rateLimitOption(value: string): number | 'auto' {
+  if (value.trim().toLowerCase() === 'auto') return 'auto';
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(n > 0))
+    throw new InvalidArgumentError(`expected requests per second (e.g. 10 or 0.5) or auto, not ${JSON.stringify(value)}.`);
+  return n;
+}
+
+/** Reads a boolean environment variable: true/1/yes or false/0/no/empty (case-insensitive). */
+export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = (env[name] ?? '').trim().toLowerCase();
+  if (['', '0', 'false', 'no'].includes(value)) return false;
+  if (['1', 'true', 'yes'].includes(value)) return true;
+  throw new UsageError(`${name} must be true or false, not ${JSON.stringify(env[name])}`);
+}
+
+/**
+ * The conformance command: `docproc-conformance` on its own (`name` given), `docproc conformance` as a
+ * subcommand of the kit's CLI. Judges a deployment (or a mock) against the contract.
+ * @example await conformanceCommand('docproc-conformance').parseAsync(process.argv);
+ */
+export function conformanceCommand(name = 'conformance'): Command {
+  const env = (variable: string) => `DOCPROC_${variable}`;
+  const command: Command = new Command(name);
+  return (
+    command
+      .description(
+        'Run the conformance suite against a deployment: exit 0 when every check passed, 1 when one failed, 2 on bad usage or an unreachable target.',
+      )
+      .addOption(
+        new Option('--base-url <url>', "the service's base_url, as in the contract's servers (without /api/v1)")
+          .env(env('BASE_URL'))
+          .makeOptionMandatory(),
+      )
+      .addOption(new Option('--api-key <key>', 'API key the suite uploads and reads with').env(env('API_KEY')).makeOptionMandatory())
+      .addOption(
+        new Option('--second-api-key <key>', "another tenant's key: enables the tenant-isolation checks").env(env('SECOND_API_KEY')),
+      )
+      .addOption(
+        new Option('--profile <profile>', 'contract: stateless-safe, passes against a mock; full: adds stateful behaviour')
+          .choices(['full', 'contract'])
+          .env(env('PROFILE'))
+          .default('full'),
+      )
+      .addOption(
+        new Option('--spec <path-or-url>', 'the contract to judge against')
+          .env(env('SPEC'))
+          .default(bundledSpecPath, 'the bundled openapi/openapi.yaml'),
+      )
+      .addOption(
+        new Option('--timeout-ms <n>', 'how long a document may take to finish processing')
+          .env(env('TIMEOUT_MS'))
+          .argParser(integerOption(1))
+          .default(60_000),
+      )
+      .addOption(
+        new Option('--request-timeout-ms <n>', 'how long one request may take')
+          .env(env('REQUEST_TIMEOUT_MS'))
+          .argParser(integerOption(1))
+          .default(30_000),
+      )
+      .addOption(
+        new Option('--max-files <n>', "the deployment's files-per-upload limit: enables the 413 too_many_files check")
+          .env(env('MAX_FILES'))
+          .argParser(integerOption(1)),
+      )
+      .addOption(
+        new Option('--max-file-bytes <n>', "the deployment's per-file size limit: enables the 413 file_too_large check")
+          .env(env('MAX_FILE_BYTES'))
+          .argParser(integerOption(1)),
+      )
+      .addOption(new Option('--junit <file>', 'write JUnit XML here').env(env('JUNIT')))
+      .addOption(new Option('--report <file>', 'write the JSON report (every check, coverage matrix) here').env(env('REPORT')))
+      // Not .env(): commander turns a boolean on for any value, and DOCPROC_STRICT=false must mean false.
+      .addOption(
+        new Option('--strict', 'undocumented response properties fail instead of warning (env: DOCPROC_STRICT=true|false)').default(false),
+      )
+      .addOption(
+        new Option('--only <areas>', `run only these comma-separated areas: ${CONFORMANCE_AREAS.join(', ')}`)
+          .env(env('ONLY'))
+          .argParser(areaList),
+      )
+      .addOption(
+        new Option('--workers <n>', 'scenario files run at once (default: 2); 1 for a deployment that must see one client at a time')
+          .env(env('WORKERS'))
+          .argParser(integerOption(1, 16)),
+      )
+      .addOption(
+        new Option('--seed <n>', 'seed of the random sequences of the model run (default: a random one, printed with the results)')
+          .env(env('SEED'))
+          .argParser(integerOption(0, 2 ** 31 - 1)),
+      )
+      .addOption(
+        new Option('--model-runs <n>', 'random sequences the model run tries at most')
+          .env(env('MODEL_RUNS'))
+          .argParser(integerOption(1))
+          .default(MODEL_DEFAULTS.runs),
+      )
+      .addOption(
+        new Option('--model-time-ms <n>', 'how long the model run starts new sequences (a failing one is then shrunk for as long again)')
+          .env(env('MODEL_TIME_MS'))
+          .argParser(integerOption(1))
+          .default(MODEL_DEFAULTS.timeMs),
+      )
+      .addOption(
+        new Option('--ca-file <path>', "PEM file of the CA that signed the target's certificate (NODE_EXTRA_CA_CERTS is honoured too)").env(
+          env('CA_FILE'),
+        ),
+      )
+      .addOption(
+        new Option(
+          '--insecure',
+          'accept any TLS certificate (a self-signed staging one), with a warning; prefer --ca-file (env: DOCPROC_INSECURE=true|false)',
+        ).default(false),
+      )
+      .addOption(
+        new Option(
+          '--header <name-value>',
+          "'Name: value' a gateway in front needs on every request, repeatable, never printed (env: DOCPROC_HEADERS, one per line)",
+        ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+      )
+      .addOption(
+        new Option(
+          '--max-wait-s <n>',
+          'how long one request may keep getting 429/503 (or a gateway 502/504) before the target is unavailable (exit 2)',
+        )
+          .env(env('MAX_WAIT_S'))
+          .argParser(integerOption(0))
+          .default(RUN_DEFAULTS.maxWaitS),
+      )
+      .addOption(
+        new Option('--max-run-s <n>', 'the run stops after this long and reports what it has')
+          .env(env('MAX_RUN_S'))
+          .argParser(integerOption(1))
+          .default(RUN_DEFAULTS.maxRunS),
+      )
+      .addOption(
+        new Option('--rate-limit <n|auto>', 'requests per second across the run, or auto: slow down on 429s')
+          .env(env('RATE_LIMIT'))
+          .argParser(rateLimitOption),
+      )
+      .addOption(
+        new Option('--max-body-bytes <n>', 'the most bytes of one response body read (default: the per-file limit, 8 to 64 MiB)')
+          .env(env('MAX_BODY_BYTES'))
+          .argParser(integerOption(1024)),
+      )
+      // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
+      .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
+      .action(async (options: ConformanceOptions) => {
+        try {
+          options.strict ||= envFlag('DOCPROC_STRICT');
+          options.insecure ||= envFlag('DOCPROC_INSECURE');
+          process.exitCode = await runConformance(options);
+        } catch (error) {
+          if (!(error instanceof UsageError)) throw error;
+          const shown = [command.parent?.name(), command.name()].filter(Boolean).join(' ');
+          process.stderr.write(`${shown}: ${error.message}\n`);
+          process.exitCode = EXIT.usage;
+        }
+        // A target that keeps a connection open must never let CI hang once the verdict is in.
+        setTimeout(() => process.exit(), 10_000).unref();
+      })
+  );
+}
