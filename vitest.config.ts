@@ -51,7 +51,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          include: ['src/http/**/*.test.ts', 'src/reference/**/*.test.ts', 'src/ops/**/*.test.ts'],
+          include: ['src/http/**/*.test.ts', 'src/reference/**/*.test.ts', 'src/ops/**/*.test.ts', 'src/proxy/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },

@@ -4,7 +4,7 @@ import type { Exchange } from '../kit/exchange.js';
 import { defineCheck, fail } from './define.js';
 
 /** A filename sent and the one the 202 returned for it. */
-interface FilenameObservation {
+export interface FilenameObservation {
   status: number;
   sent: string;
   got: string | undefined;
