@@ -1,0 +1,128 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { EXIT } from '../../conformance/run/config.js';
+import { loadContract } from '../contract/contract.js';
+import { bundledSpecPath } from '../paths.js';
+import { proxyReport, reportFiles, violationsHar, writeProxyReport } from '../proxy/proxy-report.js';
+import { createProxyServer } from '../proxy/proxy-server.js';
+import { integerOption, portOption } from './option-parsers.js';
+import { exitOnUsageError } from './usage-error.js';
+
+/** Options of `docproc proxy`. */
+export interface ProxyOptions {
+  target: string;
+  port: number;
+  host: string;
+  report?: string;
+  failOnViolation: boolean;
+  strict: boolean;
+  spec: string;
+  judgeBodyBytes: number;
+  insecure: boolean;
+}
+
+function targetOption(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`expected an http:// or https:// URL, not ${JSON.stringify(value)}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError(`expected an http:// or https:// URL, not ${JSON.stringify(value)}.`);
+  if (url.search || url.hash) throw new InvalidArgumentError('the target is a base URL: no query or fragment.');
+  return value;
+}
+
+/** `docproc proxy`: a reverse proxy that reports every contract violation of the traffic passing through it. */
+export function proxyCommand(): Command {
+  return new Command('proxy')
+    .description(
+      'Forward every request to --target byte for byte, and judge each exchange against the contract with the conformance checks: one log line per violation, GET /_proxy/violations and /_proxy/report, and --report files at exit.',
+    )
+    .exitOverride(exitOnUsageError)
+    .addOption(
+      new Option('--target <url>', 'base URL of the service to forward to (http or https)')
+        .env('DOCPROC_PROXY_TARGET')
+        .argParser(targetOption)
+        .makeOptionMandatory(),
+    )
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').env('PORT').default(4012).argParser(portOption))
+    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .addOption(
+      new Option(
+        '--report <file>',
+        'at exit, write the JSON report here, JUnit XML beside it (.xml) and a HAR of the violating exchanges (.har)',
+      ).env('DOCPROC_PROXY_REPORT'),
+    )
+    .addOption(new Option('--fail-on-violation', 'exit 1 at shutdown when any violation was seen').default(false))
+    .addOption(
+      new Option('--strict', 'undocumented properties and answers made by an intermediary are violations, not warnings').default(false),
+    )
+    .addOption(
+      new Option('--spec <path>', 'contract to judge against (a file or URL)').default(bundledSpecPath, 'the bundled openapi/openapi.yaml'),
+    )
+    .addOption(
+      new Option(
+        '--judge-body-bytes <n>',
+        'the most bytes of one response body the judge keeps; a longer one is judged on its status and headers',
+      )
+        .default(2 * 1024 * 1024)
+        .argParser(integerOption(1024)),
+    )
+    .addOption(new Option('--insecure', "do not verify the target's TLS certificate").default(false))
+    .action(async (options: ProxyOptions) => {
+      const startedAt = new Date().toISOString();
+      let contract: Awaited<ReturnType<typeof loadContract>>;
+      try {
+        contract = await loadContract(options.spec, { validate: options.spec !== bundledSpecPath });
+      } catch (error) {
+        process.stderr.write(`docproc proxy: cannot load the contract ${options.spec}: ${(error as Error).message}\n`);
+        process.exit(EXIT.usage);
+      }
+      const proxy = createProxyServer({
+        target: options.target,
+        contract,
+        strict: options.strict,
+        judgeBodyBytes: options.judgeBodyBytes,
+        verifyTls: !options.insecure,
+        log: (line) => process.stdout.write(`${line}\n`),
+      });
+      let url: string;
+      try {
+        url = await proxy.listen(options.port, options.host);
+      } catch (error) {
+        process.stderr.write(`docproc proxy: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
+        process.exit(EXIT.usage);
+      }
+      const files = options.report ? reportFiles(options.report) : undefined;
+      process.stdout.write(
+        [
+          `docproc proxy listening on ${url}`,
+          `  forwarding to  ${options.target}`,
+          `  contract       ${options.spec}`,
+          `  violations     ${url}/_proxy/violations (newest first), summary ${url}/_proxy/report`,
+          ...(files ? [`  at exit        ${files.json}, ${files.junit}, ${files.har}`] : []),
+          '',
+        ].join('\n'),
+      );
+      let stopping = false;
+      const shutdown = async () => {
+        if (stopping) return;
+        stopping = true;
+        await proxy.close(2_000);
+        const summary = proxy.store.summary();
+        if (files)
+          writeProxyReport(
+            files,
+            proxyReport(proxy.store, { contract, target: options.target, spec: options.spec, strict: options.strict, startedAt }),
+            violationsHar(proxy.store, options.target),
+          );
+        process.stdout.write(
+          `docproc proxy: ${summary.exchanges.total} exchanges, ${summary.violations.total} violations (${summary.violations.service} by the service, ${summary.violations.client} by clients)${files ? `; report in ${files.json}` : ''}\n`,
+        );
+        process.exit(options.failOnViolation && summary.violations.total > 0 ? EXIT.failed : EXIT.passed);
+      };
+      process.on('SIGINT', () => void shutdown());
+      process.on('SIGTERM', () => void shutdown());
+    });
+}
