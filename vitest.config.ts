@@ -22,6 +22,7 @@ const PROOFS = [
   'conformance/proofs/benign-variants.test.ts',
   'conformance/proofs/hostile-targets.test.ts',
   'conformance/kit/model/model.test.ts',
+  'src/proxy/proxy-proofs.test.ts',
 ];
 
 export default defineConfig({
@@ -52,6 +53,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['src/http/**/*.test.ts', 'src/reference/**/*.test.ts', 'src/ops/**/*.test.ts', 'src/proxy/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...PROOFS],
           testTimeout: 30_000,
         },
       },

@@ -53,14 +53,16 @@ export function createSessionFacts(capacity: number): SessionFacts {
         for (const doc of documents) remember(tenant, doc, true);
         return verdicts;
       }
-      if (op === 'getDocument' && exchange.status === 200) {
+      // The document asked for is the one in the path: an answer about another one is judged against it.
+      const asked = Number(/\/(\d{1,16})(?:\?.*)?$/.exec(exchange.request.url)?.[1]);
+      if (op === 'getDocument' && exchange.status === 200 && Number.isSafeInteger(asked)) {
         const read = exchange.json as WireFullDocument;
-        const sent = typeof read?.document_id === 'number' ? known.get(keyOf(read.document_id))?.uploaded : undefined;
-        if (sent) judge(checks.get.matchesUpload, { when: `a read of document ${read.document_id} after its upload`, read, sent });
+        const sent = known.get(keyOf(asked))?.uploaded;
+        if (sent) judge(checks.get.matchesUpload, { when: `a read of document ${asked} after its upload`, read, sent });
       }
-      if (op === 'retryDocument' && exchange.status === 202) {
+      if (op === 'retryDocument' && exchange.status === 202 && Number.isSafeInteger(asked)) {
         const after = exchange.json as WireFullDocument;
-        const before = typeof after?.document_id === 'number' ? known.get(keyOf(after.document_id))?.last : undefined;
+        const before = known.get(keyOf(asked))?.last;
         // Only a document last seen finished can be judged: one last seen processing may have ended unseen since.
         if (before && before.status !== 'processing') judge(checks.retry.restartsProcessing, { before, after });
       }
