@@ -1,9 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT } from '../../conformance/run/config.js';
-import { loadContract } from '../contract/contract.js';
 import { bundledSpecPath } from '../paths.js';
-import { proxyReport, reportFiles, violationsHar, writeProxyReport } from '../proxy/proxy-report.js';
+import type { Judging } from '../proxy/judging.js';
+import { reportFiles, writeProxyReport } from '../proxy/proxy-report.js';
 import { createProxyServer } from '../proxy/proxy-server.js';
+import { createWorkerJudging } from '../proxy/worker-judging.js';
 import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
@@ -71,22 +72,16 @@ export function proxyCommand(): Command {
     )
     .addOption(new Option('--insecure', "do not verify the target's TLS certificate").default(false))
     .action(async (options: ProxyOptions) => {
-      const startedAt = new Date().toISOString();
-      let contract: Awaited<ReturnType<typeof loadContract>>;
+      const settings = { target: options.target, spec: options.spec, strict: options.strict, bodyCap: options.judgeBodyBytes, keep: 1_000 };
+      let judging: Judging;
       try {
-        contract = await loadContract(options.spec, { validate: options.spec !== bundledSpecPath });
+        // Judged on a thread of its own (it loads the contract there): forwarding never waits for a verdict.
+        judging = await createWorkerJudging(settings, (line) => process.stdout.write(`${line}\n`));
       } catch (error) {
         process.stderr.write(`docproc proxy: cannot load the contract ${options.spec}: ${(error as Error).message}\n`);
         process.exit(EXIT.usage);
       }
-      const proxy = createProxyServer({
-        target: options.target,
-        contract,
-        strict: options.strict,
-        judgeBodyBytes: options.judgeBodyBytes,
-        verifyTls: !options.insecure,
-        log: (line) => process.stdout.write(`${line}\n`),
-      });
+      const proxy = createProxyServer({ target: options.target, judging, bodyCap: options.judgeBodyBytes, verifyTls: !options.insecure });
       let url: string;
       try {
         url = await proxy.listen(options.port, options.host);
@@ -110,17 +105,22 @@ export function proxyCommand(): Command {
         if (stopping) return;
         stopping = true;
         await proxy.close(2_000);
-        const summary = proxy.store.summary();
-        if (files)
-          writeProxyReport(
-            files,
-            proxyReport(proxy.store, { contract, target: options.target, spec: options.spec, strict: options.strict, startedAt }),
-            violationsHar(proxy.store, options.target),
+        try {
+          const summary = await judging.summary();
+          if (files) {
+            const { report, har } = await judging.report();
+            writeProxyReport(files, report, har);
+          }
+          await judging.close();
+          process.stdout.write(
+            `docproc proxy: ${summary.exchanges.total} exchanges, ${summary.violations.total} violations (${summary.violations.service} by the service, ${summary.violations.client} by clients)${files ? `; report in ${files.json}` : ''}\n`,
           );
-        process.stdout.write(
-          `docproc proxy: ${summary.exchanges.total} exchanges, ${summary.violations.total} violations (${summary.violations.service} by the service, ${summary.violations.client} by clients)${files ? `; report in ${files.json}` : ''}\n`,
-        );
-        process.exit(options.failOnViolation && summary.violations.total > 0 ? EXIT.failed : EXIT.passed);
+          process.exit(options.failOnViolation && summary.violations.total > 0 ? EXIT.failed : EXIT.passed);
+        } catch (error) {
+          // Without the verdicts nothing can be said to have passed.
+          process.stderr.write(`docproc proxy: could not finish the report: ${(error as Error).message}\n`);
+          process.exit(EXIT.failed);
+        }
       };
       process.on('SIGINT', () => void shutdown());
       process.on('SIGTERM', () => void shutdown());

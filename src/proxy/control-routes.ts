@@ -1,15 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProxySummary, Violation } from './violation-store.js';
+import type { Judging } from './judging.js';
 
 /** The path prefix the proxy answers itself; everything else goes to the target. */
 export const CONTROL_PREFIX = '/_proxy/';
-
-/** What the control routes read. */
-export interface ControlSource {
-  newest(limit: number): Violation[];
-  total(): number;
-  summary(): ProxySummary;
-}
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
   const text = JSON.stringify(body, null, 2);
@@ -24,9 +17,13 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 /**
  * Answers `GET /_proxy/violations[?limit=N]` (newest first) and `GET /_proxy/report` (the summary); any
  * other control path is a 404, any other method a 405.
- * @example if (req.url?.startsWith(CONTROL_PREFIX)) return answerControl(req, res, source);
+ * @example if (req.url?.startsWith(CONTROL_PREFIX)) await answerControl(req, res, judging);
  */
-export function answerControl(req: IncomingMessage, res: ServerResponse, source: ControlSource): void {
+export async function answerControl(
+  req: IncomingMessage,
+  res: ServerResponse,
+  source: Pick<Judging, 'newest' | 'total' | 'summary'>,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://proxy');
   req.resume();
   if (url.pathname !== '/_proxy/violations' && url.pathname !== '/_proxy/report') {
@@ -34,11 +31,11 @@ export function answerControl(req: IncomingMessage, res: ServerResponse, source:
   } else if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     json(res, 405, { error: 'only GET' });
-  } else if (url.pathname === '/_proxy/report') json(res, 200, source.summary());
+  } else if (url.pathname === '/_proxy/report') json(res, 200, await source.summary());
   else {
     const asked = Number(url.searchParams.get('limit') ?? '100');
     const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, 1_000) : 100;
-    const violations = source.newest(limit);
-    json(res, 200, { total: source.total(), shown: violations.length, violations });
+    const [violations, total] = await Promise.all([source.newest(limit), source.total()]);
+    json(res, 200, { total, shown: violations.length, violations });
   }
 }

@@ -6,6 +6,8 @@ import { type Mutation, startMutationProxy } from '../../conformance/proofs/muta
 import { typedClientTraffic } from '../../test/support/client-traffic.js';
 import { type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
 import { type Contract, loadBundledContract } from '../contract/contract.js';
+import { bundledSpecPath } from '../paths.js';
+import { createLocalJudging } from './judging.js';
 import { createProxyServer } from './proxy-server.js';
 
 // The proxy proven both ways with the suite's own proofs (slow tier): the typed client's traffic through
@@ -45,13 +47,14 @@ afterAll(() => server?.close());
 /** The check ids the proxy reported for the typed client's traffic through `mutation`, in front of `upstream`. */
 async function reportedThrough(mutation: Mutation, upstream = server.baseUrl): Promise<string[]> {
   const wire = await startMutationProxy(upstream, mutation);
-  const proxy = createProxyServer({ target: wire.baseUrl, contract });
+  const settings = { target: wire.baseUrl, spec: bundledSpecPath, strict: false, bodyCap: 2 * 1024 * 1024, keep: 1_000 };
+  const proxy = createProxyServer({ target: wire.baseUrl, judging: createLocalJudging(settings, contract), bodyCap: settings.bodyCap });
   try {
     const url = await proxy.listen(0, '127.0.0.1');
     // A broken server may break the client's own flow (a wait that never ends): what passed is judged anyway.
     await typedClientTraffic(url, KEYS.primary).catch(() => undefined);
     await proxy.settled();
-    return [...new Set(proxy.store.newest().map((v) => v.check))].sort();
+    return [...new Set((await proxy.judging.newest(1_000)).map((v) => v.check))].sort();
   } finally {
     await proxy.close();
     await wire.close();

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typedClientTraffic } from '../../test/support/client-traffic.js';
 import { type RunningReferenceServer, startReferenceServer } from '../../test/support/reference-server.js';
 import { loadBundledContract } from '../contract/contract.js';
+import { bundledSpecPath } from '../paths.js';
+import { createLocalJudging } from './judging.js';
 import { createProxyServer, type ProxyServer } from './proxy-server.js';
 
 const KEY = 'docproc-dev-key';
@@ -15,7 +17,9 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   server = await startReferenceServer({ processingDelayMs: 20, maxFileBytes: 32 * 1024 * 1024 });
-  proxy = createProxyServer({ target: server.baseUrl, contract: await loadBundledContract(), log: (line) => lines.push(line) });
+  const settings = { target: server.baseUrl, spec: bundledSpecPath, strict: false, bodyCap: 2 * 1024 * 1024, keep: 1_000 };
+  const judging = createLocalJudging(settings, await loadBundledContract(), (line) => lines.push(line));
+  proxy = createProxyServer({ target: server.baseUrl, judging, bodyCap: settings.bodyCap });
   proxyUrl = await proxy.listen(0, '127.0.0.1');
 });
 afterAll(async () => {
@@ -35,11 +39,12 @@ describe('docproc proxy in front of the reference server', () => {
     const outcome = await typedClientTraffic(proxyUrl, KEY);
     await proxy.settled();
     expect(lines).toEqual([]);
-    const summary = proxy.store.summary();
+    const summary = await proxy.judging.summary();
     expect(summary.violations.total).toBe(0);
     expect(summary.exchanges.judged).toBeGreaterThanOrEqual(Object.values(outcome.calls).reduce((a, b) => a + b, 0));
     // Judged, not waved through: the schema, request and stateful checks ran on this traffic.
-    const counts = proxy.store.testRecord().counts;
+    const { report } = await proxy.judging.report();
+    const passes = (id: string) => report.checks.find((c) => c.id === id)?.passes;
     for (const id of [
       'response.body-matches-schema',
       'response.no-forbidden-properties',
@@ -49,9 +54,9 @@ describe('docproc proxy in front of the reference server', () => {
       'get.matches-upload',
       'retry.restarts-processing',
     ])
-      expect(counts[id]?.passed, id).toBeGreaterThan(0);
-    const report = await (await fetch(`${proxyUrl}/_proxy/report`)).json();
-    expect(report).toMatchObject({ result: 'passed', violations: { total: 0 } });
+      expect(passes(id), id).toBeGreaterThan(0);
+    const served = await (await fetch(`${proxyUrl}/_proxy/report`)).json();
+    expect(served).toMatchObject({ result: 'passed', violations: { total: 0 } });
   });
 
   it('stores a 20 MB PDF uploaded through it byte-identical to the one sent', async () => {
@@ -67,7 +72,7 @@ describe('docproc proxy in front of the reference server', () => {
     const hashes = await Promise.all(added.map(async (f) => sha256(await readFile(f))));
     expect(hashes).toContain(sha256(pdf));
     await proxy.settled();
-    expect(proxy.store.summary().violations.total).toBe(0);
+    expect((await proxy.judging.summary()).violations.total).toBe(0);
   }, 60_000);
 
   it('passes status, headers and body through unchanged but for hop-by-hop headers', async () => {
@@ -81,14 +86,14 @@ describe('docproc proxy in front of the reference server', () => {
   });
 
   it('tells a client that sends an invalid parameter or a file under the wrong field, and never writes the key', async () => {
-    const since = proxy.store.total;
+    const since = await proxy.judging.total();
     await fetch(`${proxyUrl}/api/v1/documents/get_documents?limit=0`, { headers: { 'x-api-key': KEY } });
     const body = new FormData();
     body.append('file', new Blob([await readFile(new URL('../../fixtures/text.pdf', import.meta.url))]), 'text.pdf');
     await fetch(`${proxyUrl}/api/v1/documents/upload_files`, { method: 'POST', headers: { 'x-api-key': KEY }, body });
     await proxy.settled();
     const { violations } = await (await fetch(`${proxyUrl}/_proxy/violations`)).json();
-    const fresh = violations.slice(0, proxy.store.total - since);
+    const fresh = violations.slice(0, (await proxy.judging.total()) - since);
     expect(fresh.map((v: { check: string; side: string }) => [v.check, v.side])).toEqual([
       ['upload.wrong-field', 'client'],
       ['list.rejects-invalid-params', 'client'],
