@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EXIT } from '../../conformance/run/config.js';
 import { bundledSpecPath } from '../paths.js';
@@ -19,6 +20,7 @@ export interface ProxyOptions {
   spec: string;
   judgeBodyBytes: number;
   insecure: boolean;
+  caFile?: string;
 }
 
 function targetOption(value: string): string {
@@ -71,6 +73,7 @@ export function proxyCommand(): Command {
         .argParser(integerOption(1024)),
     )
     .addOption(new Option('--insecure', "do not verify the target's TLS certificate").default(false))
+    .addOption(new Option('--ca-file <file>', "trust this CA (PEM) for the target's certificate, besides Node's own"))
     .action(async (options: ProxyOptions) => {
       const settings = { target: options.target, spec: options.spec, strict: options.strict, bodyCap: options.judgeBodyBytes, keep: 1_000 };
       let judging: Judging;
@@ -81,7 +84,20 @@ export function proxyCommand(): Command {
         process.stderr.write(`docproc proxy: cannot load the contract ${options.spec}: ${(error as Error).message}\n`);
         process.exit(EXIT.usage);
       }
-      const proxy = createProxyServer({ target: options.target, judging, bodyCap: options.judgeBodyBytes, verifyTls: !options.insecure });
+      let ca: string | undefined;
+      try {
+        ca = options.caFile ? readFileSync(options.caFile, 'utf8') : undefined;
+      } catch (error) {
+        process.stderr.write(`docproc proxy: cannot read --ca-file: ${(error as Error).message}\n`);
+        process.exit(EXIT.usage);
+      }
+      const proxy = createProxyServer({
+        target: options.target,
+        judging,
+        bodyCap: options.judgeBodyBytes,
+        verifyTls: !options.insecure,
+        ...(ca ? { ca } : {}),
+      });
       let url: string;
       try {
         url = await proxy.listen(options.port, options.host);

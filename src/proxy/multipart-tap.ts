@@ -138,6 +138,17 @@ export function createMultipartTap(contentType: string): MultipartTap {
   return {
     write(chunk) {
       if (state === 'done' || state === 'broken') return;
+      if (carry.length > 0 && chunk.length >= delimiter.length && (state === 'body' || state === 'preamble')) {
+        // A file's bytes are not copied: only the seam between the kept tail and this chunk is looked at,
+        // and the two are joined only when a delimiter lies there (once per part).
+        const seam = Buffer.concat([carry, chunk.subarray(0, delimiter.length)]);
+        if (seam.indexOf(delimiter) === -1) {
+          if (current) current.size += carry.length;
+          carry = Buffer.alloc(0);
+          scan(chunk);
+          return;
+        }
+      }
       const data = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
       carry = Buffer.alloc(0);
       scan(data);

@@ -17,6 +17,8 @@ export interface ProxyServerOptions {
   bodyCap: number;
   /** Verify the target's TLS certificate (default true). */
   verifyTls?: boolean;
+  /** CA certificates (PEM) to trust for the target besides Node's own. */
+  ca?: string;
 }
 
 /** A running proxy. */
@@ -36,9 +38,13 @@ export interface ProxyServer {
  * to the judging once the exchange ended, off the request's path.
  * @example const proxy = createProxyServer({ target, judging: createLocalJudging(settings, contract), bodyCap }); await proxy.listen(0, '127.0.0.1');
  */
-export function createProxyServer({ target: base, judging, bodyCap, verifyTls }: ProxyServerOptions): ProxyServer {
+export function createProxyServer({ target: base, judging, bodyCap, verifyTls, ca }: ProxyServerOptions): ProxyServer {
   const target = new URL(base);
-  const { forward, close: closeForwarder } = createForwarder({ target, ...(verifyTls !== undefined ? { verifyTls } : {}) });
+  const { forward, close: closeForwarder } = createForwarder({
+    target,
+    ...(verifyTls !== undefined ? { verifyTls } : {}),
+    ...(ca ? { ca } : {}),
+  });
   let seq = 0;
   let inFlight = 0;
   let drained: Array<() => void> = [];
@@ -100,6 +106,10 @@ export function createProxyServer({ target: base, judging, bodyCap, verifyTls }:
   };
 
   const server = createServer(handle);
+  // An idle client connection is closed by the client first (browsers, undici and curl keep theirs for
+  // seconds), never by the proxy as the client reuses it: a reused connection reset mid-upload cannot be retried.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const settled = async () => {
     if (inFlight > 0) await new Promise<void>((resolve) => drained.push(resolve));
     await judging.settled();
