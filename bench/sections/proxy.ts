@@ -146,6 +146,8 @@ export async function proxy({ workDir, rounds, seconds }: { workDir: string; rou
       '',
     ]);
 
+    // Fresh proxies for the upload: VmHWM is a process's peak since it started, and the load above set it.
+    await Promise.all([bare.stop(), judged.stop()]);
     const bigPath = join(workDir, 'proxy-two-hundred-mb.pdf');
     const pdf = await readFile(new URL('../../fixtures/text.pdf', import.meta.url));
     const handle = await open(bigPath, 'w');
@@ -153,7 +155,9 @@ export async function proxy({ workDir, rounds, seconds }: { workDir: string; rou
     await handle.truncate(200 * 1024 * 1024);
     await handle.close();
     try {
-      for (const target of [bare, judged]) {
+      for (const start of [startBareProxy, startDocprocProxy]) {
+        const target = await start(server.baseUrl);
+        started.push(target);
         const r = await uploadGrowth(target, bigPath);
         memory.push([target.name, r.status, fmt(r.seconds, 2), fmt(r.before, 0), fmt(r.peak, 0), `**${fmt(r.peak - r.before, 0)}**`]);
       }
@@ -186,7 +190,7 @@ export async function proxy({ workDir, rounds, seconds }: { workDir: string; rou
     },
     {
       title: 'Proxy: memory while a 200 MB upload passes through',
-      note: 'RSS of the proxy process before the upload and its peak (VmHWM) after it. Target: growth under 64 MB for docproc proxy.',
+      note: 'A fresh process of each proxy: its RSS before the upload and its peak (VmHWM) after it. Target: growth under 64 MB for docproc proxy.',
       head: ['proxy', 'status', 'seconds', 'RSS before MiB', 'peak RSS MiB', 'growth MiB'],
       rows: memory,
     },

@@ -3,6 +3,9 @@ import type { JudgedReport, Judging, JudgingSettings } from './judging.js';
 import type { SeenExchange } from './observed-exchange.js';
 import type { ProxySummary, Violation } from './violation-store.js';
 
+/** The most bytes of exchanges waiting for the judging thread. */
+export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+
 /** Messages to the judging thread. */
 export type WorkerRequest =
   | { type: 'judge'; seen: SeenExchange }
@@ -34,6 +37,10 @@ export async function createWorkerJudging(settings: JudgingSettings, log?: (line
   const { url, execArgv } = workerFile();
   const worker = new Worker(url, { workerData: settings, execArgv });
   let pending = 0;
+  // What waits for the judge is bounded: past it an exchange passes unjudged (counted), never queued without end.
+  const queued: number[] = [];
+  let queuedBytes = 0;
+  let dropped = 0;
   let nextId = 0;
   let idle: Array<() => void> = [];
   const answers = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
@@ -47,6 +54,7 @@ export async function createWorkerJudging(settings: JudgingSettings, log?: (line
         answers.delete(reply.id);
       } else {
         pending -= 1;
+        queuedBytes -= queued.shift() ?? 0;
         if (pending === 0) for (const wake of idle.splice(0)) wake();
       }
     });
@@ -71,13 +79,27 @@ export async function createWorkerJudging(settings: JudgingSettings, log?: (line
   return {
     judge(seen) {
       if (failed) return;
+      const size = seen.responseBody.bytes.length + 4_096;
+      if (queuedBytes + size > MAX_QUEUED_BYTES) {
+        if (dropped++ === 0)
+          log?.(`docproc proxy: the judge is behind (${pending} exchanges waiting): exchanges pass unjudged until it catches up`);
+        return;
+      }
       pending += 1;
+      queued.push(size);
+      queuedBytes += size;
       worker.postMessage({ type: 'judge', seen } satisfies WorkerRequest);
     },
     settled: () => (pending === 0 || failed ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
     newest: (limit) => ask<Violation[]>({ type: 'newest', limit }),
     total: () => ask<number>({ type: 'total' }),
-    summary: () => ask<ProxySummary>({ type: 'summary' }),
+    summary: async () => {
+      const summary = await ask<ProxySummary>({ type: 'summary' });
+      return {
+        ...summary,
+        exchanges: { ...summary.exchanges, total: summary.exchanges.total + dropped, notJudged: summary.exchanges.notJudged + dropped },
+      };
+    },
     report: () => ask<JudgedReport>({ type: 'report' }),
     async close() {
       idle = [];
