@@ -72,6 +72,8 @@ describe('docproc proxy', () => {
   it('in front of the reference server: no violation, and --fail-on-violation exits 0', async () => {
     const cli = await proxyCli(server.baseUrl, ['--fail-on-violation']);
     await typedClientTraffic(cli.baseUrl, KEY);
+    // The violations themselves first, so a failure names the check.
+    expect((await (await fetch(`${cli.baseUrl}/_proxy/violations`)).json()).violations).toEqual([]);
     const summary = await (await fetch(`${cli.baseUrl}/_proxy/report`)).json();
     expect(summary).toMatchObject({ result: 'passed', violations: { total: 0 } });
     expect(summary.exchanges.judged).toBeGreaterThan(30);
