@@ -148,6 +148,7 @@ export async function proxy({ workDir, rounds, seconds }: { workDir: string; rou
 
     // Fresh proxies for the upload: VmHWM is a process's peak since it started, and the load above set it.
     await Promise.all([bare.stop(), judged.stop()]);
+    started.splice(1);
     const bigPath = join(workDir, 'proxy-two-hundred-mb.pdf');
     const pdf = await readFile(new URL('../../fixtures/text.pdf', import.meta.url));
     const handle = await open(bigPath, 'w');
