@@ -2,7 +2,7 @@
 // Express app), printed as markdown and saved under bench/results/.
 //   npm run bench                       # everything, one section after another
 //   npm run bench -- --only hot-path    # one section: hot-path, throughput, uploads, scale, processing, extraction,
-//                                       #   extraction-process, hostile-memory, cold-start
+//                                       #   extraction-process, hostile-memory, cold-start, proxy
 //   npm run bench -- --quick            # shorter runs and smaller scale, to try the harness
 //   npm run bench -- --only hot-path --only hostile-memory --baseline ../docproc-kit-before   # beside another built checkout
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,7 @@ import { extractionProcess } from './sections/extraction-process.js';
 import { hostileMemory } from './sections/hostile-memory.js';
 import { hotPath } from './sections/hot-path.js';
 import { processing } from './sections/processing.js';
+import { proxy } from './sections/proxy.js';
 import { scale } from './sections/scale.js';
 import { throughput } from './sections/throughput.js';
 import { uploads } from './sections/uploads.js';
@@ -53,6 +54,7 @@ try {
   if (wanted('extraction')) tables.push(...(await extraction({ workDir, runs: args.quick ? 1 : 5 })));
   if (wanted('extraction-process')) tables.push(...(await extractionProcess({ runs: args.quick ? 1 : 5 })));
   if (wanted('hostile-memory')) tables.push(...(await hostileMemory({ workDir, baseline: args.baseline })));
+  if (wanted('proxy')) tables.push(...(await proxy({ workDir, rounds: 3, seconds: args.quick ? 3 : 10 })));
   if (wanted('cold-start')) tables.push(...(await coldStart({ workDir, runs: args.quick ? 2 : 5 })));
 } finally {
   await rm(workDir, { recursive: true, force: true });

@@ -24,6 +24,8 @@ export interface MeasureOptions {
   durationSec?: number;
   /** Stop after this many requests instead of after `durationSec`. */
   amount?: number;
+  /** Send at this many requests per second in all (an open load below saturation) instead of as fast as answers come. */
+  overallRate?: number;
 }
 
 /**
@@ -40,12 +42,22 @@ export async function measure({
   connections = 10,
   durationSec = 10,
   amount,
+  overallRate,
 }: MeasureOptions): Promise<LoadResult> {
   let unexpected = 0;
   const statuses: Record<number, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url, method, headers, body, connections, ...(amount ? { amount } : { duration: durationSec }), timeout: 30 },
+      {
+        url,
+        method,
+        headers,
+        body,
+        connections,
+        ...(amount ? { amount } : { duration: durationSec }),
+        ...(overallRate ? { overallRate } : {}),
+        timeout: 30,
+      },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
     instance.on('response', (_client, statusCode) => {

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { conformanceCommand } from './commands/conformance.js';
 import { mockCommand } from './commands/mock.js';
+import { proxyCommand } from './commands/proxy.js';
 import { serveCommand } from './commands/serve.js';
 
 const program = new Command('docproc')
@@ -10,6 +11,7 @@ const program = new Command('docproc')
   .showHelpAfterError()
   .addCommand(mockCommand())
   .addCommand(serveCommand())
-  .addCommand(conformanceCommand());
+  .addCommand(conformanceCommand())
+  .addCommand(proxyCommand());
 
 await program.parseAsync(process.argv);

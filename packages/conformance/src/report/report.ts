@@ -50,7 +50,7 @@ export interface RunInfo {
 
 /** The JSON report `--report` writes. */
 export interface ConformanceReport extends RunInfo {
-  tool: 'docproc conformance';
+  tool: 'docproc conformance' | 'docproc proxy';
   result: 'passed' | 'failed';
   summary: Record<CheckOutcome, number> & { tests: Record<TestInput['state'], number> };
   checks: CheckReport[];

@@ -1,0 +1,41 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Judging } from './judging.js';
+
+/** The path prefix the proxy answers itself; everything else goes to the target. */
+export const CONTROL_PREFIX = '/_proxy/';
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  const text = JSON.stringify(body, null, 2);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+};
+
+/**
+ * Answers `GET /_proxy/violations[?limit=N]` (newest first) and `GET /_proxy/report` (the summary); any
+ * other control path is a 404, any other method a 405.
+ * @example if (req.url?.startsWith(CONTROL_PREFIX)) await answerControl(req, res, judging);
+ */
+export async function answerControl(
+  req: IncomingMessage,
+  res: ServerResponse,
+  source: Pick<Judging, 'newest' | 'total' | 'summary'>,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://proxy');
+  req.resume();
+  if (url.pathname !== '/_proxy/violations' && url.pathname !== '/_proxy/report') {
+    json(res, 404, { error: `no such proxy route ${url.pathname}: GET /_proxy/violations or /_proxy/report` });
+  } else if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    json(res, 405, { error: 'only GET' });
+  } else if (url.pathname === '/_proxy/report') json(res, 200, await source.summary());
+  else {
+    const asked = Number(url.searchParams.get('limit') ?? '100');
+    const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, 1_000) : 100;
+    const [violations, total] = await Promise.all([source.newest(limit), source.total()]);
+    json(res, 200, { total, shown: violations.length, violations });
+  }
+}

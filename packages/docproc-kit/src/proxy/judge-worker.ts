@@ -1,0 +1,41 @@
+// The judging thread of `docproc proxy`: exchanges arrive as messages, are judged here, and only their log
+// lines and the answers to queries go back, so judging never takes the forwarding thread's time.
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadBundledContract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import { createLocalJudging, type JudgingSettings } from './judging.js';
+import type { SeenExchange } from './observed-exchange.js';
+import type { WorkerReply, WorkerRequest } from './worker-judging.js';
+
+const settings = workerData as JudgingSettings;
+const port = parentPort!;
+const contract = settings.spec === bundledSpecPath ? await loadBundledContract() : await loadContract(settings.spec);
+const post = (reply: WorkerReply) => port.postMessage(reply);
+const judging = createLocalJudging(settings, contract, (line) => post({ type: 'log', line }));
+
+// Structured cloning turns Buffers into plain Uint8Arrays: the judge reads Buffers.
+function revive(seen: SeenExchange): SeenExchange {
+  const bytes = seen.responseBody.bytes as Uint8Array;
+  return { ...seen, responseBody: { ...seen.responseBody, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) } };
+}
+
+port.on('message', (message: WorkerRequest) => {
+  void (async () => {
+    if (message.type === 'judge') {
+      judging.judge(revive(message.seen));
+      post({ type: 'judged' });
+      return;
+    }
+    const result =
+      message.type === 'newest'
+        ? await judging.newest(message.limit)
+        : message.type === 'total'
+          ? await judging.total()
+          : message.type === 'summary'
+            ? await judging.summary()
+            : await judging.report();
+    // As JSON: the report's checks carry their judge functions, which no message can.
+    post({ type: 'answer', id: message.id, result: JSON.parse(JSON.stringify(result)) });
+  })();
+});
+post({ type: 'ready' });
