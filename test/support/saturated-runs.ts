@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checksNotPassed, runSuite } from '../../conformance/proofs/run-suite.js';
+import { checksNotPassed, runSuite } from '../../packages/conformance/proofs/run-suite.js';
 import buildIfStale from './fresh-build.js';
 import { type Balancer, startNginx } from './nginx.js';
 import { type RunningCli, startCli } from './processes.js';
