@@ -1,5 +1,5 @@
 import { BUNDLED } from '@docproc-kit/contract/bundled.js';
-import { createPlainKeyring, DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { createKeyring } from '@docproc-kit/reference/api/keys.js';
 import { createFaults } from '@docproc-kit/reference/controls/faults.js';
 import { createReferenceCore } from '@docproc-kit/reference/core.js';
 import { fetchApi } from '@docproc-kit/reference/http/fetch-api.js';
@@ -90,14 +90,13 @@ function check(name: string, value: number | undefined, min: number, max: number
 
 /**
  * Builds the reference service's core (createReferenceCore) in this process: the memory store, the local run
- * queue, a plain keyring, the PDF text-layer extractor, and `fetchApi` in front. Browser-safe.
+ * queue, the keyring (tenants by position), the PDF text-layer extractor, and `fetchApi` in front. Browser-safe.
  * @example const service = createInProcessService({ baseUrl: 'http://docproc.test', processingDelayMs: 0 }); await service.serve(new Request(url));
  */
 export function createInProcessService(options: DocprocMockOptions): InProcessService {
   // First, so a call without options (from JavaScript) is told what it misses.
   const base = parseOrigin(options ?? {});
-  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEV_API_KEY];
-  if (apiKeys.some((key) => typeof key !== 'string' || key === '')) throw new TypeError('apiKeys must be non-empty strings');
+  const keyring = createKeyring(options.apiKeys);
   check('processingDelayMs', options.processingDelayMs, 0, MAX_PROCESSING_DELAY_MS, true);
   check('failureRate', options.failureRate, 0, 1, false);
   check('maxFiles', options.maxFiles, 1, Number.MAX_SAFE_INTEGER, true);
@@ -109,7 +108,7 @@ export function createInProcessService(options: DocprocMockOptions): InProcessSe
     store,
     extractor,
     queue: createLocalRunQueue({ concurrency: DEFAULT_CONCURRENCY }),
-    keyring: createPlainKeyring(apiKeys),
+    keyring,
     settings: createSettings({
       processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
       failure_rate: options.failureRate ?? 0,
@@ -145,7 +144,7 @@ export function createInProcessService(options: DocprocMockOptions): InProcessSe
     underBase: (url) => !base || (url.origin === base.origin && `${url.pathname}/`.startsWith(`${base.path}/`)),
     urlPattern,
     serve,
-    controls: createControls((path, init) => handle(new Request(`http://docproc.in-process${path}`, init)), apiKeys),
+    controls: createControls((path, init) => handle(new Request(`http://docproc.in-process${path}`, init)), keyring.keys),
     idle: () => processor.idle(),
     async close() {
       await processor.stop();
