@@ -102,12 +102,14 @@ async function toPart(file: UploadFile, { Blob: FetchBlob }: FetchRealm): Promis
   const isFile = typeof File !== 'undefined' && file instanceof File;
   const { name, data, type } = isFile ? { name: file.name, data: file, type: file.type } : (file as Exclude<UploadFile, File>);
   if (data instanceof FetchBlob) return [data, name];
-  if (!(data instanceof Blob) && !(typeof data === 'object' && data !== null && 'arrayBuffer' in data)) {
+  // Bytes, or a Blob of any realm (each has arrayBuffer()).
+  const blobLike = data instanceof Blob || typeof (data as { arrayBuffer?: unknown }).arrayBuffer === 'function';
+  if (!blobLike) {
     return [new FetchBlob([data as Uint8Array<ArrayBuffer>], type ? { type } : {}), name];
   }
   let bytes: ArrayBuffer;
   try {
-    bytes = await (data as Blob).arrayBuffer();
+    bytes = await (data as unknown as Blob).arrayBuffer();
   } catch (error) {
     throw new TypeError(
       `The file ${JSON.stringify(name)} cannot be read in ${environmentName()}: its Blob is not the one fetch reads, and its bytes could not be read (${error instanceof Error ? error.message : String(error)}). Pass the bytes instead ({ name, data: Uint8Array }), or run the test under vitest's node or happy-dom environment.`,
