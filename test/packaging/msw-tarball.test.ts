@@ -44,7 +44,6 @@ afterAll(() => removeAll([clone, packs, app]));
 // The test file a team writes: the fixture by its exported path, the typed client against the handlers.
 const scenario = `
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createDocprocClient } from '@docproc-kit/client';
 import { createDocprocHandlers } from '@docproc-kit/msw';
 import { setupServer } from 'msw/node';
@@ -59,7 +58,7 @@ export function uploadsAndFinds(environment) {
     await docproc.close();
   });
   it('uploads text.pdf through the typed client under ' + environment + ', waits for it and finds it', async () => {
-    const pdf = await readFile(createRequire(import.meta.url).resolve('@docproc-kit/msw/fixtures/text.pdf'));
+    const pdf = await readFile(new URL(import.meta.resolve('@docproc-kit/msw/fixtures/text.pdf')));
     const client = createDocprocClient({ baseUrl: 'http://docproc.test', apiKey: 'docproc-dev-key' });
     const upload = await client.uploadDocuments([new File([pdf], 'invoice.pdf', { type: 'application/pdf' })]);
     expect(upload.error).toBeUndefined();
