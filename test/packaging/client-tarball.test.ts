@@ -75,8 +75,8 @@ describe('@docproc-kit/client packed and installed on its own', () => {
       expect.arrayContaining([
         'README.md',
         'package.json',
-        'dist/client/index.js',
-        'dist/client/index.d.ts',
+        'dist/index.js',
+        'dist/index.d.ts',
         'dist/generated/openapi.d.ts',
       ]),
     );
