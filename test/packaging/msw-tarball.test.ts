@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksNotPassed, fullProfileArgs, runSuite } from '../../packages/conformance/proofs/run-suite.js';
 import { copyWorkingTree, diskBytes, installedPackages, npmPack, removeAll, repoRoot, runOk, scratchProject } from './packing.js';
@@ -110,7 +111,7 @@ describe('@docproc-kit/msw packed and installed in a fresh vitest app', () => {
         `// @vitest-environment ${environment}\nimport { uploadsAndFinds } from './scenario.js';\nuploadsAndFinds('${environment}');\n`,
       );
     const { stdout } = await runOk('npx', ['vitest', 'run'], { cwd: app!, timeoutMs: 240_000, env: { CI: '1', NO_COLOR: '1' } });
-    expect(stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Test Files\s+3 passed \(3\)/);
+    expect(stripVTControlCharacters(stdout)).toMatch(/Test Files\s+3 passed \(3\)/);
   }, 300_000);
 
   it('passes the full conformance profile as createDocprocFetch of the installed package', async () => {
