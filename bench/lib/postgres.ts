@@ -1,6 +1,6 @@
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
-import { DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
-import { createKeyring } from 'docproc-kit/server/auth.js';
+import { createKeyring, DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { saltedTenants } from 'docproc-kit/server/auth.js';
 import { openDatabase } from 'docproc-kit/store/postgres/database.js';
 import { openPostgresStore } from 'docproc-kit/store/postgres/postgres-store.js';
 import { SEED_WORD, seededText } from './seed.js';
@@ -15,7 +15,7 @@ import { SEED_WORD, seededText } from './seed.js';
 export async function seedPostgres(url: string, count: number): Promise<void> {
   // Migrates and makes the tenant salt, as a server's start-up would.
   const store = await openPostgresStore(url);
-  const tenant = createKeyring([DEV_API_KEY], store.tenantSalt).tenantOf(DEV_API_KEY)!;
+  const tenant = createKeyring([DEV_API_KEY], saltedTenants(store.tenantSalt)).tenantOf(DEV_API_KEY)!;
   await store.close();
   const db = openDatabase(url);
   try {

@@ -1,6 +1,6 @@
-import { DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { createKeyring, DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
 import { stagedBytes } from '@docproc-kit/reference/http/upload/staged-file.js';
-import { createKeyring } from 'docproc-kit/server/auth.js';
+import { saltedTenants } from 'docproc-kit/server/auth.js';
 import { openLowdbStore } from 'docproc-kit/store/lowdb/lowdb-store.js';
 
 /** The word every seeded document's text contains once, at a position that varies. */
@@ -21,7 +21,7 @@ export function seededText(n: number): string {
 export async function seedStore(dataDir: string, count: number): Promise<void> {
   const store = await openLowdbStore(dataDir);
   try {
-    const tenant = createKeyring([DEV_API_KEY], store.tenantSalt).tenantOf(DEV_API_KEY)!;
+    const tenant = createKeyring([DEV_API_KEY], saltedTenants(store.tenantSalt)).tenantOf(DEV_API_KEY)!;
     const batch = 1_000;
     for (let start = 0; start < count; start += batch) {
       const size = Math.min(batch, count - start);

@@ -72,13 +72,7 @@ createDocprocClient({ baseUrl: 'http://127.0.0.1:4010' });
 describe('@docproc-kit/client packed and installed on its own', () => {
   it('ships only its compiled code, its types (with the generated contract types) and README: no sources or tests', () => {
     expect(packed.files).toEqual(
-      expect.arrayContaining([
-        'README.md',
-        'package.json',
-        'dist/client/index.js',
-        'dist/client/index.d.ts',
-        'dist/generated/openapi.d.ts',
-      ]),
+      expect.arrayContaining(['README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/openapi.d.ts']),
     );
     expect(packed.files.filter((f) => !/^dist\/.+\.(js|d\.ts)$/.test(f) && f !== 'README.md' && f !== 'package.json')).toEqual([]);
     expect(packed.files.filter((f) => f.includes('.test.'))).toEqual([]);

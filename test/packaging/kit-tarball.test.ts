@@ -252,12 +252,14 @@ import { createDocprocClient } from 'docproc-kit/client';
 import { createDocprocFetch } from 'docproc-kit/fetch';
 import { createDocprocHandlers, type DocprocHandlers } from 'docproc-kit/msw';
 
-const handlers: DocprocHandlers = createDocprocHandlers({ processingDelayMs: 0, extractText: () => 'RECEIPT' });
+const handlers: DocprocHandlers = createDocprocHandlers({ baseUrl: 'http://docproc.test', processingDelayMs: 0, extractText: () => 'RECEIPT' });
 export const server = setupServer(...handlers);
-export const client = createDocprocClient({ baseUrl: 'http://docproc.test', apiKey: 'docproc-dev-key', fetch: createDocprocFetch() });
+export const client = createDocprocClient({ baseUrl: 'http://docproc.test', apiKey: 'docproc-dev-key', fetch: createDocprocFetch({ anyOrigin: true }) });
 export const seeded: Promise<string[]> = handlers.controls.seed([{ status: 'failed', count: 2 }]).then((docs) => docs.map((d) => d.filename));
 // @ts-expect-error: a seeded document is processing, completed or failed
 void handlers.controls.seed([{ status: 'archived' }]);
+// @ts-expect-error: where the handlers answer is said, by baseUrl or anyOrigin
+createDocprocHandlers({ processingDelayMs: 0 });
 `,
     );
     const compilerOptions = {

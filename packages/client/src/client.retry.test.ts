@@ -16,7 +16,7 @@ afterEach(() => mock?.close());
 type Fault = 'lose-answer' | 'refuse' | { status: number; retryAfterS?: number };
 /** A network in front of the mock: `faults(request, n)` decides what happens to the n-th request (1-based). */
 function network(faults: (request: Request, n: number) => Fault | undefined) {
-  mock = createDocprocFetch({ processingDelayMs: 0 });
+  mock = createDocprocFetch({ baseUrl: BASE, processingDelayMs: 0 });
   const sent: Request[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);

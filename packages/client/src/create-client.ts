@@ -74,11 +74,48 @@ const LIST = '/api/v1/documents/get_documents';
 const GET = '/api/v1/documents/get_document/{document_id}';
 const RETRY = '/api/v1/documents/retry_documents/{document_id}';
 
-function toBlobAndName(file: UploadFile): [Blob, string] {
-  if (typeof File !== 'undefined' && file instanceof File) return [file, file.name];
-  const { name, data, type } = file as Exclude<UploadFile, File>;
-  const blob = data instanceof Blob ? data : new Blob([data as Uint8Array<ArrayBuffer>], type ? { type } : {});
-  return [blob, name];
+/** The Blob and FormData classes of the runtime's fetch (those its Response makes). */
+interface FetchRealm {
+  Blob: typeof Blob;
+  FormData: typeof FormData;
+}
+let realm: Promise<FetchRealm> | undefined;
+// A DOM environment in a test (vitest's jsdom) puts its own Blob, File and FormData in the globals, which
+// Node's fetch cannot read (a jsdom Blob has no stream()); a Response of the runtime's fetch makes its own.
+const fetchRealm = () =>
+  (realm ??= (async () => {
+    const form = await new Response('', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }).formData();
+    const blob = await new Response('').blob();
+    return { Blob: blob.constructor as typeof Blob, FormData: form.constructor as typeof FormData };
+  })());
+
+// Which DOM environment runs this, for an error that says where a file cannot be read.
+function environmentName(): string {
+  const agent = typeof navigator === 'undefined' ? '' : String(navigator.userAgent);
+  if (/jsdom/i.test(agent)) return "vitest's jsdom environment";
+  if (/happydom/i.test(agent)) return "vitest's happy-dom environment";
+  return 'this environment';
+}
+
+// The file as a Blob of the fetch's own (its bytes copied when it is another realm's), and its name.
+async function toPart(file: UploadFile, { Blob: FetchBlob }: FetchRealm): Promise<[Blob, string]> {
+  const isFile = typeof File !== 'undefined' && file instanceof File;
+  const { name, data, type } = isFile ? { name: file.name, data: file, type: file.type } : (file as Exclude<UploadFile, File>);
+  if (data instanceof FetchBlob) return [data, name];
+  // Bytes, or a Blob of any realm (each has arrayBuffer()).
+  const blobLike = data instanceof Blob || typeof (data as { arrayBuffer?: unknown }).arrayBuffer === 'function';
+  if (!blobLike) {
+    return [new FetchBlob([data as Uint8Array<ArrayBuffer>], type ? { type } : {}), name];
+  }
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await (data as unknown as Blob).arrayBuffer();
+  } catch (error) {
+    throw new TypeError(
+      `The file ${JSON.stringify(name)} cannot be read in ${environmentName()}: its Blob is not the one fetch reads, and its bytes could not be read (${error instanceof Error ? error.message : String(error)}). Pass the bytes instead ({ name, data: Uint8Array }), or run the test under vitest's node or happy-dom environment.`,
+    );
+  }
+  return [new FetchBlob([bytes], type ? { type } : {}), name];
 }
 
 /** Turns openapi-fetch's `{ data, error, response }` into a {@link Result} whose error is always typed. */
@@ -158,7 +195,8 @@ export function createDocprocClient(options: DocprocClientOptions) {
      * with `retry` on the client makes one itself and repeats the call when that is safe.
      */
     async uploadDocuments(files: UploadFile[], init: UploadOptions = {}): Promise<Result<UploadResult>> {
-      const parts = files.map(toBlobAndName);
+      const fetchClasses = await fetchRealm();
+      const parts = await Promise.all(files.map((file) => toPart(file, fetchClasses)));
       const given = Object.keys(init.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
       const key = init.idempotencyKey ?? (given || !retrying ? undefined : uuid());
       const send = () =>
@@ -169,11 +207,13 @@ export function createDocprocClient(options: DocprocClientOptions) {
             // openapi-fetch serializes bodies as JSON by default; multipart needs FormData (and no
             // explicit Content-Type, so fetch writes the boundary).
             bodySerializer: () => {
-              const form = new FormData();
+              const form = new fetchClasses.FormData();
               for (const [blob, name] of parts) form.append('files[]', blob, name);
               return form;
             },
-            headers: init.headers,
+            // openapi-fetch leaves the Content-Type to fetch only for the global FormData; this one may be
+            // another realm's (see fetchRealm), so its JSON default is taken off here.
+            headers: { ...Object.fromEntries(new Headers(init.headers)), 'content-type': null },
             signal: init.signal,
           }),
         );

@@ -1,11 +1,12 @@
 import { getResponse } from 'msw';
+import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDocprocFetch } from './docproc-fetch.js';
 import { createDocprocHandlers } from './msw.js';
 
 // Which requests the handlers take (msw's own matching, through getResponse) and the fetch mock answers.
 const KEY = { 'x-api-key': 'docproc-dev-key' };
-const anywhere = createDocprocHandlers({ processingDelayMs: 0 });
+const anywhere = createDocprocHandlers({ anyOrigin: true, processingDelayMs: 0 });
 const based = createDocprocHandlers({ baseUrl: 'https://docproc.example.com/base/', processingDelayMs: 0 });
 const fetchBased = createDocprocFetch({ baseUrl: 'https://docproc.example.com/base', processingDelayMs: 0 });
 afterAll(() => Promise.all([anywhere.close(), based.close(), fetchBased.close()]));
@@ -21,7 +22,7 @@ describe('createDocprocHandlers matches the API and the controls', () => {
     { url: 'http://localhost:5173/api/v2/documents/get_documents', status: undefined },
     { url: 'http://localhost:5173/openapi.json', status: undefined },
     { url: 'http://localhost:5173/app/api/v1/documents/get_documents', status: undefined },
-  ])('on any origin without baseUrl: $url is $status', async ({ url, status }) => {
+  ])('on every origin with anyOrigin: $url is $status', async ({ url, status }) => {
     expect(await statusFrom(anywhere, url)).toBe(status);
   });
 
@@ -33,6 +34,40 @@ describe('createDocprocHandlers matches the API and the controls', () => {
     { url: 'http://docproc.example.com/base/api/v1/documents/get_documents', status: undefined },
   ])('only under baseUrl when given: $url is $status', async ({ url, status }) => {
     expect(await statusFrom(based, url)).toBe(status);
+  });
+});
+
+describe('where the mock answers is said, never assumed', () => {
+  const create = { createDocprocHandlers, createDocprocFetch } as Record<string, (options: unknown) => { close(): Promise<void> }>;
+  it.each([
+    ['no options', undefined, /needs baseUrl .* or anyOrigin: true/],
+    ['neither baseUrl nor anyOrigin', { processingDelayMs: 0 }, /needs baseUrl .* or anyOrigin: true/],
+    ['anyOrigin: false alone', { anyOrigin: false }, /needs baseUrl .* or anyOrigin: true/],
+    ['both', { baseUrl: 'http://docproc.test', anyOrigin: true }, /either baseUrl or anyOrigin: true, not both/],
+    ['a baseUrl ending in /api/v1', { baseUrl: 'http://docproc.test/api/v1' }, /without \/api\/v1/],
+  ])('with %s, both factories throw a TypeError saying what to give', (_what, options, message) => {
+    for (const factory of Object.values(create)) expect(() => factory(options)).toThrow(message);
+  });
+
+  it("leaves a request to another origin, the app's own backend on /api/v1 too, to MSW's onUnhandledRequest", async () => {
+    const mock = createDocprocHandlers({ baseUrl: 'http://docproc.test', processingDelayMs: 0 });
+    const unhandled: string[] = [];
+    const server = setupServer(...mock);
+    server.listen({
+      onUnhandledRequest: (request, print) => {
+        unhandled.push(request.url);
+        print.error();
+      },
+    });
+    try {
+      const mine = await fetch('http://docproc.test/api/v1/documents/get_documents', { headers: KEY });
+      expect(mine.status).toBe(200);
+      await expect(fetch('http://app.test/api/v1/documents/get_documents', { headers: KEY })).rejects.toThrow();
+      expect(unhandled).toEqual(['http://app.test/api/v1/documents/get_documents']);
+    } finally {
+      server.close();
+      await mock.close();
+    }
   });
 });
 

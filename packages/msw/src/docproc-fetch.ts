@@ -27,13 +27,13 @@ function abortable(signal: AbortSignal, answer: Promise<Response>): Promise<Resp
  * client's `fetch` option in tests. Stateful and in memory, with the reference server's own rules (the same
  * core: tenants by key, processing on a timer, retries, idempotency, pagination, search by filename and a
  * PDF's text layer, mock controls). A URL outside `baseUrl` fails as an unreachable host does (the promise
- * rejects with a TypeError); without `baseUrl` every URL is the mock's. Browser-safe.
+ * rejects with a TypeError); with `anyOrigin: true` every URL is the mock's. Browser-safe.
  * @example
- * const fetch = createDocprocFetch({ processingDelayMs: 0 });
+ * const fetch = createDocprocFetch({ baseUrl: 'http://docproc.test', processingDelayMs: 0 });
  * const docproc = createDocprocClient({ baseUrl: 'http://docproc.test', apiKey: 'docproc-dev-key', fetch });
  * await fetch.controls.seed([{ status: 'failed', count: 3 }]);
  */
-export function createDocprocFetch(options: DocprocMockOptions = {}): DocprocFetch {
+export function createDocprocFetch(options: DocprocMockOptions): DocprocFetch {
   const service = createInProcessService(options);
   const mockFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);

@@ -7,12 +7,13 @@ import { createDocprocFetch } from './docproc-fetch.js';
 // server on a port hands each of its requests to the fetch mock. Limits as in packages/conformance/test/full-profile.test.ts.
 const KEYS = ['fetch-key', 'fetch-second-key'];
 const MAX_FILE_BYTES = 65_536;
-const docprocFetch = createDocprocFetch({ apiKeys: KEYS, processingDelayMs: 200, maxFileBytes: MAX_FILE_BYTES });
+const BASE_URL = 'http://docproc.fetch.test';
+const docprocFetch = createDocprocFetch({ apiKeys: KEYS, baseUrl: BASE_URL, processingDelayMs: 200, maxFileBytes: MAX_FILE_BYTES });
 let bridge: FetchBridge;
 let run: SuiteRun;
 
 beforeAll(async () => {
-  bridge = await bridgeFetch(docprocFetch, 'http://docproc.fetch.test');
+  bridge = await bridgeFetch(docprocFetch, BASE_URL);
   run = await runSuite(fullProfileArgs(bridge.baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 20_000 }), {
     timeoutMs: 240_000,
   });

@@ -1,9 +1,9 @@
 /**
- * `docproc-kit/fetch`: the reference service as a `fetch` function, stateful and in memory, for the typed
+ * `@docproc-kit/msw/fetch` (also `docproc-kit/fetch`): the reference service as a `fetch` function, stateful and in memory, for the typed
  * client's `fetch` option in tests that want neither a port nor MSW. Browser-safe.
  * @example
- * import { createDocprocFetch } from 'docproc-kit/fetch';
- * const fetch = createDocprocFetch({ processingDelayMs: 0 });
+ * import { createDocprocFetch } from '@docproc-kit/msw/fetch';
+ * const fetch = createDocprocFetch({ baseUrl: 'http://docproc.test', processingDelayMs: 0 });
  * const docproc = createDocprocClient({ baseUrl: 'http://docproc.test', apiKey: 'docproc-dev-key', fetch });
  */
 export type {
@@ -17,5 +17,5 @@ export type {
 } from './controls.js';
 export { DocprocControlError } from './controls.js';
 export { createDocprocFetch, type DocprocFetch } from './docproc-fetch.js';
-export type { DocprocMockOptions } from './in-process-service.js';
+export type { DocprocMockOptions, DocprocMockOrigin, DocprocMockSettings } from './in-process-service.js';
 export type { ExtractImageText } from './text-layer-extractor.js';

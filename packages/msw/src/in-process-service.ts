@@ -1,5 +1,5 @@
 import { BUNDLED } from '@docproc-kit/contract/bundled.js';
-import { createPlainKeyring, DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { createKeyring } from '@docproc-kit/reference/api/keys.js';
 import { createFaults } from '@docproc-kit/reference/controls/faults.js';
 import { createReferenceCore } from '@docproc-kit/reference/core.js';
 import { fetchApi } from '@docproc-kit/reference/http/fetch-api.js';
@@ -16,8 +16,8 @@ import { createMemoryStore } from '@docproc-kit/reference/store/memory/memory-st
 import { createControls, type DocprocControls } from './controls.js';
 import { createTextLayerExtractor, type ExtractImageText, IN_PROCESS_RUN_BUDGET_MS } from './text-layer-extractor.js';
 
-/** Options of the in-process mock (`createDocprocHandlers`, `createDocprocFetch`); every one is optional. */
-export interface DocprocMockOptions {
+/** Options of the in-process mock besides where it answers; every one is optional. */
+export interface DocprocMockSettings {
   /** Accepted keys, each its own tenant (default: the dev key `docproc-dev-key`). */
   apiKeys?: string[];
   /** Minimum time a run stays `processing`, in ms (default 1500, as `docproc serve`; 0 for fast tests). */
@@ -26,12 +26,6 @@ export interface DocprocMockOptions {
   failureRate?: number;
   /** Makes simulated failures reproducible. */
   seed?: number;
-  /**
-   * The service's base_url (no `/api/v1`), e.g. `https://docproc.example.com`: only requests under it are
-   * answered. Without it, the contract's paths (`/api/v1/...`, and the mock controls under `/_mock/...`) are
-   * answered on any origin.
-   */
-  baseUrl?: string;
   /** The text of an uploaded PNG or JPEG (there is no OCR engine here): '' unless given. */
   extractText?: ExtractImageText;
   /** Files per upload (default: the contract's `x-default-limits`). */
@@ -42,11 +36,23 @@ export interface DocprocMockOptions {
   journalSize?: number;
 }
 
+/**
+ * Where the mock answers, said once: the service's `baseUrl` (its base_url without `/api/v1`, e.g.
+ * `https://docproc.example.com`), and only requests under it; or `anyOrigin: true`, the contract's paths
+ * (`/api/v1/...`, the controls under `/_mock/...`) on every origin, the app's own backend's too. Anything the
+ * mock does not answer goes on to MSW's `onUnhandledRequest` (the handlers) or fails as an unreachable host
+ * does (the fetch).
+ */
+export type DocprocMockOrigin = { baseUrl: string; anyOrigin?: false } | { anyOrigin: true; baseUrl?: undefined };
+
+/** Options of the in-process mock (`createDocprocHandlers`, `createDocprocFetch`): where it answers, and its settings. */
+export type DocprocMockOptions = DocprocMockSettings & DocprocMockOrigin;
+
 /** The reference service's core in this process, with the memory store: what the MSW handlers and the fetch mock carry. */
 export interface InProcessService {
-  /** Whether a URL is under `baseUrl` (every URL is without one). */
+  /** Whether a URL is under `baseUrl` (every URL is with `anyOrigin`). */
   underBase(url: URL): boolean;
-  /** The URLs the mock answers, as a RegExp on `origin + pathname` (how MSW matches handlers): the API's and the controls' paths under `baseUrl`, or on any origin. */
+  /** The URLs the mock answers, as a RegExp on `origin + pathname` (how MSW matches handlers): the API's and the controls' paths under `baseUrl`, or on any origin with `anyOrigin`. */
   readonly urlPattern: RegExp;
   /** Answers a request under `baseUrl` (a path the API does not own is a 404 problem). */
   serve(request: Request): Promise<Response>;
@@ -61,8 +67,14 @@ export interface InProcessService {
 const PREFIXES = ['/api/v1', '/_mock'];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-function parseBaseUrl(baseUrl: string | undefined): { origin: string; path: string } | undefined {
-  if (baseUrl === undefined) return undefined;
+// The base the mock answers under, or undefined for any origin (asked for in so many words).
+function parseOrigin({ baseUrl, anyOrigin }: Partial<DocprocMockOrigin>): { origin: string; path: string } | undefined {
+  if (anyOrigin === true && baseUrl === undefined) return undefined;
+  if (anyOrigin === true) throw new TypeError('give either baseUrl or anyOrigin: true, not both');
+  if (typeof baseUrl !== 'string')
+    throw new TypeError(
+      "the docproc mock needs baseUrl (the service's base_url, e.g. 'http://docproc.test'), or anyOrigin: true to answer /api/v1 on every origin",
+    );
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be http(s): ${baseUrl}`);
   if (/\/api\/v1\/?$/.test(url.pathname))
@@ -78,25 +90,25 @@ function check(name: string, value: number | undefined, min: number, max: number
 
 /**
  * Builds the reference service's core (createReferenceCore) in this process: the memory store, the local run
- * queue, a plain keyring, the PDF text-layer extractor, and `fetchApi` in front. Browser-safe.
- * @example const service = createInProcessService({ processingDelayMs: 0 }); await service.serve(new Request(url));
+ * queue, the keyring (tenants by position), the PDF text-layer extractor, and `fetchApi` in front. Browser-safe.
+ * @example const service = createInProcessService({ baseUrl: 'http://docproc.test', processingDelayMs: 0 }); await service.serve(new Request(url));
  */
-export function createInProcessService(options: DocprocMockOptions = {}): InProcessService {
-  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEV_API_KEY];
-  if (apiKeys.some((key) => typeof key !== 'string' || key === '')) throw new TypeError('apiKeys must be non-empty strings');
+export function createInProcessService(options: DocprocMockOptions): InProcessService {
+  // First, so a call without options (from JavaScript) is told what it misses.
+  const base = parseOrigin(options ?? {});
+  const keyring = createKeyring(options.apiKeys);
   check('processingDelayMs', options.processingDelayMs, 0, MAX_PROCESSING_DELAY_MS, true);
   check('failureRate', options.failureRate, 0, 1, false);
   check('maxFiles', options.maxFiles, 1, Number.MAX_SAFE_INTEGER, true);
   check('maxFileBytes', options.maxFileBytes, 1, Number.MAX_SAFE_INTEGER, true);
   check('journalSize', options.journalSize, 0, MAX_JOURNAL_SIZE, true);
-  const base = parseBaseUrl(options.baseUrl);
   const store = createMemoryStore();
   const extractor = createTextLayerExtractor({ extractImageText: options.extractText });
   const { api, processor } = createReferenceCore({
     store,
     extractor,
     queue: createLocalRunQueue({ concurrency: DEFAULT_CONCURRENCY }),
-    keyring: createPlainKeyring(apiKeys),
+    keyring,
     settings: createSettings({
       processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
       failure_rate: options.failureRate ?? 0,
@@ -132,7 +144,7 @@ export function createInProcessService(options: DocprocMockOptions = {}): InProc
     underBase: (url) => !base || (url.origin === base.origin && `${url.pathname}/`.startsWith(`${base.path}/`)),
     urlPattern,
     serve,
-    controls: createControls((path, init) => handle(new Request(`http://docproc.in-process${path}`, init)), apiKeys),
+    controls: createControls((path, init) => handle(new Request(`http://docproc.in-process${path}`, init)), keyring.keys),
     idle: () => processor.idle(),
     async close() {
       await processor.stop();

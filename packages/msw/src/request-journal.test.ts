@@ -6,8 +6,8 @@ import { createDocprocFetch } from './docproc-fetch.js';
 // The request journal as a frontend developer reads it: through controls.requests() and GET /_mock/requests
 // of the fetch mock (the same core as the server's, with the journal in memory).
 const KEYS = ['journal-key', 'journal-other-key'];
-const mock = createDocprocFetch({ apiKeys: KEYS, processingDelayMs: 0, journalSize: 5 });
 const base = 'http://docproc.test';
+const mock = createDocprocFetch({ baseUrl: base, apiKeys: KEYS, processingDelayMs: 0, journalSize: 5 });
 const as = (key: string) => ({ headers: { 'x-api-key': key } });
 const pdf = await readFile(fixturePath('text.pdf'));
 

@@ -1,11 +1,11 @@
 import { BUNDLED_OPERATIONS } from '@docproc-kit/contract/bundled.js';
-import type { Logger } from 'pino';
 import { createDocumentsApi } from './api/documents-api.js';
 import type { Keyring } from './api/keys.js';
 import { createReferenceApi, type ReferenceApi } from './api/reference-api.js';
 import { createControlsApi } from './controls/controls-api.js';
 import type { FaultRegistry } from './controls/faults.js';
 import type { RequestJournal } from './journal/request-journal.js';
+import type { CoreLogger } from './logger.js';
 import type { Extractor } from './processing/extraction.js';
 import { createProcessor, type Processor, type RunObserver } from './processing/processor.js';
 import type { RunQueue } from './processing/queue/run-queue.js';
@@ -13,8 +13,7 @@ import type { SettingsRegistry } from './processing/settings.js';
 import type { DocumentStore } from './store/document-store.js';
 import { createUploadService } from './upload/upload-service.js';
 
-/** Where the core reports what fails no request (a run that could not be stored, say); pino's logger fits. */
-export type CoreLogger = Pick<Logger, 'info' | 'error'>;
+export type { CoreLogger } from './logger.js';
 
 /** Everything the reference service's behaviour is built from; each part is a port or a value, handed in. */
 export interface ReferenceCoreDeps {

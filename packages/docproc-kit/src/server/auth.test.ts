@@ -1,9 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { createKeyring } from '@docproc-kit/reference/api/keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFetch, fixture, type RunningReferenceServer, startReferenceInProcess } from '../../../../test/support/reference-server.js';
-import { createKeyring } from './auth.js';
+import { saltedTenants } from './auth.js';
 
 // Keys and tenants over HTTP: each configured key is its own tenant; another tenant's document is
 // a 404, never a 403; the dev key is off once keys are configured; keys never reach the disk.
@@ -83,10 +84,10 @@ describe('keys', () => {
   });
 
   it('map to stable tenants under one salt, and to other tenants under another data dir’s salt', () => {
-    const a = createKeyring([ALICE, BOB], 'salt-one-0123456789');
-    expect(a.tenantOf(ALICE)).toBe(createKeyring([ALICE], 'salt-one-0123456789').tenantOf(ALICE));
+    const a = createKeyring([ALICE, BOB], saltedTenants('salt-one-0123456789'));
+    expect(a.tenantOf(ALICE)).toBe(createKeyring([ALICE], saltedTenants('salt-one-0123456789')).tenantOf(ALICE));
     expect(a.tenantOf(ALICE)).not.toBe(a.tenantOf(BOB));
-    expect(a.tenantOf(ALICE)).not.toBe(createKeyring([ALICE], 'salt-two-0123456789').tenantOf(ALICE));
+    expect(a.tenantOf(ALICE)).not.toBe(createKeyring([ALICE], saltedTenants('salt-two-0123456789')).tenantOf(ALICE));
     expect(a.tenantOf('nope')).toBeUndefined();
   });
 

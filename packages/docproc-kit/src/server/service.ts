@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { BUNDLED } from '@docproc-kit/contract/bundled.js';
-import { DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { createKeyring, DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
 import { createFaults, type FaultRegistry } from '@docproc-kit/reference/controls/faults.js';
 import { createReferenceCore } from '@docproc-kit/reference/core.js';
 import { fetchApi } from '@docproc-kit/reference/http/fetch-api.js';
@@ -38,7 +38,7 @@ import { createOpsRoutes, type ReadinessReport } from '../ops/ops-routes.js';
 import { openLowdbStore } from '../store/lowdb/lowdb-store.js';
 import type { Database } from '../store/postgres/database.js';
 import { createApp } from './app.js';
-import { createKeyring } from './auth.js';
+import { saltedTenants } from './auth.js';
 import { seedFromFile } from './seed-file.js';
 
 /** Options of the reference service; only `dataDir` is required. */
@@ -214,7 +214,6 @@ const STRANDED_SWEEP_MS = 10_000;
  */
 export async function createReferenceService(options: ReferenceServiceOptions): Promise<ReferenceService> {
   const logger = options.logger ?? createLogger({ level: 'info' });
-  const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEV_API_KEY];
   const clock = options.clock ?? (() => new Date());
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const limits = {
@@ -257,7 +256,8 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
       })
     : createMemoryJournal({ capacity: journalSize });
   const localQueue = parts.queue ? undefined : createLocalRunQueue({ concurrency });
-  const keyring = createKeyring(apiKeys, store.tenantSalt);
+  const keyring = createKeyring(options.apiKeys, saltedTenants(store.tenantSalt));
+  const apiKeys = [...keyring.keys];
   const { api, processor } = createReferenceCore({
     store,
     extractor,

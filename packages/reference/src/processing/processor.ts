@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { CoreLogger } from '../logger.js';
 import type { DocumentRecord, ForcedOutcome } from '../model.js';
 import type { DocumentStore } from '../store/document-store.js';
 import type { Extractor } from './extraction.js';
@@ -27,7 +27,7 @@ export interface ProcessorOptions {
    * slot goes to the next document, whatever the extractor does (its own limit should fire first).
    */
   runBudgetMs: number;
-  logger: Pick<Logger, 'info' | 'error'>;
+  logger: CoreLogger;
   /** Told of every finished run (the metrics); nothing when absent. */
   observer?: RunObserver;
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { until } from '../../../../test/support/reference-server.js';
 import type { ReceivedFile, ReceivedUpload, ReceiveOptions } from '../http/upload/received-upload.js';
@@ -32,7 +31,7 @@ beforeEach(async () => {
     clock: () => new Date(now),
     queue: createLocalRunQueue({ concurrency: 1 }),
     runBudgetMs: 60_000,
-    logger: pino({ level: 'silent' }),
+    logger: { info: () => {}, error: () => {} },
   });
   uploads = createUploadService({ store, processor, clock: () => new Date(now) });
 });

@@ -3,12 +3,12 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage as Request } from 'node:http';
 import { join } from 'node:path';
-import { Transform, Writable } from 'node:stream';
+import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ACCEPTED_TYPES, type DetectedType } from '@docproc-kit/reference/http/upload/received-upload.js';
+import { SIGNATURE_BYTES, sniffType } from '@docproc-kit/reference/http/upload/file-signature.js';
+import type { DetectedType } from '@docproc-kit/reference/http/upload/received-upload.js';
 import type { UploadRefusal } from '@docproc-kit/reference/http/upload/upload-refusal.js';
 import { refuse } from '@docproc-kit/reference/http/upload/upload-refusal.js';
-import { fileTypeStream } from 'file-type';
 import type multer from 'multer';
 
 /** What the storage engine adds to multer's file object. */
@@ -45,6 +45,31 @@ export interface SniffingStorage extends multer.StorageEngine {
   settled(req: Request): Promise<void>;
 }
 
+// The part's first `size` bytes (fewer if it ends first), read before anything is stored, and the part from
+// its first byte on to stream: the head put back in front of what has not been read yet.
+function readHead(stream: Readable, size: number): Promise<{ head: Buffer; rest: Readable }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const finish = (ended: boolean) => {
+      stream.off('readable', onReadable).off('end', onEnd).off('error', reject);
+      const head = Buffer.concat(chunks);
+      if (ended) return resolve({ head, rest: Readable.from(head.length > 0 ? [head] : []) });
+      stream.unshift(head);
+      resolve({ head, rest: stream });
+    };
+    const onReadable = () => {
+      for (let chunk: Buffer | null = stream.read(); chunk !== null; chunk = stream.read()) {
+        chunks.push(chunk);
+        length += chunk.length;
+        if (length >= size) return finish(false);
+      }
+    };
+    const onEnd = () => finish(true);
+    stream.on('readable', onReadable).once('end', onEnd).once('error', reject);
+  });
+}
+
 const discarding = () =>
   new Writable({
     write(_chunk, _encoding, done) {
@@ -73,10 +98,10 @@ export function createSniffingStorage(dir: string): SniffingStorage {
       const keep = !dropped.has(req);
       const path = keep ? join(dir, `${randomUUID()}.part`) : '';
       const store = async (): Promise<SniffedFile> => {
-        const typed = await fileTypeStream(file.stream);
-        const detectedType = typed.fileType && ACCEPTED_TYPES[typed.fileType.mime];
+        const { head, rest } = await readHead(file.stream, SIGNATURE_BYTES);
+        const detectedType = sniffType(head);
         if (!detectedType) {
-          typed.resume();
+          rest.resume();
           throw new RefusedPart(refuse.unsupported(file.originalname));
         }
         const hash = createHash('sha256');
@@ -89,7 +114,7 @@ export function createSniffingStorage(dir: string): SniffingStorage {
           },
         });
         try {
-          await pipeline(typed, tap, keep ? createWriteStream(path, { flags: 'wx' }) : discarding());
+          await pipeline(rest, tap, keep ? createWriteStream(path, { flags: 'wx' }) : discarding());
         } catch (error) {
           if (keep) await rm(path, { force: true });
           throw error;

@@ -3,13 +3,13 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '@docproc-kit/conformance/rules/contract.js';
-import { DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
+import { createKeyring, DEV_API_KEY } from '@docproc-kit/reference/api/keys.js';
 import type { DocumentRecord } from '@docproc-kit/reference/model.js';
 import type { EarlierUpload, NewDocument } from '@docproc-kit/reference/store/document-store.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contractFetch, fixture, startReferenceServer, until } from '../../../../../test/support/reference-server.js';
 import { stagedTempFile } from '../../http/upload/staged-temp-file.js';
-import { createKeyring } from '../../server/auth.js';
+import { saltedTenants } from '../../server/auth.js';
 import { DataDirLockedError } from './data-dir.js';
 import { CorruptFileError, MissingFileError } from './durable-fs.js';
 import { type LowdbStore, type LowdbStoreOptions, openLowdbStore } from './lowdb-store.js';
@@ -332,7 +332,7 @@ describe('uploads remembered under an Idempotency-Key', () => {
 describe('a text file that cannot be read', () => {
   it('fails only its own document: search and the other documents are served', async () => {
     const store = await open();
-    const tenant = createKeyring([DEV_API_KEY], store.tenantSalt).tenantOf(DEV_API_KEY)!;
+    const tenant = createKeyring([DEV_API_KEY], saltedTenants(store.tenantSalt)).tenantOf(DEV_API_KEY)!;
     const [broken, fine] = await store.insert([await received(store, 'a.pdf', tenant), await received(store, 'b.pdf', tenant)], NOW);
     await replace(store, { ...broken!, status: 'completed', processed_at: NOW }, 'ALPHA');
     await replace(store, { ...fine!, status: 'completed', processed_at: NOW }, 'BETA');

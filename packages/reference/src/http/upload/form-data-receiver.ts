@@ -1,7 +1,7 @@
 import { textFault } from '@docproc-kit/contract/storable-text.js';
-import { fileTypeFromBuffer } from 'file-type';
+import { sniffType } from './file-signature.js';
 import { boundaryOf, parseMultipart } from './multipart-body.js';
-import { ACCEPTED_TYPES, type ReceivedFile, type ReceivedUpload, type ReceiveOptions, type UploadLimits } from './received-upload.js';
+import type { ReceivedFile, ReceivedUpload, ReceiveOptions, UploadLimits } from './received-upload.js';
 import { notKept, stagedBytes } from './staged-file.js';
 import { FILES_FIELD, refuse, type UploadRefusal } from './upload-refusal.js';
 
@@ -49,8 +49,7 @@ export async function receiveFormData(request: Request, limits: UploadLimits, { 
     if (part.data.length > limits.maxFileBytes) return refused(refuse.fileTooLarge(name, limits.maxFileBytes));
     // A copy of its own, so the stored file does not pin the whole body in memory.
     const bytes = part.data.slice();
-    const detected = (await fileTypeFromBuffer(bytes))?.mime;
-    const contentType = detected === undefined ? undefined : ACCEPTED_TYPES[detected];
+    const contentType = sniffType(bytes);
     if (!contentType) return refused(refuse.unsupported(name));
     files.push({
       filename: name,

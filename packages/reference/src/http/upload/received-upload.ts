@@ -5,15 +5,6 @@ import type { UploadRefusal } from './upload-refusal.js';
 /** A file's type as detected from its bytes. */
 export type DetectedType = components['schemas']['DocumentContentType'];
 
-/** The types the contract accepts, by the MIME type file-type detects from the leading bytes. */
-export const ACCEPTED_TYPES: Record<string, DetectedType> = {
-  'application/pdf': 'application/pdf',
-  'image/jpeg': 'image/jpeg',
-  'image/png': 'image/png',
-  // An animated PNG is a PNG whose first frame any PNG reader decodes.
-  'image/apng': 'image/png',
-};
-
 /** How fast an upload body must keep arriving. */
 export interface MinUploadRate {
   /** Bytes per second, averaged over each window (default 1 KiB/s). */

@@ -1,0 +1,4 @@
+// @vitest-environment node
+import { describeUploads } from './upload-scenario.js';
+
+describeUploads('node');
