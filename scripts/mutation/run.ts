@@ -1,0 +1,130 @@
+// `npm run mutation`: a fixed sample of the reference core's generated mutants, each judged by the conformance
+// suite (stryker.config.mjs), then the score. `-- --all`: every mutant. `-- --sample N`: a sample of about N.
+// The sample is drawn from the complete list of mutants, which a first pass lists without running the suite
+// (its test command is `true`), shuffled with a fixed seed: the same sources give the same sample.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LogLevel, type MutantResult, type PartialStrykerOptions } from '@stryker-mutator/api/core';
+import { Stryker } from '@stryker-mutator/core';
+import { readEquivalent, readReport, score } from './score.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const SAMPLE_SEED = 29;
+/** About this many mutants: within 15 minutes on an idle 2-core machine, at about 25 s of suite per mutant, two at once. */
+const DEFAULT_SAMPLE = 40;
+const SURVIVORS_FILE = 'packages/conformance/proofs/mutation-survivors.md';
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+// mulberry32: a small seeded generator, so the sample does not depend on Node's Math.random.
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+type Location = MutantResult['location'];
+const inside = (outer: Location, inner: Location) =>
+  (outer.start.line < inner.start.line || (outer.start.line === inner.start.line && outer.start.column <= inner.start.column)) &&
+  (outer.end.line > inner.end.line || (outer.end.line === inner.end.line && outer.end.column >= inner.end.column));
+
+/**
+ * Stryker's `mutate` ranges of a sample of about `size` mutants: each picked mutant's own range (line 1-based,
+ * column 0-based in a range, 1-based in a report), which also holds the mutants nested in it.
+ */
+export function sampleRanges(mutants: MutantResult[], size: number, seed: number): string[] {
+  const key = (m: MutantResult) =>
+    `${m.fileName}\t${String(m.location.start.line).padStart(6)}\t${String(m.location.start.column).padStart(6)}\t${m.mutatorName}\t${m.replacement}`;
+  const pool = [...mutants].sort((a, b) => key(a).localeCompare(key(b)));
+  const random = seeded(seed);
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+  }
+  const chosen = new Set<MutantResult>();
+  const ranges: string[] = [];
+  for (const m of pool) {
+    if (chosen.size >= size) break;
+    if (chosen.has(m)) continue;
+    for (const n of mutants) if (n.fileName === m.fileName && inside(m.location, n.location)) chosen.add(n);
+    const { start, end } = m.location;
+    ranges.push(`${relative(root, m.fileName)}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
+  }
+  return ranges;
+}
+
+const all = process.argv.includes('--all');
+const size = Number(option('--sample') ?? DEFAULT_SAMPLE);
+const concurrency = option('--concurrency');
+// Stryker merges its options into the config module's object: each run gets a copy of it, whole.
+const configUrl = new URL('stryker.config.mjs', `file://${root}`).href;
+const config = (await import(configUrl)).default as PartialStrykerOptions;
+const options = (overrides: PartialStrykerOptions): PartialStrykerOptions => ({
+  ...structuredClone(config),
+  ...(concurrency ? { concurrency: Number(concurrency) } : {}),
+  ...overrides,
+});
+
+/** Every mutant of the configured files, listed once per content of those files and of the config. */
+async function listMutants(): Promise<MutantResult[]> {
+  const hash = createHash('sha256').update(JSON.stringify(config));
+  for (const file of config.mutate ?? []) if (file) hash.update(readFileSync(new URL(file, `file://${root}`)));
+  const cache = new URL(`reports/mutation/listing-${hash.digest('hex').slice(0, 16)}.json`, `file://${root}`);
+  try {
+    return JSON.parse(readFileSync(cache, 'utf8')) as MutantResult[];
+  } catch {
+    const listed = await new Stryker(
+      options({ commandRunner: { command: 'true' }, reporters: [], logLevel: LogLevel.Warning }),
+    ).runMutationTest();
+    mkdirSync(new URL('.', cache), { recursive: true });
+    writeFileSync(
+      cache,
+      JSON.stringify(listed.map(({ fileName, mutatorName, replacement, location }) => ({ fileName, mutatorName, replacement, location }))),
+    );
+    return listed;
+  }
+}
+const started = Date.now();
+
+let mutate: string[] | undefined;
+if (!all) {
+  const listed = await listMutants();
+  mutate = sampleRanges(listed, size, SAMPLE_SEED);
+  console.log(
+    `mutation: ${listed.length} mutants in all; a sample of ${mutate.length} ranges (seed ${SAMPLE_SEED}, about ${size} mutants)`,
+  );
+}
+await new Stryker(options(mutate ? { mutate } : {})).runMutationTest();
+
+const result = score(readReport(), readEquivalent());
+const seconds = Math.round((Date.now() - started) / 1000);
+const command = all ? 'npm run mutation -- --all' : `npm run mutation${option('--sample') ? ` -- --sample ${size}` : ''}`;
+if (!all && !option('--sample')) {
+  const lines = [
+    '# Survivors of the mutation sample',
+    '',
+    `Written by \`${command}\` (scripts/mutation/run.ts): the mutants of the sample that the conformance suite did not`,
+    `kill and that ${'`packages/conformance/proofs/equivalent-mutants.md`'} does not list as equivalent.`,
+    '',
+    `${result.line} (${result.total} mutants run, ${result.killed} killed, ${result.survivors.length} survived, ${result.equivalent} equivalent, ${result.notJudged} not judged).`,
+    '',
+    ...result.survivors.map((key) => `- \`${key}\``),
+    '',
+  ];
+  writeFileSync(new URL(SURVIVORS_FILE, `file://${root}`), lines.join('\n'));
+}
+for (const key of result.survivors) console.log(`survived: ${key}`);
+console.log(
+  `mutation: ${result.total} run, ${result.killed} killed, ${result.survivors.length} survived, ${result.equivalent} equivalent, ${result.notJudged} not judged, in ${seconds} s`,
+);
+console.log(result.line);
