@@ -1,12 +1,14 @@
 // Reads Stryker's JSON report and the committed list of equivalent mutants, and says what the suite killed:
 // `mutation score: N% of M non-equivalent mutants killed`. Run alone: `tsx scripts/mutation/score.ts [report]`.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the mutants no client can tell from the original are listed, each with its reason. */
 export const EQUIVALENT_FILE = 'packages/conformance/proofs/equivalent-mutants.md';
 export const REPORT_FILE = 'reports/mutation/mutation.json';
+/** The sample's survivors, committed: what a run of the sample left alive. */
+export const SURVIVORS_FILE = 'packages/conformance/proofs/mutation-survivors.md';
 
 /** One mutant as the score sees it. */
 export interface ScoredMutant {
@@ -43,10 +45,13 @@ export function readReport(file = REPORT_FILE): ScoredMutant[] {
   );
 }
 
-/** The keys listed as equivalent: the first cell of each table row of {@link EQUIVALENT_FILE}, in backticks. */
+/**
+ * The keys listed as equivalent: the first cell of each table row of {@link EQUIVALENT_FILE}, as is (a key
+ * may hold backticks, so it is not a code span); the cell ends at the first ` | `.
+ */
 export function readEquivalent(file = EQUIVALENT_FILE): Set<string> {
   const text = readFileSync(new URL(file, `file://${root}`), 'utf8');
-  const keys = [...text.matchAll(/^\|\s*`([^`]+)`\s*\|/gm)].map((m) => oneLine(m[1]!));
+  const keys = [...text.matchAll(/^\|\s*(packages\/.+?)\s+\|\s/gm)].map((m) => oneLine(m[1]!));
   return new Set(keys);
 }
 
@@ -69,8 +74,29 @@ export function score(mutants: ScoredMutant[], equivalent: Set<string>) {
   };
 }
 
+/** Writes {@link SURVIVORS_FILE} from a sample's score, naming the command that ran the sample. */
+export function writeSurvivors(result: ReturnType<typeof score>, command: string): void {
+  const lines = [
+    '# Survivors of the mutation sample',
+    '',
+    `Written by \`${command}\` (scripts/mutation/run.ts): the mutants of the sample that the conformance suite did`,
+    `not kill and that \`${EQUIVALENT_FILE}\` does not list as equivalent, one key a line.`,
+    '',
+    `${result.line} (${result.total} mutants run, ${result.killed} killed, ${result.survivors.length} survived, ${result.equivalent} equivalent, ${result.notJudged} not judged).`,
+    '',
+    ...result.survivors.map((key) => `- ${key}`),
+    '',
+  ];
+  writeFileSync(new URL(SURVIVORS_FILE, `file://${root}`), lines.join('\n'));
+}
+
+// `tsx scripts/mutation/score.ts [report] [--survivors COMMAND]`: the score of a report already written, and
+// (with --survivors) the survivors file for the sample COMMAND ran.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = score(readReport(process.argv[2]), readEquivalent());
+  const at = process.argv.indexOf('--survivors');
+  const report = process.argv[2] && process.argv[2] !== '--survivors' ? process.argv[2] : undefined;
+  const result = score(readReport(report), readEquivalent());
+  if (at !== -1) writeSurvivors(result, process.argv[at + 1] ?? 'npm run mutation');
   for (const key of result.survivors) console.log(`survived: ${key}`);
   console.log(result.line);
 }
