@@ -4,10 +4,10 @@
 // (its test command is `true`), shuffled with a fixed seed: the same sources give the same sample.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LogLevel, MutantResult, PartialStrykerOptions } from '@stryker-mutator/api/core';
+import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
+import { type ListedMutant, sampleRanges } from './sample.js';
 import { readEquivalent, readReport, score, writeSurvivors } from './score.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,48 +23,6 @@ function option(name: string): string | undefined {
   return at === -1 ? undefined : process.argv[at + 1];
 }
 
-// mulberry32: a small seeded generator, so the sample does not depend on Node's Math.random.
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-type Location = MutantResult['location'];
-const inside = (outer: Location, inner: Location) =>
-  (outer.start.line < inner.start.line || (outer.start.line === inner.start.line && outer.start.column <= inner.start.column)) &&
-  (outer.end.line > inner.end.line || (outer.end.line === inner.end.line && outer.end.column >= inner.end.column));
-
-/**
- * Stryker's `mutate` ranges of a sample of about `size` mutants: each picked mutant's own range (line 1-based,
- * column 0-based in a range, 1-based in a report), which also holds the mutants nested in it.
- */
-export function sampleRanges(mutants: MutantResult[], size: number, seed: number): string[] {
-  const key = (m: MutantResult) =>
-    `${m.fileName}\t${String(m.location.start.line).padStart(6)}\t${String(m.location.start.column).padStart(6)}\t${m.mutatorName}\t${m.replacement}`;
-  const pool = [...mutants].sort((a, b) => key(a).localeCompare(key(b)));
-  const random = seeded(seed);
-  for (let i = pool.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
-  }
-  const chosen = new Set<MutantResult>();
-  const ranges: string[] = [];
-  for (const m of pool) {
-    if (chosen.size >= size) break;
-    if (chosen.has(m)) continue;
-    for (const n of mutants) if (n.fileName === m.fileName && inside(m.location, n.location)) chosen.add(n);
-    const { start, end } = m.location;
-    ranges.push(`${relative(root, m.fileName)}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
-  }
-  return ranges;
-}
-
 const all = process.argv.includes('--all');
 const size = Number(option('--sample') ?? DEFAULT_SAMPLE);
 const concurrency = option('--concurrency');
@@ -78,12 +36,12 @@ const options = (overrides: PartialStrykerOptions): PartialStrykerOptions => ({
 });
 
 /** Every mutant of the configured files, listed once per content of those files and of the config. */
-async function listMutants(): Promise<MutantResult[]> {
+async function listMutants(): Promise<ListedMutant[]> {
   const hash = createHash('sha256').update(JSON.stringify(config));
   for (const file of config.mutate ?? []) if (file) hash.update(readFileSync(new URL(file, `file://${root}`)));
   const cache = new URL(`reports/mutation/listing-${hash.digest('hex').slice(0, 16)}.json`, `file://${root}`);
   try {
-    return JSON.parse(readFileSync(cache, 'utf8')) as MutantResult[];
+    return JSON.parse(readFileSync(cache, 'utf8')) as ListedMutant[];
   } catch {
     const listed = await new Stryker(
       options({ commandRunner: { command: 'true' }, reporters: [], logLevel: 'warn' as LogLevel }),
