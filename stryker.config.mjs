@@ -39,6 +39,8 @@ export default {
     'packages/reference/src/processing/extraction.ts',
   ],
   concurrency: 2,
+  // A killed mutant's suite runs twice (scripts/mutation/suite-against-core.ts): three times the clean run's time, and a minute.
+  timeoutFactor: 3,
   timeoutMS: 60000,
   reporters: ['json', 'progress'],
   jsonReporter: {

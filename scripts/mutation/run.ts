@@ -35,9 +35,9 @@ const options = (overrides: PartialStrykerOptions): PartialStrykerOptions => ({
   ...overrides,
 });
 
-/** Every mutant of the configured files, listed once per content of those files and of the config. */
+/** Every mutant of the configured files, listed once per content of those files and of the options that decide the mutants. */
 async function listMutants(): Promise<ListedMutant[]> {
-  const hash = createHash('sha256').update(JSON.stringify(config));
+  const hash = createHash('sha256').update(JSON.stringify([config.mutate, config.mutator, config.ignoreStatic]));
   for (const file of config.mutate ?? []) if (file) hash.update(readFileSync(new URL(file, `file://${root}`)));
   const cache = new URL(`reports/mutation/listing-${hash.digest('hex').slice(0, 16)}.json`, `file://${root}`);
   try {
