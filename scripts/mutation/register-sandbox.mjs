@@ -1,0 +1,3 @@
+import { register } from 'node:module';
+
+register('./sandbox-resolve.mjs', import.meta.url);
