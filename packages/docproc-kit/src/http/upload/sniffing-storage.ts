@@ -5,7 +5,7 @@ import type { IncomingMessage as Request } from 'node:http';
 import { join } from 'node:path';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SIGNATURE_BYTES, sniffType } from '@docproc-kit/reference/http/upload/file-signature.js';
+import { sniffType, verdictIsFinal } from '@docproc-kit/reference/http/upload/file-signature.js';
 import type { DetectedType } from '@docproc-kit/reference/http/upload/received-upload.js';
 import type { UploadRefusal } from '@docproc-kit/reference/http/upload/upload-refusal.js';
 import { refuse } from '@docproc-kit/reference/http/upload/upload-refusal.js';
@@ -45,12 +45,11 @@ export interface SniffingStorage extends multer.StorageEngine {
   settled(req: Request): Promise<void>;
 }
 
-// The part's first `size` bytes (fewer if it ends first), read before anything is stored, and the part from
-// its first byte on to stream: the head put back in front of what has not been read yet.
-function readHead(stream: Readable, size: number): Promise<{ head: Buffer; rest: Readable }> {
+// The part's leading bytes until `decided` holds for them (or the part ends), read before anything is stored,
+// and the part from its first byte on to stream: the head put back in front of what has not been read yet.
+function readHead(stream: Readable, decided: (head: Buffer) => boolean): Promise<{ head: Buffer; rest: Readable }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let length = 0;
     const finish = (ended: boolean) => {
       stream.off('readable', onReadable).off('end', onEnd).off('error', reject);
       const head = Buffer.concat(chunks);
@@ -61,8 +60,7 @@ function readHead(stream: Readable, size: number): Promise<{ head: Buffer; rest:
     const onReadable = () => {
       for (let chunk: Buffer | null = stream.read(); chunk !== null; chunk = stream.read()) {
         chunks.push(chunk);
-        length += chunk.length;
-        if (length >= size) return finish(false);
+        if (decided(chunks.length === 1 ? chunk : Buffer.concat(chunks))) return finish(false);
       }
     };
     const onEnd = () => finish(true);
@@ -98,7 +96,7 @@ export function createSniffingStorage(dir: string): SniffingStorage {
       const keep = !dropped.has(req);
       const path = keep ? join(dir, `${randomUUID()}.part`) : '';
       const store = async (): Promise<SniffedFile> => {
-        const { head, rest } = await readHead(file.stream, SIGNATURE_BYTES);
+        const { head, rest } = await readHead(file.stream, verdictIsFinal);
         const detectedType = sniffType(head);
         if (!detectedType) {
           rest.resume();

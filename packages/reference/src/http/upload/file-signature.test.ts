@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_BYTES, sniffType } from './file-signature.js';
+import { SIGNATURE_BYTES, sniffType, verdictIsFinal } from './file-signature.js';
 
 const bytes = (...parts: (string | number[])[]) =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
@@ -50,5 +50,22 @@ describe('sniffType judges a file by its leading bytes', () => {
   it(`reads no further than ${SIGNATURE_BYTES} bytes: a PNG chunk length past 2^31 - 1 after them decides nothing`, () => {
     const head = bytes(PNG, chunk(SIGNATURE_BYTES - 16, 'tEXt'), new Array(SIGNATURE_BYTES - 12).fill(0x20));
     expect(sniffType(bytes([...head], chunk(0x8000_0000, 'zzzz')))).toBe('image/png');
+  });
+});
+
+describe('verdictIsFinal says when the leading bytes already fix the verdict', () => {
+  it.each([
+    ['a PDF header', bytes('%PDF'), true],
+    ['a JPEG header', bytes([0xff, 0xd8, 0xff, 0xe0]), true],
+    ['three bytes of a PDF header', bytes('%PD'), false],
+    ['a PNG signature with its first chunk', bytes(PNG, chunk(13, 'IHDR')), false],
+    ['a whole head of text', bytes('x'.repeat(SIGNATURE_BYTES)), true],
+  ])('%s: %s', (_what, head, final) => {
+    expect(verdictIsFinal(head)).toBe(final);
+  });
+
+  it('only when more bytes cannot change it: every longer head of a decided one gets the same verdict', () => {
+    for (const head of [bytes('%PDF'), bytes([0xff, 0xd8, 0xff, 0xf7]), bytes([0xff, 0xd8, 0xff, 0xdb])])
+      expect(sniffType(bytes([...head], 'anything after'))).toBe(sniffType(head));
   });
 });

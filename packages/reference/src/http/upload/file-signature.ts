@@ -42,3 +42,15 @@ export function sniffType(bytes: Uint8Array): DetectedType | undefined {
   if (startsWith(head, [0xff, 0xd8, 0xff])) return head[3] === 0xf7 ? undefined : 'image/jpeg';
   return isPng(head) ? 'image/png' : undefined;
 }
+
+/**
+ * Whether `head` already fixes {@link sniffType}'s verdict, whatever bytes follow: a PDF's and a JPEG's
+ * are decided by their first four bytes; a PNG's (and a refusal) only by the whole head. The Node front
+ * stores a part as soon as this holds, so a slow upload's bytes reach the disk as they come.
+ * @example verdictIsFinal(new TextEncoder().encode('%PDF')); // true
+ */
+export function verdictIsFinal(head: Uint8Array): boolean {
+  if (head.length >= SIGNATURE_BYTES) return true;
+  if (head.length < 4) return false;
+  return startsWith(head, [0x25, 0x50, 0x44, 0x46]) || startsWith(head, [0xff, 0xd8, 0xff]);
+}
