@@ -73,4 +73,19 @@ describe('the request journal on PostgreSQL', () => {
       await b!.close();
     }
   });
+
+  it('keeps journaling after a request that carried a NUL (jsonb holds none): the NUL is stored as U+FFFD', async () => {
+    const [a, b] = dbs.map((db) => createPostgresJournal(db, { capacity: 10 }));
+    try {
+      a!.record('tenant-5', { ...entry('/five/1'), query: { search: 'a\0b', 'odd\0name': '1' }, status: 400 });
+      a!.record('tenant-5', entry('/five/2'));
+      expect(await until(async () => (await b!.list('tenant-5')).length === 2, 5_000, 50)).toBe(true);
+      const [later, nul] = await b!.list('tenant-5');
+      expect(later!.path).toBe('/five/2');
+      expect(nul!.query).toEqual({ search: 'a\uFFFDb', 'odd\uFFFDname': '1' });
+    } finally {
+      await a!.close();
+      await b!.close();
+    }
+  });
 });

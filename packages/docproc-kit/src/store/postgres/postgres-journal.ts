@@ -8,6 +8,20 @@ export const JOURNAL_FLUSH_MS = 100;
 const MAX_BUFFERED = 10_000;
 
 /**
+ * The entry as jsonb can hold it: PostgreSQL's jsonb refuses U+0000 in any string, and a request may carry
+ * one (a `search` of `%00`, which the service answers 400). Left in, it would fail the whole batch's write
+ * again at every flush, and no later request of any tenant would ever reach the journal. Each NUL, in a
+ * value or a name, is stored as U+FFFD.
+ */
+export function storableEntry<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value) as T;
+  if (Array.isArray(value)) return value.map(storableEntry) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([name, v]) => [storableEntry(name), storableEntry(v)])) as T;
+  return value;
+}
+
+/**
  * The request journal in the shared database (docproc.request_journal), so a tenant's requests show on
  * every replica whichever answered them. Recording never waits on the database: entries are kept in
  * memory and written every {@link JOURNAL_FLUSH_MS} ms in one statement, then each tenant written to is
@@ -27,7 +41,7 @@ export function createPostgresJournal(
     const tenants = batch.map((b) => b.tenant);
     await db.query(
       'INSERT INTO docproc.request_journal (tenant, started_ms, entry) SELECT * FROM unnest($1::text[], $2::bigint[], $3::jsonb[])',
-      [tenants, batch.map((b) => b.entry.started_ms), batch.map((b) => JSON.stringify(b.entry))],
+      [tenants, batch.map((b) => b.entry.started_ms), batch.map((b) => JSON.stringify(storableEntry(b.entry)))],
     );
     await db.query(
       `DELETE FROM docproc.request_journal j USING (
