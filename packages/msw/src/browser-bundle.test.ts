@@ -66,10 +66,14 @@ describe('docproc-kit/msw and docproc-kit/fetch bundled for the browser', () => 
     expect(server).toEqual([]);
   });
 
-  it.each(Object.keys(entries))('load pdf.js and pdf-lib only when first needed (%s: lazy chunks, not the entry)', (entry) => {
+  it.each(Object.keys(entries))('load pdf.js only when first needed (%s: lazy chunks, not the entry)', (entry) => {
     const eager = staticInputs(entry);
     expect(eager.some((i) => i.includes('packages/reference/src/core.ts'))).toBe(true);
-    expect(eager.filter((i) => /unpdf\/dist\/pdfjs|node_modules\/pdf-lib\//.test(i))).toEqual([]);
+    expect(eager.filter((i) => /unpdf\/dist\/pdfjs/.test(i))).toEqual([]);
     expect(allInputs.some((i) => i.includes('unpdf/dist/pdfjs'))).toBe(true);
+  });
+
+  it('carry no PDF library at all: a seed writes its PDF directly', () => {
+    expect(allInputs.filter((i) => i.includes('node_modules/pdf-lib/'))).toEqual([]);
   });
 });
