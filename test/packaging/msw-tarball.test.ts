@@ -128,7 +128,8 @@ describe('@docproc-kit/msw packed and installed in a fresh vitest app', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
-      const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+      // The host prints its URL once the package is loaded: seconds; a host that died never prints it.
+      const [line] = (await once(child.stdout!, 'data', { signal: AbortSignal.timeout(60_000) })) as [Buffer];
       const baseUrl = line.toString().trim();
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const run = await runSuite(fullProfileArgs(baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 20_000 }), {
