@@ -8,6 +8,7 @@ import { getChecks, lifecycleChecks, retryChecks } from './document.js';
 import { idempotencyChecks } from './idempotency.js';
 import { listChecks } from './list.js';
 import { modelChecks } from './model.js';
+import { oracleChecks } from './oracle.js';
 import { raceChecks } from './races.js';
 import { responseChecks } from './response.js';
 import { robustnessChecks } from './robustness.js';
@@ -30,6 +31,7 @@ export const checks = {
   lifecycle: lifecycleChecks,
   robustness: robustnessChecks,
   model: modelChecks,
+  oracle: oracleChecks,
   races: raceChecks,
 } as const;
 

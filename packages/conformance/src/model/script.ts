@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileFormArgs, KEY_ENV, shellQuote } from '../kit/curl.js';
 import type { LoggedCall, Step } from './run-context.js';
 
@@ -29,21 +31,20 @@ export interface ScriptFiles {
 }
 
 function curlOf(call: LoggedCall, { bodyDir, shownAs, transportArgs = [] }: ScriptFiles, prefix: string): string {
-  const args = [
-    'curl',
-    '-sS',
-    '-g',
-    ...transportArgs,
-    '-X',
-    call.request.method,
-    urlOf(call),
-    '-H',
-    `"x-api-key: $${KEY_ENV[call.tenant]}"`,
-  ];
+  const args = ['curl', '-sS', '-g', ...transportArgs, '-X', call.request.method, urlOf(call)];
+  const { key } = call.request;
+  if (typeof key === 'object' && 'literal' in key) args.push('-H', shellQuote(`x-api-key: ${key.literal}`));
+  else if (key !== 'none') args.push('-H', `"x-api-key: $${KEY_ENV[call.tenant]}"`);
   for (const [name, value] of Object.entries(call.request.headers)) {
     if (name.toLowerCase() !== 'x-request-id') args.push('-H', shellQuote(`${name}: ${value}`));
   }
-  if (call.request.body?.kind === 'files') args.push(...fileFormArgs(call.request.body.parts, bodyDir, prefix, shownAs));
+  const { body } = call.request;
+  if (body?.kind === 'files') args.push(...fileFormArgs(body.parts, bodyDir, prefix, shownAs));
+  else if (body?.kind === 'raw') {
+    mkdirSync(bodyDir, { recursive: true });
+    writeFileSync(join(bodyDir, `${prefix}-body.bin`), body.data);
+    args.push('--data-binary', shellQuote(`@${join(shownAs ?? bodyDir, `${prefix}-body.bin`)}`));
+  }
   return args.join(' ');
 }
 

@@ -15,6 +15,7 @@ export const CHECK_AREAS = {
   lifecycle: 'Processing lifecycle',
   robustness: 'Robustness',
   model: 'Stateful model run',
+  oracle: 'The reference core as an oracle (a differential run)',
 } as const;
 
 /** An area of the catalogue. */
@@ -35,4 +36,5 @@ export const SCENARIO_AREAS = [
   'lifecycle',
   'robustness',
   'model',
+  'oracle',
 ] as const satisfies readonly CheckArea[];

@@ -1,7 +1,7 @@
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SCENARIO_AREAS as CONFORMANCE_AREAS } from './areas.js';
-import { type ConformanceOptions, EXIT, MODEL_DEFAULTS, RUN_DEFAULTS, UsageError } from './config.js';
+import { type ConformanceOptions, EXIT, MODEL_DEFAULTS, ORACLE_DEFAULTS, RUN_DEFAULTS, THOROUGH, UsageError } from './config.js';
 import { integerOption } from './option-parsers.js';
 import { runConformance } from './run-conformance.js';
 
@@ -109,16 +109,36 @@ export function conformanceCommand(name = 'conformance'): Command {
           .argParser(integerOption(0, 2 ** 31 - 1)),
       )
       .addOption(
-        new Option('--model-runs <n>', 'random sequences the model run tries at most')
+        new Option('--model-runs <n>', `random sequences the model run tries at most (default: ${MODEL_DEFAULTS.runs})`)
           .env(env('MODEL_RUNS'))
-          .argParser(integerOption(1))
-          .default(MODEL_DEFAULTS.runs),
+          .argParser(integerOption(1)),
       )
       .addOption(
-        new Option('--model-time-ms <n>', 'how long the model run starts new sequences (a failing one is then shrunk for as long again)')
+        new Option(
+          '--model-time-ms <n>',
+          `how long the model run starts new sequences (a failing one is then shrunk for as long again; default: ${MODEL_DEFAULTS.timeMs})`,
+        )
           .env(env('MODEL_TIME_MS'))
-          .argParser(integerOption(1))
-          .default(MODEL_DEFAULTS.timeMs),
+          .argParser(integerOption(1)),
+      )
+      .addOption(
+        new Option(
+          '--oracle-runs <n>',
+          `random sequences the differential run (the reference core as an oracle) tries at most (default: ${ORACLE_DEFAULTS.runs})`,
+        )
+          .env(env('ORACLE_RUNS'))
+          .argParser(integerOption(1)),
+      )
+      .addOption(
+        new Option('--oracle-time-ms <n>', `how long the differential run starts new sequences (default: ${ORACLE_DEFAULTS.timeMs})`)
+          .env(env('ORACLE_TIME_MS'))
+          .argParser(integerOption(1)),
+      )
+      .addOption(
+        new Option(
+          '--thorough',
+          `a nightly budget: the model and differential runs start sequences for ${THOROUGH.modelTimeMs / 60_000} minutes each; explicit --model-* and --oracle-* options win (env: DOCPROC_THOROUGH=true|false)`,
+        ),
       )
       .addOption(
         new Option('--ca-file <path>', "PEM file of the CA that signed the target's certificate (NODE_EXTRA_CA_CERTS is honoured too)").env(
@@ -168,6 +188,7 @@ export function conformanceCommand(name = 'conformance'): Command {
         try {
           options.strict ||= envFlag('DOCPROC_STRICT');
           options.insecure ||= envFlag('DOCPROC_INSECURE');
+          options.thorough ||= envFlag('DOCPROC_THOROUGH');
           process.exitCode = await runConformance(options);
         } catch (error) {
           if (!(error instanceof UsageError)) throw error;

@@ -27,6 +27,12 @@ export interface ConformanceOptions {
   modelRuns?: number;
   /** How long the model run starts new sequences for, in ms (default {@link MODEL_DEFAULTS}). */
   modelTimeMs?: number;
+  /** How many random sequences the differential run (the reference core as an oracle) tries at most (default {@link ORACLE_DEFAULTS}). */
+  oracleRuns?: number;
+  /** How long the differential run starts new sequences for, in ms (default {@link ORACLE_DEFAULTS}). */
+  oracleTimeMs?: number;
+  /** The nightly budget ({@link THOROUGH}): the model and differential runs go on for minutes, not seconds. */
+  thorough?: boolean;
   /** PEM file of the CA (or certificates) that signed the target's TLS certificate, trusted besides Node's own. */
   caFile?: string;
   /** Accept any TLS certificate (a self-signed staging certificate), with a warning. */
@@ -55,6 +61,12 @@ export const RUN_DEFAULTS = { maxWaitS: 60, maxRunS: 600 } as const;
 /** The model run's default bounds: whichever is reached first ends it. */
 export const MODEL_DEFAULTS = { runs: 50, timeMs: 20_000 } as const;
 
+/** The differential run's default bounds: it runs beside the model run, within the full profile's half minute. */
+export const ORACLE_DEFAULTS = { runs: 1000, timeMs: 10_000 } as const;
+
+/** `--thorough`: the bounds of a nightly run (explicit --model-* and --oracle-* options still win). */
+export const THOROUGH = { runs: 100_000, modelTimeMs: 180_000, oracleTimeMs: 180_000 } as const;
+
 /** What the runner hands the suite's scenario files (through `openSuite`): the options that judge the target, and the run's names. */
 export type ConformanceSuiteConfig = Omit<
   ConformanceOptions,
@@ -65,6 +77,9 @@ export type ConformanceSuiteConfig = Omit<
   | 'seed'
   | 'modelRuns'
   | 'modelTimeMs'
+  | 'oracleRuns'
+  | 'oracleTimeMs'
+  | 'thorough'
   | 'caFile'
   | 'insecure'
   | 'header'
@@ -84,6 +99,8 @@ export type ConformanceSuiteConfig = Omit<
   seed: number;
   modelRuns: number;
   modelTimeMs: number;
+  oracleRuns: number;
+  oracleTimeMs: number;
   /** Names everything the run creates: `conformance-<runId>-...`. */
   runId: string;
   /** Where curl reproducers put request bodies. */

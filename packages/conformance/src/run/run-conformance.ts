@@ -11,7 +11,16 @@ import { bodyCapFor } from '../kit/transport.js';
 import { createReporter } from '../report/reporter.js';
 import { loadContract } from '../rules/contract.js';
 import { contractFacts } from '../rules/contract-facts.js';
-import { type ConformanceOptions, type ConformanceSuiteConfig, EXIT, MODEL_DEFAULTS, RUN_DEFAULTS, UsageError } from './config.js';
+import {
+  type ConformanceOptions,
+  type ConformanceSuiteConfig,
+  EXIT,
+  MODEL_DEFAULTS,
+  ORACLE_DEFAULTS,
+  RUN_DEFAULTS,
+  THOROUGH,
+  UsageError,
+} from './config.js';
 import { createRunContext } from './run-context.js';
 import { runFiles } from './run-files.js';
 import { scenarioFiles } from './scenario-files.js';
@@ -87,7 +96,8 @@ export async function runConformance(
 
   const runId = createRunId();
   const seed = options.seed ?? randomInt(2 ** 31);
-  const modelTimeMs = options.modelTimeMs ?? MODEL_DEFAULTS.timeMs;
+  const thorough = options.thorough === true;
+  const modelTimeMs = options.modelTimeMs ?? (thorough ? THOROUGH.modelTimeMs : MODEL_DEFAULTS.timeMs);
   const reportFile = options.report ? resolve(options.report) : null;
   // Beside the report when there is one, so a CI artifact of the report's folder holds the reproducers'
   // bodies; they name it relative to that folder, so the artifact replays as is wherever it is unpacked.
@@ -102,8 +112,10 @@ export async function runConformance(
     strict: options.strict,
     runId,
     seed,
-    modelRuns: options.modelRuns ?? MODEL_DEFAULTS.runs,
+    modelRuns: options.modelRuns ?? (thorough ? THOROUGH.runs : MODEL_DEFAULTS.runs),
     modelTimeMs,
+    oracleRuns: options.oracleRuns ?? (thorough ? THOROUGH.runs : ORACLE_DEFAULTS.runs),
+    oracleTimeMs: options.oracleTimeMs ?? (thorough ? THOROUGH.oracleTimeMs : ORACLE_DEFAULTS.timeMs),
     contractDocument,
     reproDir,
     reproShownAs: reportFile ? basename(reproDir) : reproDir,

@@ -1,0 +1,66 @@
+import { createKeyring } from '@docproc-kit/reference/api/keys.js';
+import { createFaults } from '@docproc-kit/reference/controls/faults.js';
+import { createReferenceCore } from '@docproc-kit/reference/core.js';
+import { fetchApi } from '@docproc-kit/reference/http/fetch-api.js';
+import { createMemoryJournal } from '@docproc-kit/reference/journal/request-journal.js';
+import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
+import { createLocalRunQueue } from '@docproc-kit/reference/processing/queue/local-run-queue.js';
+import { createSettings } from '@docproc-kit/reference/processing/settings.js';
+import { createMemoryStore } from '@docproc-kit/reference/store/memory/memory-store.js';
+import { createGatedExtractor } from './gated-extractor.js';
+
+/** What the twin is told of the deployment it stands beside. */
+export interface TwinSettings {
+  /** The target's keys, in the order the suite names its tenants (the run's key first). */
+  keys: string[];
+  maxFiles: number;
+  maxFileBytes: number;
+  maxFilenameLength: number;
+}
+
+/** The reference core in this process, answering what the target is sent. */
+export interface ReferenceTwin {
+  /** Answers one request (its URL's origin is ignored). */
+  send(request: Request): Promise<Response>;
+  /** Ends the run of the file `key` names as `extraction` says. */
+  release(key: string, extraction: Extraction): void;
+  close(): Promise<void>;
+}
+
+// A run of the twin waits for the oracle, however long the target takes: no budget may end it first; and
+// every run starts at once, so any one of them can be ended whatever the others do.
+const RUN_BUDGET_MS = 24 * 3600_000;
+const CONCURRENCY = 10_000;
+
+/**
+ * A fresh reference core (memory store, no delay, no simulated failures, the gated extractor) with the
+ * target's keys and upload limits: one per sequence, so every sequence starts from nothing on both sides.
+ * @example const twin = createReferenceTwin({ keys: ['k1'], maxFiles: 20, maxFileBytes: 26214400, maxFilenameLength: 255 });
+ */
+export function createReferenceTwin(settings: TwinSettings): ReferenceTwin {
+  const extractor = createGatedExtractor();
+  const { api, processor } = createReferenceCore({
+    store: createMemoryStore(),
+    extractor,
+    queue: createLocalRunQueue({ concurrency: CONCURRENCY }),
+    keyring: createKeyring(settings.keys),
+    settings: createSettings({ processing_delay_ms: 0, failure_rate: 0 }),
+    faults: createFaults(),
+    clock: () => new Date(),
+    random: () => 0.5,
+    runBudgetMs: RUN_BUDGET_MS,
+    journal: createMemoryJournal({ capacity: 0 }),
+    logger: { info: () => {}, error: () => {} },
+  });
+  const handle = fetchApi(api, {
+    limits: { maxFiles: settings.maxFiles, maxFileBytes: settings.maxFileBytes, maxFilenameLength: settings.maxFilenameLength },
+  });
+  return {
+    send: handle,
+    release: (key, extraction) => extractor.release(key, extraction),
+    async close() {
+      await extractor.close();
+      await processor.stop();
+    },
+  };
+}

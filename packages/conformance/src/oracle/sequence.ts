@@ -1,0 +1,250 @@
+import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
+import type { Check } from '../checks/define.js';
+import { show } from '../judging/describe.js';
+import type { Judge } from '../judging/judge.js';
+import { backoff } from '../judging/wait.js';
+import type { KeyChoice } from '../kit/exchange.js';
+import type { Http } from '../kit/http.js';
+import type { Step } from '../model/run-context.js';
+import type { Tenant } from '../model/state.js';
+import { ALLOWED_DIFFERENCES, type AliasOf, type Answer, compareAnswers, type Difference } from './compare.js';
+import type { OracleFile } from './files.js';
+import type { OracleInputs } from './inputs.js';
+import type { Auth } from './ops.js';
+import { type PairAnswers, type PairRequest, sendPair } from './pair.js';
+import type { ReferenceTwin } from './reference-twin.js';
+
+/** The operations the oracle's verdicts are grouped by, each a check of its own. */
+export type OracleArea = 'upload' | 'list' | 'read' | 'retry';
+
+/** What every sequence of an oracle run shares. */
+export interface OracleEnv {
+  http: Http<Judge>;
+  judge: Judge;
+  checks: Record<OracleArea, Check<never>>;
+  keys: { primary: string; secondary?: string };
+  limits: { maxFiles: number; maxFileBytes: number };
+  idempotencyHeader: string;
+  /** The multipart field files go under (`files[]`). */
+  fileField: string;
+  /** Every operation's method and path template, by operationId. */
+  operations: Record<string, { method: string; path: string }>;
+  timeoutMs: number;
+}
+
+/** One part of an upload: its file, name and how the part is written. */
+export interface PartPlan {
+  file: OracleFile;
+  filename: string;
+  field: string;
+  contentType: string;
+  /** Written as `filename*` (RFC 5987). */
+  star: boolean;
+}
+
+/** An upload as sent: enough to send it again exactly. */
+export interface UploadPlan {
+  tenant: number;
+  auth: Auth;
+  parts: PartPlan[];
+  key: string | null;
+}
+
+/** A document the sequence made: its id on each side, its file, and whether both sides' runs have ended. */
+export interface OracleDoc {
+  alias: string;
+  tenant: number;
+  targetId: number;
+  twinId: number;
+  file: OracleFile;
+  filename: string;
+  settled: boolean;
+}
+
+const TERMINAL = new Set(['completed', 'failed']);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The state of one sequence on both sides: the documents, the uploads, the log; and the lockstep itself. */
+export class OracleSequence {
+  readonly docs: OracleDoc[] = [];
+  readonly log: Step[] = [];
+  /** Every upload sent, accepted or not, so a later step can send it again. */
+  readonly uploads: UploadPlan[] = [];
+  requests = 0;
+  private serial = 0;
+  /** Requests answered while a document changed, so their answers were not compared. */
+  inconclusive = 0;
+
+  constructor(
+    readonly env: OracleEnv,
+    readonly token: string,
+    readonly twin: ReferenceTwin,
+    readonly inputs: OracleInputs,
+  ) {}
+
+  /** A number unique within the sequence (files, request ids). */
+  next(): number {
+    return ++this.serial;
+  }
+
+  /** Starts a step in the log. */
+  step(title: string): Step {
+    const step: Step = { title, calls: [], model: '' };
+    this.log.push(step);
+    return step;
+  }
+
+  /** The X-Request-Id of a request: one of the sequence's own, or a value at or past the contract's limits. */
+  requestId(edge: null | { edge: number }): string | null {
+    if (edge === null || !this.inputs.requestIds.length) return `${this.token}-r${this.next()}`;
+    return this.inputs.requestIds[edge.edge % this.inputs.requestIds.length]!;
+  }
+
+  tenantOf(tenant: number): Tenant {
+    return tenant === 1 && this.env.keys.secondary !== undefined ? 'secondary' : 'primary';
+  }
+
+  keyOf(tenant: number, auth: Auth): KeyChoice {
+    if (auth === 'none') return 'none';
+    if (auth === 'unknown') return { literal: `${this.token}-unknown-key` };
+    return this.tenantOf(tenant);
+  }
+
+  readonly aliases: { target: AliasOf; reference: AliasOf } = {
+    target: (id) => this.docs.find((d) => d.targetId === id)?.alias,
+    reference: (id) => this.docs.find((d) => d.twinId === id)?.alias,
+  };
+
+  /** Sends `request` to both sides, judging nothing yet. */
+  send(step: Step, tenant: number, request: PairRequest): Promise<PairAnswers> {
+    this.requests++;
+    return sendPair(request, { http: this.env.http, twin: this.twin, keys: this.env.keys, step, tenant: this.tenantOf(tenant) });
+  }
+
+  /**
+   * Sends `request` to both sides and judges the answers; undefined (nothing judged) when a document of
+   * `watch` that was processing before the request had ended on the target after it.
+   */
+  async exchange(
+    step: Step,
+    area: OracleArea,
+    tenant: number,
+    request: PairRequest,
+    watch: OracleDoc[] = [],
+    project?: (a: Answer) => Answer,
+  ): Promise<PairAnswers | undefined> {
+    const unsettled = watch.filter((d) => !d.settled);
+    const answers = await this.send(step, tenant, request);
+    for (const doc of unsettled) await this.sync(step, doc);
+    if (unsettled.some((d) => d.settled)) {
+      this.inconclusive++;
+      return undefined;
+    }
+    this.judge(step, area, request, answers, project);
+    return answers;
+  }
+
+  /** Fails the area's check with every difference between the two answers, or records its pass. */
+  judge(
+    step: Step,
+    area: OracleArea,
+    request: PairRequest,
+    { target, twin, exchange }: PairAnswers,
+    project?: (a: Answer) => Answer,
+  ): void {
+    const found = compareAnswers(project ? project(target) : target, project ? project(twin) : twin, request, this.aliases);
+    step.target = summary(target);
+    step.model = summary(twin);
+    this.env.judge.verify(this.env.checks[area], found.length === 0, () => {
+      step.failed = true;
+      return {
+        received: describe(found, 'target'),
+        expected: `what the reference core answered:\n${describe(found, 'reference')}`,
+        exchange,
+        note: `Differences the contract allows were not counted: ${ALLOWED_DIFFERENCES.join('; ')}.`,
+      };
+    });
+  }
+
+  /** Reads `doc` on the target once; if its run has ended, ends the twin's the same way. */
+  async sync(step: Step, doc: OracleDoc): Promise<boolean> {
+    if (doc.settled) return true;
+    const { http } = this.env;
+    const prepared = http.prepare({ operation: 'getDocument', params: { document_id: doc.targetId }, key: this.tenantOf(doc.tenant) });
+    step.calls.push({
+      tenant: this.tenantOf(doc.tenant),
+      request: prepared.request,
+      names: { id: doc.targetId, alias: doc.alias },
+      poll: true,
+    });
+    this.requests++;
+    const exchange = await http.dispatch(prepared);
+    const body = exchange.json as { status?: string; content?: unknown; error?: { code?: string; message?: string } } | undefined;
+    if (exchange.status !== 200 || !TERMINAL.has(String(body?.status))) return false;
+    await this.endTwinRun(doc, outcomeFor(doc.file, body!));
+    doc.settled = true;
+    return true;
+  }
+
+  /** Waits until `docs` have all ended on the target (polling), ending the twin's runs alike. */
+  async settle(step: Step, docs: OracleDoc[] = this.docs): Promise<void> {
+    const deadline = Date.now() + this.env.timeoutMs;
+    const waits = backoff(50, 1000);
+    for (;;) {
+      let pending = 0;
+      for (const doc of docs) if (!(await this.sync(step, doc))) pending++;
+      if (!pending) return;
+      if (Date.now() > deadline)
+        this.env.judge.verify(this.env.checks.read, false, () => ({
+          received: `${pending} of the sequence's document(s) still processing after ${this.env.timeoutMs} ms`,
+          expected: 'every processing run ends, completed or failed, within --timeout-ms',
+        }));
+      await sleep(waits.next().value as number);
+    }
+  }
+
+  /** Ends the twin's run of `doc` and waits until the twin has written its result. */
+  async endTwinRun(doc: OracleDoc, extraction: Extraction): Promise<void> {
+    this.twin.release(doc.file.key, extraction);
+    const key = doc.tenant === 1 && this.env.keys.secondary !== undefined ? this.env.keys.secondary : this.env.keys.primary;
+    for (let i = 0; i < 2000; i++) {
+      const response = await this.twin.send(
+        new Request(`http://reference.twin/api/v1/documents/get_document/${doc.twinId}`, { headers: { 'x-api-key': key } }),
+      );
+      const body = (await response.json()) as { status?: string };
+      if (body.status !== 'processing') return;
+      await sleep(1);
+    }
+    throw new Error(`conformance suite bug: the reference twin never ended the run of ${doc.alias}`);
+  }
+}
+
+/**
+ * How the twin's run of `file` ends, given how the target's ended: the text the oracle wrote where the
+ * contract decides it; the target's verdict where it lets a deployment decide (any failure: a transient
+ * fault or a processing limit; an image's OCR).
+ */
+export function outcomeFor(
+  file: OracleFile,
+  target: { status?: string; content?: unknown; error?: { code?: string; message?: string } },
+): Extraction {
+  if (target.status === 'failed') {
+    const code = target.error?.code === 'unreadable_document' ? 'unreadable_document' : 'processing_error';
+    return { ok: false, error: { code, message: 'as the target' } };
+  }
+  // "A file that cannot be read fails with unreadable_document": a damaged file the target completed is a difference.
+  if (file.content === 'damaged') return { ok: false, error: { code: 'unreadable_document', message: 'damaged' } };
+  if (file.text !== undefined) return { ok: true, text: file.text };
+  return { ok: true, text: typeof target.content === 'string' ? target.content : '' };
+}
+
+function summary(answer: Answer): string {
+  const code = (answer.body as { code?: unknown } | undefined)?.code;
+  return `${answer.status}${typeof code === 'string' ? ` ${code}` : ''}`;
+}
+
+function describe(found: Difference[], side: 'target' | 'reference'): string {
+  return found.map((d) => `${d.at || 'body'}: ${side === 'target' ? d.target : d.reference}`).join('\n');
+}
+
+export { show };
