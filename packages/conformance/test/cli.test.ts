@@ -144,20 +144,28 @@ describe('docproc conformance --workers 1', () => {
 });
 
 describe('what the suite imports', () => {
+  const src = fileURLToPath(new URL('../src/', import.meta.url));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const importsOf = (file: string) => [...readFileSync(join(src, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
+
   it('never reaches into the reference server, the CLI or test helpers: it must judge any server, never the reference one from inside', () => {
-    const src = fileURLToPath(new URL('../src/', import.meta.url));
-    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
     const offenders = files.flatMap((file) =>
-      [...readFileSync(join(src, file), 'utf8').matchAll(/from '([^']+)'/g)]
-        .map((m) => m[1]!)
+      importsOf(file)
         .filter(
           (spec) =>
-            /^(docproc-kit|@docproc-kit\/(reference|msw))(\/|$)/.test(spec) ||
+            /^(docproc-kit|@docproc-kit\/msw)(\/|$)/.test(spec) ||
+            (/^@docproc-kit\/reference(\/|$)/.test(spec) && !file.startsWith('oracle/')) ||
             (spec.startsWith('.') && !resolve(dirname(join(src, file)), spec).startsWith(src)),
         )
         .map((spec) => `${file}: ${spec}`),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('takes the reference core only as the oracle it runs beside the target, in src/oracle/', () => {
+    const users = files.filter((file) => importsOf(file).some((spec) => spec.startsWith('@docproc-kit/reference/')));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.filter((file) => !file.startsWith('oracle/'))).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js'
 import { createLocalRunQueue } from '@docproc-kit/reference/processing/queue/local-run-queue.js';
 import { createSettings } from '@docproc-kit/reference/processing/settings.js';
 import { createMemoryStore } from '@docproc-kit/reference/store/memory/memory-store.js';
-import { createGatedExtractor } from './gated-extractor.js';
+import { createGatedExtractor, twinFilePath } from './gated-extractor.js';
 
 /** What the twin is told of the deployment it stands beside. */
 export interface TwinSettings {
@@ -22,8 +22,8 @@ export interface TwinSettings {
 export interface ReferenceTwin {
   /** Answers one request (its URL's origin is ignored). */
   send(request: Request): Promise<Response>;
-  /** Ends the run of the file `key` names as `extraction` says. */
-  release(key: string, extraction: Extraction): void;
+  /** Ends the run of the twin's document `id` as `extraction` says. */
+  release(id: number, extraction: Extraction): void;
   close(): Promise<void>;
 }
 
@@ -40,7 +40,8 @@ const CONCURRENCY = 10_000;
 export function createReferenceTwin(settings: TwinSettings): ReferenceTwin {
   const extractor = createGatedExtractor();
   const { api, processor } = createReferenceCore({
-    store: createMemoryStore(),
+    // The memory store keeps files in memory; their path only names the document for the extractor.
+    store: { ...createMemoryStore(), filePath: twinFilePath },
     extractor,
     queue: createLocalRunQueue({ concurrency: CONCURRENCY }),
     keyring: createKeyring(settings.keys),
@@ -57,7 +58,7 @@ export function createReferenceTwin(settings: TwinSettings): ReferenceTwin {
   });
   return {
     send: handle,
-    release: (key, extraction) => extractor.release(key, extraction),
+    release: (id, extraction) => extractor.release(id, extraction),
     async close() {
       await extractor.close();
       await processor.stop();

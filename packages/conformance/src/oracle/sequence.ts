@@ -205,7 +205,7 @@ export class OracleSequence {
 
   /** Ends the twin's run of `doc` and waits until the twin has written its result. */
   async endTwinRun(doc: OracleDoc, extraction: Extraction): Promise<void> {
-    this.twin.release(doc.file.key, extraction);
+    this.twin.release(doc.twinId, extraction);
     const key = doc.tenant === 1 && this.env.keys.secondary !== undefined ? this.env.keys.secondary : this.env.keys.primary;
     for (let i = 0; i < 2000; i++) {
       const response = await this.twin.send(
