@@ -51,20 +51,29 @@ export type Op =
       tenant: number;
       auth: Auth;
       params: Array<{ param: number; value: ParamValue }>;
-      /** A parameter sent twice, or one the contract does not know (ignored). */
+      /** A parameter sent twice, or one the contract does not know (ignored); a parameter drawn twice is sent once. */
       extra: 'none' | 'repeated' | 'unknown';
       requestId: null | { edge: number };
     }
   | { kind: 'get' | 'retry'; tenant: number; auth: Auth; doc: { doc: number; spelling: number } | { edge: number } }
-  | { kind: 'stray'; auth: Auth; path: number; method: number; unknownPath: boolean };
+  | { kind: 'stray'; auth: Auth; path: number; method: number; unknownPath: boolean }
+  /** Waits until every document of the sequence has ended on the target (so texts can be searched). */
+  | { kind: 'wait' };
 
 const index = fc.nat({ max: 1000 });
 const tenant = fc.constantFrom(0, 0, 0, 1);
-const auth = fc.constantFrom<Auth>('own', 'own', 'own', 'own', 'own', 'own', 'none', 'unknown');
+const auth = fc.oneof(
+  { weight: 14, arbitrary: fc.constant<Auth>('own') },
+  { weight: 1, arbitrary: fc.constantFrom<Auth>('none', 'unknown') },
+);
 const requestId = fc.option(fc.record({ edge: index }), { freq: 3 });
 
 const fileSpec: fc.Arbitrary<FileSpec> = fc.record({
-  content: fc.constantFrom<FileContent>('text', 'text', 'text', 'text', 'blank', 'damaged', 'image', 'refused', 'over-size'),
+  content: fc.oneof(
+    { weight: 12, arbitrary: fc.constant<FileContent>('text') },
+    { weight: 4, arbitrary: fc.constantFrom<FileContent>('blank', 'damaged', 'image') },
+    { weight: 1, arbitrary: fc.constantFrom<FileContent>('refused', 'over-size') },
+  ),
   before: namePiece(6),
   after: namePiece(8),
   length: fc.oneof(
@@ -154,4 +163,5 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant<'stray'>('stray'), auth, path: index, method: index, unknownPath: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.constant<Op>({ kind: 'wait' }) },
 );

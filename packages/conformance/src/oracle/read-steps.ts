@@ -15,10 +15,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A search term cut from a document's name or text around the sequence token, within the contract's length. */
 function cutTerm(seq: OracleSequence, cut: Extract<ParamValue, { cut: unknown }>['cut']): string {
   const doc = seq.docs.length ? seq.docs[cut.doc % seq.docs.length]! : undefined;
-  const source = !doc ? seq.token : cut.from === 'content' && doc.file.text ? doc.file.text : doc.filename;
+  const inText = cut.from === 'content' && doc?.file.text;
+  const source = !doc ? seq.token : inText ? doc.file.text! : doc.filename;
+  const token = inText ? seq.textToken : seq.token;
   const points = [...source];
-  const tokenAt = [...source.slice(0, Math.max(0, source.indexOf(seq.token)))].length;
-  const tokenLength = [...seq.token].length;
+  const tokenAt = [...source.slice(0, Math.max(0, source.indexOf(token)))].length;
+  const tokenLength = [...token].length;
   const max = seq.inputs.searchMax ?? Number.POSITIVE_INFINITY;
   let before = Math.min(cut.before, tokenAt);
   let after = Math.min(cut.after, points.length - tokenAt - tokenLength);
@@ -55,6 +57,7 @@ export async function listStep(seq: OracleSequence, op: Extract<Op, { kind: 'lis
   for (const { param, value } of op.params) {
     if (!inputs.list.length) break;
     const p = inputs.list[param % inputs.list.length]!;
+    if (target.some(([name]) => name === p.name)) continue;
     let sent = ordinaryValue(p, 'normal' in value ? value.normal : 0, token);
     let plain = sent;
     if ('edge' in value && p.edges.length) {
@@ -87,7 +90,7 @@ export async function listStep(seq: OracleSequence, op: Extract<Op, { kind: 'lis
   };
   // Only a search holding the sequence's token keeps other runs' documents out: any other list is compared on its page and size alone.
   const searches = target.filter(([k]) => k === 'search');
-  const scoped = searches.length === 1 && searches[0]![1].toLowerCase().includes(token.toLowerCase());
+  const scoped = searches.length === 1 && [token, seq.textToken].some((t) => searches[0]![1].toLowerCase().includes(t));
   const project = scoped
     ? undefined
     : (a: Answer): Answer =>

@@ -65,6 +65,8 @@ async function runStep(seq: OracleSequence, op: Op): Promise<void> {
       return documentStep(seq, op);
     case 'stray':
       return strayStep(seq, op);
+    case 'wait':
+      if (seq.docs.some((d) => !d.settled)) await seq.settle(seq.step('wait until every document has ended on the target'));
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
 import type { Check } from '../checks/define.js';
 import { show } from '../judging/describe.js';
@@ -75,12 +76,17 @@ export class OracleSequence {
   /** Requests answered while a document changed, so their answers were not compared. */
   inconclusive = 0;
 
+  /** In the text of every PDF the sequence writes, and in no other file: a short token, as a page's line is short. */
+  readonly textToken: string;
+
   constructor(
     readonly env: OracleEnv,
     readonly token: string,
     readonly twin: ReferenceTwin,
     readonly inputs: OracleInputs,
-  ) {}
+  ) {
+    this.textToken = `zq${createHash('sha1').update(token).digest('hex').slice(0, 10)}`;
+  }
 
   /** A number unique within the sequence (files, request ids). */
   next(): number {

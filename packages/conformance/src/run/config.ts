@@ -59,10 +59,10 @@ export interface ConformanceOptions {
 export const RUN_DEFAULTS = { maxWaitS: 60, maxRunS: 600 } as const;
 
 /** The model run's default bounds: whichever is reached first ends it. */
-export const MODEL_DEFAULTS = { runs: 50, timeMs: 20_000 } as const;
+export const MODEL_DEFAULTS = { runs: 50, timeMs: 16_000 } as const;
 
 /** The differential run's default bounds: it runs beside the model run, within the full profile's half minute. */
-export const ORACLE_DEFAULTS = { runs: 1000, timeMs: 10_000 } as const;
+export const ORACLE_DEFAULTS = { runs: 1000, timeMs: 8_000 } as const;
 
 /** `--thorough`: the bounds of a nightly run (explicit --model-* and --oracle-* options still win). */
 export const THOROUGH = { runs: 100_000, modelTimeMs: 180_000, oracleTimeMs: 180_000 } as const;
