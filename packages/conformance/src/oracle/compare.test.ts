@@ -51,6 +51,11 @@ describe('the oracle lets a deployment differ only where the contract lets it', 
     ],
     ['properties the reference does not send', answer(200, doc(101, { pages: 3 })), answer(200, doc(1))],
     [
+      'a replay answered with the documents as they are now',
+      answer(202, { documents: [doc(101)] }, { 'idempotent-replayed': 'true' }),
+      answer(202, { documents: [doc(1, { status: 'processing', content: null, processed_at: null })] }, { 'idempotent-replayed': 'true' }),
+    ],
+    [
       'an Allow listing more methods',
       answer(405, problem(405, 'method_not_allowed'), { allow: 'GET, HEAD' }),
       answer(405, problem(405, 'method_not_allowed'), { allow: 'GET' }),
