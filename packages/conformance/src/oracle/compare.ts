@@ -72,6 +72,12 @@ export function comparable(answer: Answer, aliasOf: AliasOf): unknown {
   return 'document_id' in body ? document(body, aliasOf) : body;
 }
 
+/** A replayed upload's body as compared ({@link REPLAYED_FIELDS}); any other body as it is. */
+function replayedPart(body: unknown, replay: boolean): unknown {
+  if (!replay || !isObject(body) || !Array.isArray(body.documents)) return body;
+  return { ...body, documents: body.documents.map((d) => (isObject(d) ? Object.fromEntries(REPLAYED_FIELDS.map((f) => [f, d[f]])) : d)) };
+}
+
 /** The differences of `target` from `reference`, walking the reference's shape (what the target adds is not compared, but `content` where the reference has none is). */
 export function differences(target: unknown, reference: unknown, at = ''): Difference[] {
   if (Array.isArray(reference)) {
@@ -150,13 +156,9 @@ export function compareAnswers(
       out.push({ at: 'Allow', target: show(target.header('allow') ?? undefined), reference: show(reference.header('allow')) });
   }
   if (target.status === reference.status) {
-    const theirs = comparable(target, aliases.target);
-    let ours = comparable(reference, aliases.reference);
-    if (replayed(reference) === 'true' && isObject(ours) && Array.isArray(ours.documents))
-      ours = {
-        ...ours,
-        documents: ours.documents.map((d) => (isObject(d) ? Object.fromEntries(REPLAYED_FIELDS.map((f) => [f, d[f]])) : d)),
-      };
+    const replay = replayed(reference) === 'true';
+    const theirs = replayedPart(comparable(target, aliases.target), replay);
+    const ours = replayedPart(comparable(reference, aliases.reference), replay);
     // Both refused: a parameter spelled either way may be named besides what the reference named.
     if (sent.either.length && isObject(theirs) && isObject(ours) && Array.isArray(theirs.errors) && Array.isArray(ours.errors)) {
       const named = ours.errors;
