@@ -1,5 +1,6 @@
 import type { Answer } from './compare.js';
 import { ordinaryValue, spelledId } from './inputs.js';
+import { inTargetOrder } from './list-order.js';
 import { spellCase } from './names.js';
 import type { Op, ParamValue } from './ops.js';
 import { type PairRequest, sendTwin } from './pair.js';
@@ -38,12 +39,13 @@ async function read(
   request: PairRequest,
   watch: OracleDoc[],
   project?: (a: Answer) => Answer,
+  reorder?: (twin: Answer) => Promise<Answer>,
 ) {
   const step = seq.step(title);
   for (let attempt = 1; ; attempt++) {
     for (const doc of watch) await seq.sync(step, doc);
     if (attempt > READ_ATTEMPTS) await seq.settle(step, watch);
-    const answers = await seq.exchange(step, area, tenant, request, watch, project);
+    const answers = await seq.exchange(step, area, tenant, request, watch, project, reorder);
     if (answers) return answers;
   }
 }
@@ -105,8 +107,15 @@ export async function listStep(seq: OracleSequence, op: Extract<Op, { kind: 'lis
     request,
     seq.docs,
     project,
+    scoped ? (twin) => inTargetOrder(seq, request, twin, limitMax(seq)) : undefined,
   );
 }
+
+/** A page size that reads the twin's whole list in few pages: the contract's largest. */
+const limitMax = (seq: OracleSequence) => {
+  const max = seq.inputs.list.find((p) => p.name === 'limit')?.schema.maximum;
+  return typeof max === 'number' ? max : 50;
+};
 
 /** The path of a `{document_id}` operation with `id` in it. */
 const pathWith = (template: string, id: string) => template.replace(/\{[^}]+\}/, encode(id));

@@ -59,6 +59,8 @@ export interface OracleDoc {
   twinId: number;
   file: OracleFile;
   filename: string;
+  /** Its `created_at` as the target first answered it (lists are ordered by each side's own). */
+  targetCreated?: string;
   settled: boolean;
 }
 
@@ -138,6 +140,7 @@ export class OracleSequence {
     request: PairRequest,
     watch: OracleDoc[] = [],
     project?: (a: Answer) => Answer,
+    reorder?: (twin: Answer) => Promise<Answer>,
   ): Promise<PairAnswers | undefined> {
     const unsettled = watch.filter((d) => !d.settled);
     const answers = await this.send(step, tenant, request);
@@ -146,6 +149,7 @@ export class OracleSequence {
       this.inconclusive++;
       return undefined;
     }
+    if (reorder) answers.twin = await reorder(answers.twin);
     this.judge(step, area, request, answers, project);
     return answers;
   }

@@ -95,7 +95,8 @@ export async function sendUpload(seq: OracleSequence, plan: UploadPlan, title: s
   seq.uploads.push(plan);
   const answers = await seq.send(step, plan.tenant, request);
   // The documents an accepted upload made are named before its answers are compared: by part, on each side.
-  const made = (a: Answer) => (a.status === 202 ? ((a.body as { documents?: Array<{ document_id?: unknown }> }).documents ?? []) : []);
+  const made = (a: Answer) =>
+    a.status === 202 ? ((a.body as { documents?: Array<{ document_id?: unknown; created_at?: unknown }> }).documents ?? []) : [];
   const targetDocs = made(answers.target);
   const twinDocs = made(answers.twin);
   if (answers.twin.header('idempotent-replayed') !== 'true')
@@ -110,6 +111,7 @@ export async function sendUpload(seq: OracleSequence, plan: UploadPlan, title: s
         twinId,
         file: part.file,
         filename: part.filename,
+        ...(typeof targetDocs[i]?.created_at === 'string' ? { targetCreated: targetDocs[i]!.created_at as string } : {}),
         settled: false,
       });
     });
