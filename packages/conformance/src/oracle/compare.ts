@@ -3,6 +3,7 @@
 export const ALLOWED_DIFFERENCES = [
   'document ids: each side numbers its own documents; they are compared as the documents they name',
   'times: the values of `created_at`, `updated_at` and `processed_at` (whether each is null is compared)',
+  'the order of documents in a list among themselves: each side puts newest first by its own `created_at`, then its own id (which documents, on which page, is compared)',
   'the key order of every object, and properties the reference does not send (documented ones are judged by the schema checks)',
   'wording: `title`, `detail`, `instance` and `request_id` of a problem, `message` of a field error and of a document error',
   'a made-up `X-Request-Id` (one that echoes the request is compared), and `Allow` listing more methods than the reference',

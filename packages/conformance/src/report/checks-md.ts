@@ -1,4 +1,5 @@
 import type { AnyCheck } from '../checks/define.js';
+import { ALLOWED_DIFFERENCES } from '../oracle/compare.js';
 import type { Proofs, RuleRow } from '../rules/matrix.js';
 import type { SentenceTrace } from '../rules/sentences.js';
 import { CHECK_AREAS } from '../run/areas.js';
@@ -46,6 +47,13 @@ export function renderChecksMarkdown(
     if (rows.length === 0) continue;
     out.push('', `## ${title}`, '', '| Id | Profile | What a pass proves | Proven by |', '|---|---|---|---|');
     for (const c of rows) out.push(`| \`${c.id}\` | ${c.profile} | ${cell(c.description)} | ${proofCell(c.id, proofs)} |`);
+    if (area === 'oracle')
+      out.push(
+        '',
+        'What a deployment may answer otherwise than the reference core, because the contract lets it (`packages/conformance/src/oracle/compare.ts`):',
+        '',
+        ...ALLOWED_DIFFERENCES.map((a) => `- ${a}`),
+      );
   }
   const unknown = catalog.filter((c) => !(c.area in CHECK_AREAS));
   if (unknown.length) throw new Error(`checks in areas CHECKS.md has no title for: ${unknown.map((c) => c.id).join(', ')}`);
