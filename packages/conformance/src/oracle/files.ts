@@ -1,12 +1,12 @@
 import { SMALL_PAGE } from '@docproc-kit/contract/text-pdf.js';
-import { fixture, textPdf } from '../kit/files.js';
+import { fixture, textPdf, truncatedJpeg } from '../kit/files.js';
 
 /**
  * What a generated file is: a PDF whose text the oracle wrote (`text`), a PDF page with none (`blank`), a
- * damaged PDF, a truncated PNG (whose OCR is the deployment's), a file of no accepted type, and one a byte
- * over the deployment's size limit.
+ * damaged PDF, a truncated PNG and a truncated JPEG (whose reading is the deployment's), a file of no accepted
+ * type, and one a byte over the deployment's size limit.
  */
-export type FileContent = 'text' | 'blank' | 'damaged' | 'image' | 'refused' | 'over-size';
+export type FileContent = 'text' | 'blank' | 'damaged' | 'image' | 'photo' | 'refused' | 'over-size';
 
 /** A generated file: its bytes, and the text processing must find where the contract decides it. */
 export interface OracleFile {
@@ -20,6 +20,7 @@ const BLANK = textPdf([]);
 // A page wide enough for any line the oracle writes: text past a page's edge is not on the page.
 const WIDE_PAGE = { ...SMALL_PAGE, width: 1200 };
 const SCAN = fixture('truncated.png');
+const PHOTO = truncatedJpeg();
 const CORRUPT = fixture('corrupt.pdf');
 const NOT_A_DOCUMENT = fixture('not-a-document.txt');
 
@@ -37,6 +38,8 @@ export function oracleFile(content: FileContent, words: string[], maxFileBytes: 
       return { content, bytes: CORRUPT };
     case 'image':
       return { content, bytes: SCAN };
+    case 'photo':
+      return { content, bytes: PHOTO };
     case 'refused':
       return { content, bytes: NOT_A_DOCUMENT };
     case 'over-size': {

@@ -18,6 +18,8 @@ export interface FileSpec {
   after: string;
   /** Its name at the contract's filename limit, one past it, or as drawn; or a boundary case of the filename. */
   length: 'drawn' | 'at-limit' | 'over-limit' | { edge: number };
+  /** Its extension: the one its content has (mostly), or another (types come from bytes, never names), or none. */
+  extension: number;
   /** The word after the token in a `text` PDF. */
   word: string;
   /** The part's Content-Type, an index into the contract's document types and two others. */
@@ -71,7 +73,7 @@ const requestId = fc.option(fc.record({ edge: index }), { freq: 3 });
 const fileSpec: fc.Arbitrary<FileSpec> = fc.record({
   content: fc.oneof(
     { weight: 12, arbitrary: fc.constant<FileContent>('text') },
-    { weight: 4, arbitrary: fc.constantFrom<FileContent>('blank', 'damaged', 'image') },
+    { weight: 4, arbitrary: fc.constantFrom<FileContent>('blank', 'damaged', 'image', 'photo') },
     { weight: 1, arbitrary: fc.constantFrom<FileContent>('refused', 'over-size') },
   ),
   before: namePiece(6),
@@ -81,6 +83,7 @@ const fileSpec: fc.Arbitrary<FileSpec> = fc.record({
     { weight: 1, arbitrary: fc.constantFrom<'at-limit' | 'over-limit'>('at-limit', 'over-limit') },
     { weight: 1, arbitrary: fc.record({ edge: index }) },
   ),
+  extension: fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat({ max: 5 }) }),
   word: wordPiece(8),
   declared: fc.nat({ max: 4 }),
   star: fc.boolean(),
@@ -112,7 +115,10 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constant<'upload'>('upload'),
       tenant,
       auth,
-      files: fc.array(fileSpec, { minLength: 1, maxLength: 3 }),
+      files: fc.oneof(
+        { weight: 30, arbitrary: fc.array(fileSpec, { minLength: 1, maxLength: 3 }) },
+        { weight: 1, arbitrary: fc.constant<FileSpec[]>([]) },
+      ),
       count: fc.constantFrom<'drawn' | 'at-limit' | 'over-limit'>(
         'drawn',
         'drawn',

@@ -5,7 +5,21 @@ import type { FileSpec, Op } from './ops.js';
 import type { PairRequest } from './pair.js';
 import type { OracleSequence, PartPlan, UploadPlan } from './sequence.js';
 
-const EXTENSIONS = { text: 'pdf', blank: 'pdf', damaged: 'pdf', image: 'png', refused: 'txt', 'over-size': 'pdf' } as const;
+const EXTENSIONS = { text: 'pdf', blank: 'pdf', damaged: 'pdf', image: 'png', photo: 'jpg', refused: 'txt', 'over-size': 'pdf' } as const;
+/** The files that fill an upload up to the deployment's file limit. */
+const FILLER: FileSpec = {
+  content: 'text',
+  before: '',
+  after: '',
+  length: 'drawn',
+  extension: 0,
+  word: 'n',
+  declared: 0,
+  star: false,
+  misnamed: false,
+};
+/** Extensions a part may carry besides its own: its type comes from its bytes, never its name. */
+const OTHER_EXTENSIONS = ['pdf', 'png', 'jpeg', 'txt', ''];
 /** A file over the deployment's size limit is sent only where that limit is small: beyond it, the boundary checks send one. */
 const OVER_SIZE_UP_TO_BYTES = 1024 * 1024;
 // What a quoted `filename="..."` cannot carry unambiguously (stacks differ on escapes): such names go as `filename*`.
@@ -15,8 +29,8 @@ const codePoints = (text: string) => [...text].length;
 
 /** `text` cut or padded (with `x`) to exactly `length` code points, keeping its end (the extension). */
 function ofLength(text: string, length: number, ext: string): string {
-  const tail = `.${ext}`;
-  const points = [...text.slice(0, -tail.length)];
+  const tail = ext ? `.${ext}` : '';
+  const points = [...(tail ? text.slice(0, -tail.length) : text)];
   const body = points.slice(0, Math.max(0, length - tail.length));
   while (body.length < length - tail.length) body.push('x');
   return body.join('') + tail;
@@ -26,8 +40,8 @@ function ofLength(text: string, length: number, ext: string): string {
 export function planPart(seq: OracleSequence, spec: FileSpec): PartPlan {
   const { inputs, env, token } = seq;
   const content = spec.content === 'over-size' && env.limits.maxFileBytes > OVER_SIZE_UP_TO_BYTES ? 'text' : spec.content;
-  const ext = EXTENSIONS[content];
-  let filename = `${spec.before}${token}${spec.after}.${ext}`;
+  const ext = spec.extension === 0 ? EXTENSIONS[content] : OTHER_EXTENSIONS[(spec.extension - 1) % OTHER_EXTENSIONS.length]!;
+  let filename = `${spec.before}${token}${spec.after}${ext ? `.${ext}` : ''}`;
   let star = spec.star;
   if (spec.length === 'at-limit' || spec.length === 'over-limit')
     filename = ofLength(filename, inputs.maxFilename + (spec.length === 'over-limit' ? 1 : 0), ext);
@@ -125,10 +139,7 @@ export async function uploadStep(seq: OracleSequence, op: Extract<Op, { kind: 'u
   // The count boundary is sent where the deployment has a file limit, and a small one (the contract's default is 20).
   if (op.count !== 'drawn' && env.limits.maxFiles <= 100) {
     const n = env.limits.maxFiles + (op.count === 'over-limit' ? 1 : 0);
-    specs = Array.from(
-      { length: n },
-      (_, i) => specs[i] ?? { ...specs[0]!, content: 'text', length: 'drawn', misnamed: false, word: `n${i}` },
-    );
+    specs = Array.from({ length: n }, (_, i) => specs[i] ?? { ...FILLER, word: `n${i}` });
   }
   let key: string | null = null;
   if (op.idempotency !== null)
