@@ -1,4 +1,5 @@
 import { SMALL_PAGE } from '@docproc-kit/contract/text-pdf.js';
+import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
 import { fixture, textPdf, truncatedJpeg } from '../kit/files.js';
 
 /**
@@ -48,4 +49,23 @@ export function oracleFile(content: FileContent, words: string[], maxFileBytes: 
       return { content, bytes };
     }
   }
+}
+
+/**
+ * How the twin's run of `file` ends, given how the target's ended: the text the oracle wrote where the
+ * contract decides it; the target's verdict where it lets a deployment decide (any failure: a transient
+ * fault or a processing limit; an image's OCR).
+ */
+export function outcomeFor(
+  file: OracleFile,
+  target: { status?: string; content?: unknown; error?: { code?: string; message?: string } },
+): Extraction {
+  if (target.status === 'failed') {
+    const code = target.error?.code === 'unreadable_document' ? 'unreadable_document' : 'processing_error';
+    return { ok: false, error: { code, message: 'as the target' } };
+  }
+  // "A file that cannot be read fails with unreadable_document": a damaged file the target completed is a difference.
+  if (file.content === 'damaged') return { ok: false, error: { code: 'unreadable_document', message: 'damaged' } };
+  if (file.text !== undefined) return { ok: true, text: file.text };
+  return { ok: true, text: typeof target.content === 'string' ? target.content : '' };
 }

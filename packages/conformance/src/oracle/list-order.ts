@@ -14,7 +14,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function instant(value: string): bigint {
   const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
   const ms = Date.parse(value.replace(/\.\d+/, ''));
-  return BigInt(ms) * 1_000_000n + BigInt((fraction + '000000000').slice(0, 9));
+  return BigInt(ms) * 1_000_000n + BigInt(fraction.padEnd(9, '0').slice(0, 9));
 }
 
 /**

@@ -87,11 +87,3 @@ export function spellCase(text: string, spelling: CaseSpelling): string {
       return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
   }
 }
-
-/** The code points of `text` from `start` (a share of its length) for `length` of them, always holding `[from, to)`. */
-export function windowAround(text: string, from: number, to: number, start: number, length: number): string {
-  const points = [...text];
-  const lo = Math.floor(start * from);
-  const hi = Math.min(points.length, Math.max(to, lo + length));
-  return points.slice(lo, hi).join('');
-}

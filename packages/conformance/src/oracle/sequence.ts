@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
 import type { Check } from '../checks/define.js';
-import { show } from '../judging/describe.js';
 import type { Judge } from '../judging/judge.js';
 import { backoff } from '../judging/wait.js';
 import type { KeyChoice } from '../kit/exchange.js';
@@ -9,7 +8,7 @@ import type { Http } from '../kit/http.js';
 import type { Step } from '../model/run-context.js';
 import type { Tenant } from '../model/state.js';
 import { ALLOWED_DIFFERENCES, type AliasOf, type Answer, compareAnswers, type Difference } from './compare.js';
-import type { OracleFile } from './files.js';
+import { type OracleFile, outcomeFor } from './files.js';
 import type { OracleInputs } from './inputs.js';
 import type { Auth } from './ops.js';
 import { type PairAnswers, type PairRequest, sendPair } from './pair.js';
@@ -229,25 +228,6 @@ export class OracleSequence {
   }
 }
 
-/**
- * How the twin's run of `file` ends, given how the target's ended: the text the oracle wrote where the
- * contract decides it; the target's verdict where it lets a deployment decide (any failure: a transient
- * fault or a processing limit; an image's OCR).
- */
-export function outcomeFor(
-  file: OracleFile,
-  target: { status?: string; content?: unknown; error?: { code?: string; message?: string } },
-): Extraction {
-  if (target.status === 'failed') {
-    const code = target.error?.code === 'unreadable_document' ? 'unreadable_document' : 'processing_error';
-    return { ok: false, error: { code, message: 'as the target' } };
-  }
-  // "A file that cannot be read fails with unreadable_document": a damaged file the target completed is a difference.
-  if (file.content === 'damaged') return { ok: false, error: { code: 'unreadable_document', message: 'damaged' } };
-  if (file.text !== undefined) return { ok: true, text: file.text };
-  return { ok: true, text: typeof target.content === 'string' ? target.content : '' };
-}
-
 function summary(answer: Answer): string {
   const code = (answer.body as { code?: unknown } | undefined)?.code;
   return `${answer.status}${typeof code === 'string' ? ` ${code}` : ''}`;
@@ -256,5 +236,3 @@ function summary(answer: Answer): string {
 function describe(found: Difference[], side: 'target' | 'reference'): string {
   return found.map((d) => `${d.at || 'body'}: ${side === 'target' ? d.target : d.reference}`).join('\n');
 }
-
-export { show };
