@@ -1,3 +1,4 @@
+import { SMALL_PAGE, type TextPdfLayout } from '@docproc-kit/contract/text-pdf.js';
 import { fixture, textPdf } from '../kit/files.js';
 
 /**
@@ -16,6 +17,18 @@ export interface OracleFile {
 }
 
 const BLANK = textPdf([]);
+/** The widest a Helvetica glyph of the text (Latin-1) is, in ems (`W`, `Æ` and the like come close). */
+const WIDEST_GLYPH_EM = 1;
+
+/**
+ * The suite's small page, widened until every line fits on it: text past the page's edge is outside what
+ * it shows, and extractors differ on whether they read it (pdf.js drops it), so a line that ran off the
+ * page would make the target's text differ from the oracle's for no fault of the target's.
+ */
+function pageFor(lines: string[]): TextPdfLayout {
+  const longest = Math.max(0, ...lines.map((line) => line.length));
+  return { ...SMALL_PAGE, width: Math.max(SMALL_PAGE.width, Math.ceil(2 * SMALL_PAGE.left + longest * SMALL_PAGE.size * WIDEST_GLYPH_EM)) };
+}
 const SCAN = fixture('truncated.png');
 const CORRUPT = fixture('corrupt.pdf');
 const NOT_A_DOCUMENT = fixture('not-a-document.txt');
@@ -27,7 +40,7 @@ const NOT_A_DOCUMENT = fixture('not-a-document.txt');
 export function oracleFile(content: FileContent, words: string[], maxFileBytes: number): OracleFile {
   switch (content) {
     case 'text':
-      return { content, bytes: textPdf(words), text: words.join('\n') };
+      return { content, bytes: textPdf(words, pageFor(words)), text: words.join('\n') };
     case 'blank':
       return { content, bytes: BLANK, text: '' };
     case 'damaged':
