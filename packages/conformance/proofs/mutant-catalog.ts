@@ -4,11 +4,12 @@ import type { Proofs } from '../src/rules/matrix.js';
 import type { ConformanceOptions } from '../src/run/config.js';
 import { type Mutant, mutants } from './mutants.js';
 import { contractMutants } from './mutants-contract.js';
+import { oracleMutants } from './mutants-oracle.js';
 import { statefulMutants } from './mutants-stateful.js';
 import { composeMutations, type Mutation } from './mutation-proxy.js';
 
 /** Every mutant, each with the checks it must fail. */
-export const allMutants: readonly Mutant[] = [...mutants, ...contractMutants, ...statefulMutants];
+export const allMutants: readonly Mutant[] = [...mutants, ...contractMutants, ...statefulMutants, ...oracleMutants];
 
 type Keys = { primary: string; secondary: string };
 

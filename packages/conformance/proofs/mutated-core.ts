@@ -1,0 +1,115 @@
+// Test-only: a generated mutant of the reference core (as StrykerJS lists it) applied to a copy of the core's
+// sources, and the fetch mock on that copy served from a child process (serve-mutated-core.ts). The copy sits
+// under reports/ (ignored by git), inside the repository so that its package imports resolve as the
+// original's do.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const REFERENCE_SRC = 'packages/reference/src/';
+
+/** One generated mutant: where (Stryker's location: lines 1-based, columns 1-based, end exclusive), what it replaces, and with what. */
+export interface CoreMutant {
+  /** `path:line:column Mutator replacement`, as `npm run mutation` names a mutant. */
+  key: string;
+  file: string;
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+  mutator: string;
+  original: string;
+  replacement: string;
+  /** What the mutant breaks, and which oracle step shows it. */
+  why: string;
+}
+
+/** The offset of a 1-based line and column in `text`. */
+function offsetOf(text: string, { line, column }: { line: number; column: number }): number {
+  let at = 0;
+  for (let l = 1; l < line; l++) at = text.indexOf('\n', at) + 1;
+  return at + column - 1;
+}
+
+/** `text` with the mutant applied; throws when the text at its location is not its `original` (the sources moved on). */
+export function applyMutant(text: string, mutant: CoreMutant): string {
+  const from = offsetOf(text, mutant.start);
+  const to = offsetOf(text, mutant.end);
+  const found = text.slice(from, to);
+  if (found !== mutant.original)
+    throw new Error(`${mutant.key}: expected ${JSON.stringify(mutant.original)} at its location, found ${JSON.stringify(found)}`);
+  return text.slice(0, from) + mutant.replacement + text.slice(to);
+}
+
+/** A copy of the reference core's sources with `mutant` applied (its `src` dir), removed by `remove`. */
+export function mutatedCopy(mutant: CoreMutant): { src: string; remove(): void } {
+  mkdirSync(join(root, 'reports'), { recursive: true });
+  const dir = mkdtempSync(join(root, 'reports', 'mutated-core-'));
+  const src = join(dir, 'src');
+  cpSync(join(root, REFERENCE_SRC), src, { recursive: true });
+  if (!mutant.file.startsWith(REFERENCE_SRC)) throw new Error(`${mutant.key}: not a file of the reference core`);
+  const file = join(src, mutant.file.slice(REFERENCE_SRC.length));
+  writeFileSync(file, applyMutant(readFileSync(file, 'utf8'), mutant));
+  return { src, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The fetch mock's settings (those of packages/msw/src/fetch-conformance.test.ts). */
+export interface MockSettings {
+  apiKeys: string[];
+  maxFileBytes: number;
+  processingDelayMs: number;
+}
+
+/**
+ * Serves the fetch mock on the core at `src` from a child process; rejects if it has no URL within `startMs`.
+ * @example const core = await serveCore(copy.src, { apiKeys: ['k'], maxFileBytes: 65536, processingDelayMs: 200 }); await core.close();
+ */
+export async function serveCore(
+  src: string,
+  settings: MockSettings,
+  startMs = 60_000,
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--conditions=docproc-source',
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./serve-mutated-core.ts', import.meta.url)),
+      JSON.stringify(settings),
+    ],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DOCPROC_MUTATED_REFERENCE_SRC: src },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the mutated core did not start within ${startMs} ms:\n${errors}`)), startMs);
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(line.trim());
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the mutated core exited (${code}) before serving:\n${errors}`));
+    });
+  }).catch(async (error) => {
+    await close();
+    throw error;
+  });
+  return { baseUrl, close };
+}
