@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
+import { clearKills, killedOnlyByOracle, readKills } from './kills.js';
 import { type ListedMutant, sampleRanges } from './sample.js';
 import { readEquivalent, readReport, score, writeSurvivors } from './score.js';
 
@@ -64,6 +65,7 @@ if (!all) {
     `mutation: ${listed.length} mutants in all; a sample of ${mutate.length} ranges (seed ${SAMPLE_SEED}, about ${size} mutants)`,
   );
 }
+clearKills();
 await new Stryker(options(mutate ? { mutate } : {})).runMutationTest();
 
 const result = score(readReport(), readEquivalent());
@@ -73,5 +75,8 @@ if (!all) writeSurvivors(result, command);
 for (const key of result.survivors) console.log(`survived: ${key}`);
 console.log(
   `mutation: ${result.total} run, ${result.killed} killed, ${result.survivors.length} survived, ${result.equivalent} equivalent, ${result.notJudged} not judged, in ${seconds} s`,
+);
+console.log(
+  `mutation: ${killedOnlyByOracle(result.killedIds, readKills())} of the ${result.killed} killed only by oracle.* checks (the checks of each kill: reports/mutation/kills.jsonl)`,
 );
 console.log(result.line);

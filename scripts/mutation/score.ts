@@ -14,9 +14,12 @@ export const SURVIVORS_FILE = 'packages/conformance/proofs/mutation-survivors.md
 export interface ScoredMutant {
   key: string;
   status: string;
+  /** Stryker's id of the mutant in its run (what suite-against-core.ts records a verdict under). */
+  id?: string;
 }
 
 interface ReportMutant {
+  id: string;
   mutatorName: string;
   replacement?: string;
   status: string;
@@ -41,7 +44,7 @@ export function readReport(file = REPORT_FILE): ScoredMutant[] {
     files: Record<string, { mutants: ReportMutant[] }>;
   };
   return Object.entries(report.files).flatMap(([path, { mutants }]) =>
-    mutants.map((m) => ({ key: mutantKey(path.replace(root, ''), m), status: m.status })),
+    mutants.map((m) => ({ key: mutantKey(path.replace(root, ''), m), status: m.status, id: m.id })),
   );
 }
 
@@ -60,7 +63,8 @@ export function score(mutants: ScoredMutant[], equivalent: Set<string>) {
   const judged = mutants.filter((m) => DETECTED.has(m.status) || UNDETECTED.has(m.status));
   const equivalents = judged.filter((m) => UNDETECTED.has(m.status) && equivalent.has(m.key));
   const counted = judged.filter((m) => !equivalents.includes(m));
-  const killed = counted.filter((m) => DETECTED.has(m.status)).length;
+  const killedMutants = counted.filter((m) => DETECTED.has(m.status));
+  const killed = killedMutants.length;
   const survivors = counted.filter((m) => UNDETECTED.has(m.status)).map((m) => m.key);
   const percent = counted.length === 0 ? 0 : Math.floor((1000 * killed) / counted.length) / 10;
   return {
@@ -69,6 +73,8 @@ export function score(mutants: ScoredMutant[], equivalent: Set<string>) {
     equivalent: equivalents.length,
     counted: counted.length,
     killed,
+    /** Stryker's ids of the killed mutants, for the kills file. */
+    killedIds: killedMutants.flatMap((m) => (m.id === undefined ? [] : [m.id])),
     survivors,
     line: `mutation score: ${percent}% of ${counted.length} non-equivalent mutants killed`,
   };

@@ -2,8 +2,9 @@ import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../../test/support/reference-server.js';
-import { benignVariants, readIntegersLeniently, wireVariations } from './benign-variants.js';
-import { startMutationProxy } from './mutation-proxy.js';
+import { buildMultipart } from '../src/kit/multipart.js';
+import { benignVariants, keepQuotedPairs, readIntegersLeniently, wireVariations } from './benign-variants.js';
+import { type ProxyRequest, startMutationProxy } from './mutation-proxy.js';
 import { createRunnerPool } from './runner-pool.js';
 
 // The other half of proving the suite: servers that differ from ours only where the contract allows
@@ -71,6 +72,31 @@ describe('the lenient integer reading is really made', () => {
     ['/api/v1/documents/get_documents?page=1e1', '/api/v1/documents/get_documents?page=1e1'],
     ['/api/v1/documents/get_document/%20042', '/api/v1/documents/get_document/%20042'],
   ])('%s reaches the server as %s', (sent, seen) => expect(get(sent)).toBe(seen));
+});
+
+describe('the quoted-pairs are really kept', () => {
+  it('shows a quoted filename as sent in its 202 and in every answer after, and leaves other names alone', async () => {
+    const variant = keepQuotedPairs();
+    const { body, contentType } = buildMultipart([{ field: 'files[]', quotedFilename: 'say \\"hi\\".pdf', data: new Uint8Array(1) }]);
+    const upload = {
+      method: 'POST',
+      url: '/api/v1/documents/upload_files',
+      headers: { 'content-type': contentType },
+      body: Buffer.from(body),
+    };
+    const answer = (status: number, value: unknown) => ({
+      status,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify(value)),
+    });
+    const filenames = async (response: ReturnType<typeof answer>, request: ProxyRequest = upload) =>
+      JSON.parse((await variant.response!(response, request)).body.toString()).documents.map((d: { filename: string }) => d.filename);
+    const read = { document_id: 1, filename: 'say "hi".pdf' };
+    const other = { document_id: 2, filename: 'plain.pdf' };
+    expect(await filenames(answer(202, { documents: [read] }))).toEqual(['say \\"hi\\".pdf']);
+    const list: ProxyRequest = { method: 'GET', url: '/api/v1/documents/get_documents', headers: {}, body: Buffer.alloc(0) };
+    expect(await filenames(answer(200, { documents: [read, other] }), list)).toEqual(['say \\"hi\\".pdf', 'plain.pdf']);
+  });
 });
 
 describe('the suite passes servers that differ only where the contract allows', { concurrent: true }, () => {

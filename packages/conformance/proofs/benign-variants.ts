@@ -3,8 +3,8 @@
 import { gzipSync } from 'node:zlib';
 import type { ReferenceServerOptions } from '../../../test/support/reference-server.js';
 import type { ConformanceOptions } from '../src/run/config.js';
-import { withQuery } from './mutant-behaviours.js';
-import type { Mutation, ProxyRequest, ProxyResponse } from './mutation-proxy.js';
+import { isUpload, withQuery } from './mutant-behaviours.js';
+import { eachDocument, type Mutation, type ProxyRequest, type ProxyResponse, splitMultipart } from './mutation-proxy.js';
 
 /** One allowed variation of the wire or the deployment. */
 export interface BenignVariant {
@@ -140,6 +140,33 @@ export function readIntegersLeniently(request: ProxyRequest): ProxyRequest {
   });
 }
 
+/**
+ * A stack that keeps the quoted-pairs of a quoted filename as sent (`say \\"hi\\".pdf`), using them only to
+ * find the closing quote, where the reference server reads them (`say "hi".pdf`): each such name is learnt
+ * from its upload and shown as sent in every answer after.
+ */
+export function keepQuotedPairs(): Mutation {
+  const asSent = new Map<string, string>();
+  return {
+    response: (response, request) => {
+      if (isUpload(request) && response.status === 202) {
+        for (const part of splitMultipart(request.body, request.headers['content-type'] ?? '')?.parts ?? []) {
+          const raw = /filename="((?:[^"\\\r\n]|\\.)*)"/.exec(part.head)?.[1];
+          const read = raw?.replace(/\\(["\\])/g, '$1');
+          if (raw !== undefined && read !== raw && /^[\x20-\x7e]*$/.test(raw)) asSent.set(read!, raw);
+        }
+      }
+      if (asSent.size === 0) return response;
+      return rewriteJson(response, (body) => {
+        eachDocument(body, (doc) => {
+          doc.filename = asSent.get(String(doc.filename)) ?? doc.filename;
+        });
+        return body;
+      });
+    },
+  };
+}
+
 /** The variants the suite must pass, each against its own reference server. */
 export const benignVariants: BenignVariant[] = [
   { name: 'wire-variations', difference: 'every wire-level variation the contract allows, at once', mutation: wireVariations },
@@ -156,6 +183,12 @@ export const benignVariants: BenignVariant[] = [
     name: 'integers-read-leniently',
     difference: 'integers with a leading zero or a `+` (`010`, `+10`) read as the number, as FastAPI, Spring, Go and Number() read them',
     mutation: { request: readIntegersLeniently },
+  },
+  {
+    name: 'quoted-pairs-kept',
+    difference:
+      'a quoted filename keeps its quoted-pairs as sent (`say \\"hi\\".pdf`), as parsers that use them only to find the closing quote do',
+    mutation: keepQuotedPairs(),
   },
   {
     name: 'whole-second-timestamps',

@@ -190,3 +190,15 @@ export function invalidRequest(request: ProxyRequest, where: string, name: strin
     b.errors = [{ in: where, name, message: 'too long' }];
   });
 }
+
+/**
+ * An upload whose quoted filenames lose the backslash of each escaped quote (`\"`), so the quote ends the
+ * quoted-string as a parser that knows no quoted-pairs reads it: the rest of the header is garbage and the
+ * server behind skips the part.
+ */
+export function quotedPairsEndFilenames(request: ProxyRequest): ProxyRequest {
+  const split = isUpload(request) ? splitMultipart(request.body, request.headers['content-type'] ?? '') : undefined;
+  if (!split?.parts.some((p) => /filename="[^\r\n]*\\"/.test(p.head))) return request;
+  const parts = split.parts.map((p) => ({ ...p, head: p.head.replace(/\\"/g, '"') }));
+  return { ...request, body: joinMultipart(split.boundary, parts) };
+}

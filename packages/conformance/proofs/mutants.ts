@@ -8,6 +8,7 @@ import {
   largestPart,
   partCount,
   problem,
+  quotedPairsEndFilenames,
   STATUSES,
   searchLike,
   searchLowercaseOnly,
@@ -301,6 +302,13 @@ export const mutants: Mutant[] = [
           }),
         ),
     }),
+  },
+  {
+    name: 'quoted-pair-ends-filename',
+    defect: 'an escaped quote (`\\"`) ends a quoted filename, so the part is lost and the upload refused',
+    only: ['upload'],
+    fails: ['upload.filename-quoted-pair'],
+    mutation: () => ({ request: quotedPairsEndFilenames }),
   },
   {
     name: 'errors-as-text',

@@ -123,6 +123,18 @@ export const uploadChecks = {
     rules: ['upload.filename-verbatim'],
     judge: filenameKept,
   }),
+  filenameQuotedPair: defineCheck<{ status: number; readings: string[]; got: string | undefined }>({
+    id: 'upload.filename-quoted-pair',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'A quoted filename holding quoted-pairs (`\\"`, `\\\\`, as `curl --form-escape` and MIME libraries send a quote or a backslash) is a 202, and the name reads them (`"`, `\\`) or keeps them as sent: never cut at the escaped quote, never dropped.',
+    rules: ['upload.filename-verbatim', 'upload.multipart-files'],
+    judge: ({ status, readings, got }) =>
+      status === 202 && got !== undefined && readings.includes(got)
+        ? undefined
+        : fail(`${status}: filename ${show(got ?? null)}`, `202: filename ${readings.map((r) => show(r)).join(' or ')}`),
+  }),
   filesAtLimit: defineCheck<{ exchange: Exchange; max: number; source: string }>({
     id: 'upload.files-at-limit',
     profile: 'full',

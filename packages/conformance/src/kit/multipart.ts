@@ -3,6 +3,8 @@ export interface RawPart {
   field: string;
   /** Written as `filename="..."` (UTF-8 bytes, quotes escaped as browsers do). */
   filename?: string;
+  /** Written between the quotes of `filename="..."` as is, quoted-pairs (`\"`, `\\`) included; instead of `filename`. */
+  quotedFilename?: string;
   /** Written as `filename*=UTF-8''...` (RFC 5987). */
   filenameStar?: string;
   contentType?: string;
@@ -25,6 +27,7 @@ export function buildMultipart(
     let disposition = `form-data; name="${part.field}"`;
     if (part.filename !== undefined)
       disposition += `; filename="${part.filename.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
+    else if (part.quotedFilename !== undefined) disposition += `; filename="${part.quotedFilename}"`;
     if (part.filenameStar !== undefined) disposition += `; filename*=UTF-8''${encodeRfc5987(part.filenameStar)}`;
     let head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n`;
     if (part.contentType) head += `Content-Type: ${part.contentType}\r\n`;

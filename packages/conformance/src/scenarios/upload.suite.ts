@@ -113,6 +113,33 @@ describe('uploadDocuments keeps filenames as data', () => {
   );
 });
 
+describe('uploadDocuments reads quoted filenames as quoted-strings', () => {
+  // A quote or a backslash inside `filename="..."` travels as a quoted-pair (RFC 2045's quoted-string, which
+  // RFC 7578 parameters are), as curl --form-escape and MIME libraries send it; browsers send %22 instead.
+  // Stacks read the pair (busboy, Go, Werkzeug) or keep it as sent, and the contract takes either as "as sent".
+  kit.scenario(
+    'a quoted filename holding \\" and \\\\ is read or kept, never cut',
+    { profile: 'full', checks: [upload.filenameQuotedPair] },
+    async () => {
+      const t = kit.token('quoted-pair');
+      const cases = [
+        { wire: `${t}-say \\"hi\\".pdf`, read: `${t}-say "hi".pdf` },
+        { wire: `${t}-back\\\\slash.pdf`, read: `${t}-back\\slash.pdf` },
+      ];
+      for (const c of cases) {
+        const exchange = await kit.api.uploadRaw(
+          ...rawUpload([{ field, quotedFilename: c.wire, contentType: 'application/pdf', data: pdf }]),
+        );
+        kit.check(
+          upload.filenameQuotedPair,
+          { status: exchange.status, readings: [c.read, c.wire], got: uploaded(exchange)[0]?.filename },
+          exchange,
+        );
+      }
+    },
+  );
+});
+
 describe('uploadDocuments rejects what it cannot store', () => {
   const empty = [
     { label: 'an empty multipart body', data: encoder.encode('--b--\r\n'), type: 'multipart/form-data; boundary=b' as string | undefined },

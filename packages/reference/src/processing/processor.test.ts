@@ -99,4 +99,17 @@ describe('the processor', () => {
       error: { code: 'unreadable_document', message: expect.stringContaining('time limit') },
     });
   });
+
+  // No extractor shipped rejects (each resolves its own faults as a verdict), so no request reaches this guard
+  // and the conformance suite cannot see it (packages/conformance/proofs/equivalent-mutants.md): it is proven here.
+  it('ends a run whose extractor throws as a failed processing_error, worth a retry, with a message to show', async () => {
+    const [doc] = await upload('tenant-a', 1);
+    start({ extract: () => Promise.reject(new Error('an extractor bug')), close: async () => {} });
+    processor!.submit([doc!]);
+    expect(await until(async () => (await statusOf(doc!)) === 'failed', 10_000)).toBe(true);
+    expect((await store.byId(doc!.id))?.error).toEqual({
+      code: 'processing_error',
+      message: expect.stringMatching(/^Processing failed unexpectedly; a retry may succeed\.$/),
+    });
+  });
 });
