@@ -56,7 +56,7 @@ export interface ModelRunResult {
 }
 
 /** The contract's names for the Idempotency-Key request header and the replay response header. */
-function idempotencyHeaders(contract: Contract): { key: string; replayed?: string } {
+export function idempotencyHeaders(contract: Contract): { key: string; replayed?: string } {
   const upload = contract.operation('uploadDocuments')?.definition;
   const key = ((upload?.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).find(
     (p) => p.in === 'header' && /idempotency/i.test(p.name),

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
-import type { OpenAPIV3_1 } from 'openapi-types';
 import { amendFailure, ConformanceFailure } from '../judging/verdict.js';
 import { curlTransportArgs } from '../kit/transport-settings.js';
+import { idempotencyHeaders } from '../model/run-model.js';
 import { sequenceScript } from '../model/script.js';
 import type { Contract } from '../rules/contract.js';
 import { contractInputs } from './inputs.js';
@@ -94,14 +94,6 @@ function operationsOf(contract: Contract): Record<string, { method: string; path
   return Object.fromEntries(contract.operations.map((op) => [op.operationId, { method: op.method.toUpperCase(), path: op.path }]));
 }
 
-function idempotencyHeader(contract: Contract): string {
-  const upload = contract.operation('uploadDocuments')?.definition;
-  return (
-    ((upload?.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).find((p) => p.in === 'header' && /idempotency/i.test(p.name))?.name ??
-    'Idempotency-Key'
-  );
-}
-
 async function runStep(seq: OracleSequence, op: Op): Promise<void> {
   switch (op.kind) {
     case 'upload':
@@ -131,7 +123,7 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
   const env: OracleEnv = {
     ...settings,
     operations: operationsOf(settings.contract),
-    idempotencyHeader: idempotencyHeader(settings.contract),
+    idempotencyHeader: idempotencyHeaders(settings.contract).key,
   };
   const keys = [settings.keys.primary, ...(settings.keys.secondary !== undefined ? [settings.keys.secondary] : [])];
   const maxFilename = contractInputs(settings.contract, 'probe').maxFilename;
