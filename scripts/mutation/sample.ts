@@ -1,24 +1,13 @@
 // Draws the sample of `npm run mutation` from the complete list of mutants, reproducibly.
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRandom } from '@docproc-kit/reference/processing/settings.js';
 import type { MutantResult } from '@stryker-mutator/api/core';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What the sample needs of a mutant: where it is and what it does. */
 export type ListedMutant = Pick<MutantResult, 'fileName' | 'mutatorName' | 'replacement' | 'location'>;
-
-// mulberry32: a small seeded generator, so the sample does not depend on Node's Math.random.
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 type Location = ListedMutant['location'];
 const inside = (outer: Location, inner: Location) =>
@@ -33,7 +22,7 @@ export function sampleRanges(mutants: ListedMutant[], size: number, seed: number
   const key = (m: ListedMutant) =>
     `${m.fileName}\t${String(m.location.start.line).padStart(6)}\t${String(m.location.start.column).padStart(6)}\t${m.mutatorName}\t${m.replacement}`;
   const pool = [...mutants].sort((a, b) => key(a).localeCompare(key(b)));
-  const random = seeded(seed);
+  const random = createRandom(seed);
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [pool[i], pool[j]] = [pool[j]!, pool[i]!];
