@@ -30,11 +30,11 @@ beforeAll(async () => {
     ...LIMITS,
     dataDir: join(scratch, 'data'),
   });
-});
+}, 60_000);
 afterAll(async () => {
   await server?.close();
   rmSync(scratch, { recursive: true, force: true });
-});
+}, 30_000);
 
 async function run(seed: number) {
   const judge = createJudge('full');

@@ -162,5 +162,3 @@ export async function repeatStep(seq: OracleSequence, op: Extract<Op, { kind: 'r
   else if (op.change === 'other-tenant' && seq.env.keys.secondary !== undefined) plan = { ...earlier, tenant: 1 - earlier.tenant };
   await sendUpload(seq, plan, `repeat upload ${seq.uploads.indexOf(earlier) + 1} (${op.change})`, seq.requestId(null));
 }
-
-export { codePoints };
