@@ -1,6 +1,6 @@
 import type { Step } from '../model/run-context.js';
 import type { Answer } from './compare.js';
-import { ordinaryValue, spelledId } from './inputs.js';
+import { type ListParameter, ordinaryValue, spelledId } from './inputs.js';
 import { inTargetOrder } from './list-order.js';
 import { spellCase } from './names.js';
 import type { Op, ParamValue } from './ops.js';
@@ -13,6 +13,9 @@ const READ_ATTEMPTS = 3;
 const encode = encodeURIComponent;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A parameter that takes any text (no enum): the one a term cut from a document goes to. */
+const freeText = (p: ListParameter) => p.schema.type === 'string' && !p.schema.enum;
 
 /** A search term cut from a document's name or text around the sequence token, within the contract's length. */
 function cutTerm(seq: OracleSequence, cut: Extract<ParamValue, { cut: unknown }>['cut']): string {
@@ -59,7 +62,8 @@ export async function listStep(seq: OracleSequence, op: Extract<Op, { kind: 'lis
   const either: string[] = [];
   for (const { param, value } of op.params) {
     if (!inputs.list.length) break;
-    const p = inputs.list[param % inputs.list.length]!;
+    // A term cut from a document is for the free-text parameter (`search`), whichever one was drawn.
+    const p = ('cut' in value ? inputs.list.find(freeText) : undefined) ?? inputs.list[param % inputs.list.length]!;
     if (target.some(([name]) => name === p.name)) continue;
     let sent = ordinaryValue(p, 'normal' in value ? value.normal : 0, token);
     let plain = sent;
@@ -68,7 +72,7 @@ export async function listStep(seq: OracleSequence, op: Extract<Op, { kind: 'lis
       sent = edge.value;
       plain = edge.sameAs ?? edge.value;
       if (edge.sameAs !== undefined) either.push(`query ${p.name}`);
-    } else if ('cut' in value && p.schema.type === 'string' && !p.schema.enum) sent = plain = cutTerm(seq, value.cut);
+    } else if ('cut' in value && freeText(p)) sent = plain = cutTerm(seq, value.cut);
     target.push([p.name, sent]);
     twin.push([p.name, plain]);
   }
