@@ -26,7 +26,11 @@ async function injectFaults(key: string, errors: Record<string, { rate: number; 
   });
   expect(response.status).toBe(200);
   const faults = (await response.json()) as { errors: Record<string, unknown> };
-  expect(Object.keys(faults.errors).sort()).toEqual(Object.keys(errors).filter((op) => errors[op] !== null).sort());
+  expect(Object.keys(faults.errors).sort()).toEqual(
+    Object.keys(errors)
+      .filter((op) => errors[op] !== null)
+      .sort(),
+  );
 }
 
 /** A server that answers every request `503 service_unavailable` with `Retry-After: 1`. */
@@ -71,7 +75,8 @@ describe('transient answers are waited out, never judged', () => {
     } finally {
       // A PATCH merges: an operation is cleared only when set to null. Left set, the 15% of 503s would
       // reach the later tests' preflights through their proxies.
-      for (const key of KEYS) await injectFaults(key, { uploadDocuments: null, listDocuments: null, getDocument: null, retryDocument: null });
+      for (const key of KEYS)
+        await injectFaults(key, { uploadDocuments: null, listDocuments: null, getDocument: null, retryDocument: null });
     }
   }, 420_000);
 
