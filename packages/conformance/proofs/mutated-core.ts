@@ -1,4 +1,4 @@
-// Test-only: a generated mutant of the reference core (as StrykerJS lists it) applied to a copy of the core's
+// Test-only: a generated mutant of the reference core (as StrykerJS lists it), or a hand-written find/replace patch, applied to a copy of the core's
 // sources, and the fetch mock on that copy served from a child process (serve-mutated-core.ts). The copy sits
 // under reports/ (ignored by git), inside the repository so that its package imports resolve as the
 // original's do.
@@ -42,15 +42,32 @@ export function applyMutant(text: string, mutant: CoreMutant): string {
   return text.slice(0, from) + mutant.replacement + text.slice(to);
 }
 
-/** A copy of the reference core's sources with `mutant` applied (its `src` dir), removed by `remove`. */
-export function mutatedCopy(mutant: CoreMutant): { src: string; remove(): void } {
+/** A hand-written change of the reference core: `find`, a substring that occurs exactly once in `file`, becomes `replace`. */
+export interface CorePatch {
+  id: string;
+  file: string;
+  find: string;
+  replace: string;
+}
+
+/** `text` with the patch applied; throws unless its `find` occurs exactly once (the sources moved on). */
+export function applyPatch(text: string, patch: CorePatch): string {
+  const occurrences = text.split(patch.find).length - 1;
+  if (occurrences !== 1) throw new Error(`${patch.id}: expected its text once in ${patch.file}, found it ${occurrences} times`);
+  return text.replace(patch.find, () => patch.replace);
+}
+
+/** A copy of the reference core's sources with `change` applied (its `src` dir), removed by `remove`. */
+export function mutatedCopy(change: CoreMutant | CorePatch): { src: string; remove(): void } {
+  const name = 'key' in change ? change.key : change.id;
+  if (!change.file.startsWith(REFERENCE_SRC)) throw new Error(`${name}: not a file of the reference core`);
   mkdirSync(join(root, 'reports'), { recursive: true });
   const dir = mkdtempSync(join(root, 'reports', 'mutated-core-'));
   const src = join(dir, 'src');
   cpSync(join(root, REFERENCE_SRC), src, { recursive: true });
-  if (!mutant.file.startsWith(REFERENCE_SRC)) throw new Error(`${mutant.key}: not a file of the reference core`);
-  const file = join(src, mutant.file.slice(REFERENCE_SRC.length));
-  writeFileSync(file, applyMutant(readFileSync(file, 'utf8'), mutant));
+  const file = join(src, change.file.slice(REFERENCE_SRC.length));
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(file, 'key' in change ? applyMutant(text, change) : applyPatch(text, change));
   return { src, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -1,0 +1,42 @@
+// One-off: judges the core with each realistic defect (two at a time) and prints, per defect, the checks that
+// caught it or MISSED. `node --conditions=docproc-source --import tsx
+// packages/conformance/proofs/measure-realistic-defects.ts [--out results.json] [--thorough] [id ...]`;
+// `baseline` as an id judges the core without a defect.
+import { writeFileSync } from 'node:fs';
+import { judgeDefect, REALISTIC_DEFECTS, type RealisticDefect } from './realistic-defects.js';
+
+const argv = process.argv.slice(2);
+const outAt = argv.indexOf('--out');
+const out = outAt >= 0 ? argv[outAt + 1] : undefined;
+const extra = argv.includes('--thorough') ? ['--thorough'] : [];
+const ids = argv.filter((a, i) => !a.startsWith('--') && (outAt < 0 || i !== outAt + 1));
+const picked: Array<RealisticDefect | undefined> = ids.length
+  ? ids.map((id) =>
+      id === 'baseline'
+        ? undefined
+        : (REALISTIC_DEFECTS.find((d) => d.id === id) ??
+          (() => {
+            throw new Error(`no defect ${id}`);
+          })()),
+    )
+  : REALISTIC_DEFECTS;
+
+const results: Array<{ id: string; code: number | null; failed: string[] }> = [];
+let next = 0;
+async function worker() {
+  while (next < picked.length) {
+    const defect = picked[next++];
+    const id = defect?.id ?? 'baseline';
+    const started = Date.now();
+    const run = await judgeDefect(defect, extra);
+    results.push({ id, code: run.code, failed: run.failed });
+    const caughtBy = run.code === 1 && run.failed.length > 0 ? `caught by ${run.failed.join(', ')}` : `MISSED (exit ${run.code})`;
+    const verdict = defect ? caughtBy : `exit ${run.code}, failing: ${run.failed.join(', ') || 'none'}`;
+    console.log(`${id}: ${verdict} [${Math.round((Date.now() - started) / 1000)} s]`);
+    if (run.code !== 0 && run.code !== 1) console.log(run.output.slice(-2000));
+  }
+}
+await Promise.all([worker(), worker()]);
+const caught = results.filter((r) => r.id !== 'baseline' && r.code === 1 && r.failed.length > 0).length;
+console.log(`caught ${caught} of ${results.filter((r) => r.id !== 'baseline').length}`);
+if (out) writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
