@@ -1,6 +1,6 @@
 // One-off: judges the core with each realistic defect (two at a time) and prints, per defect, the checks that
 // caught it or MISSED. `node --conditions=docproc-source --import tsx
-// packages/conformance/proofs/measure-realistic-defects.ts [--out results.json] [--thorough] [id ...]`;
+// packages/conformance/proofs/measure-realistic-defects.ts [--out results.json] [--thorough] [--seed n] [id ...]`;
 // `baseline` as an id judges the core without a defect.
 import { writeFileSync } from 'node:fs';
 import { judgeDefect, REALISTIC_DEFECTS, type RealisticDefect } from './realistic-defects.js';
@@ -8,8 +8,11 @@ import { judgeDefect, REALISTIC_DEFECTS, type RealisticDefect } from './realisti
 const argv = process.argv.slice(2);
 const outAt = argv.indexOf('--out');
 const out = outAt >= 0 ? argv[outAt + 1] : undefined;
-const extra = argv.includes('--thorough') ? ['--thorough'] : [];
-const ids = argv.filter((a, i) => !a.startsWith('--') && (outAt < 0 || i !== outAt + 1));
+const seedAt = argv.indexOf('--seed');
+// A later --seed wins over the set's fixed one.
+const extra = [...(argv.includes('--thorough') ? ['--thorough'] : []), ...(seedAt >= 0 ? ['--seed', argv[seedAt + 1]!] : [])];
+const valueAt = new Set([outAt, seedAt].filter((i) => i >= 0).map((i) => i + 1));
+const ids = argv.filter((a, i) => !a.startsWith('--') && !valueAt.has(i));
 const picked: Array<RealisticDefect | undefined> = ids.length
   ? ids.map((id) =>
       id === 'baseline'
