@@ -44,7 +44,8 @@ export const idempotencyChecks = {
     id: 'upload.idempotency-key-reused',
     profile: 'full',
     area: 'upload',
-    description: 'Other files under an Idempotency-Key already used are a 409 idempotency_key_reused and create nothing.',
+    description:
+      'Other files under an Idempotency-Key already used (the same files in another order included) are a 409 idempotency_key_reused and create nothing.',
     rules: ['idempotency.reused-409', 'errors.409-idempotency-nothing-stored'],
   }),
   inUse: defineCheck<

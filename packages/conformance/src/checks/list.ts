@@ -133,13 +133,26 @@ export const listChecks = {
           );
     },
   }),
-  statusFilter: defineCheck<ExactlyObservation & { status: string }>({
+  statusFilter: defineCheck<
+    (ExactlyObservation & { kind?: undefined; status: string }) | { kind: 'alone'; status: string; count: number; pagination: Pagination }
+  >({
     id: 'list.status-filter',
     profile: 'full',
     area: 'list',
-    description: '`status_filter` keeps exactly the documents in that status (combined with `search`), for each status.',
-    rules: ['list.status-filter'],
+    description:
+      '`status_filter` keeps exactly the documents in that status (combined with `search`), for each status; alone, its first page holds as many documents as its `total` says (up to the limit).',
+    rules: ['list.status-filter', 'list.total'],
     judge: (o) => {
+      if (o.kind === 'alone') {
+        const { total, limit } = o.pagination;
+        const want = Math.min(total, limit);
+        return o.count === want
+          ? undefined
+          : fail(
+              `${o.count} documents on page 1 of status_filter=${o.status} alone, ${show(o.pagination)}`,
+              `min(total ${total}, limit ${limit}) = ${want}: total counts the documents that match the filter`,
+            );
+      }
       const others = o.documents.filter((d) => d.status !== o.status);
       if (others.length) return fail(show(o.documents.map((d) => `${d.document_id} ${d.status}`)), `only ${o.status}`);
       return exactly(o);
@@ -182,7 +195,8 @@ export const listChecks = {
     id: 'list.search-is-literal',
     profile: 'full',
     area: 'list',
-    description: '`search` is a literal substring: SQL (`%`, `_`) and regex (`.`, `.*`) wildcards match nothing extra.',
+    description:
+      '`search` is a literal substring: SQL (`%`, `_`) and regex (`.`, `.*`) wildcards match nothing extra, and spaces at either end of the term are not trimmed away.',
     rules: ['list.search-literal'],
     judge: exactly,
   }),

@@ -119,7 +119,7 @@ export const uploadChecks = {
     profile: 'full',
     area: 'upload',
     description:
-      'Filenames with `/`, `\\` and `..` in them come back exactly as sent: a filename is data, never cut to its last path segment.',
+      'Filenames with `/`, `\\` and `..` in them, or spaces at either end, come back exactly as sent: a filename is data, never cut to its last path segment or trimmed.',
     rules: ['upload.filename-verbatim'],
     judge: filenameKept,
   }),

@@ -73,6 +73,15 @@ describe('uploadDocuments with an Idempotency-Key', () => {
       const other = await kit.api.upload([part(`${t}-other.pdf`, pdf)], { headers });
       expectProblem(idempotency.reused, other, 409, 'idempotency_key_reused', 'the key was used for other files');
       await expectNothingCreated(kit, tools, idempotency.reused, t, pdf);
+      // "The same files in the same order": the same two parts in the other order are other files.
+      if (kit.limits.maxFiles < 2) return;
+      const orderHeaders = { 'Idempotency-Key': keyFor('reordered') };
+      const parts = [part(`${kit.token('reorder-first')}.pdf`, pdf), part(`${kit.token('reorder-second')}.pdf`, pdf)];
+      const ordered = await kit.api.upload(parts, { headers: orderHeaders });
+      // Not accepted, the order cannot be judged; the case above was.
+      if (ordered.status !== 202) return;
+      const reordered = await kit.api.upload([...parts].reverse(), { headers: orderHeaders });
+      expectProblem(idempotency.reused, reordered, 409, 'idempotency_key_reused', 'the key was used for the same files in another order');
     },
   );
 

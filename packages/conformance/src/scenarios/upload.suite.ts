@@ -91,7 +91,7 @@ describe('uploadDocuments accepts files', () => {
 
 describe('uploadDocuments keeps filenames as data', () => {
   kit.scenario(
-    'filenames with /, \\ and .. come back exactly as sent',
+    'filenames with /, \\, .. and spaces at either end come back exactly as sent',
     { profile: 'full', checks: [upload.filenameVerbatim] },
     async () => {
       const t = kit.token('path');
@@ -100,6 +100,8 @@ describe('uploadDocuments keeps filenames as data', () => {
         { name: `${t}/reports/2024/q1.pdf`, raw: false },
         { name: `../../${t}-etc-passwd.pdf`, raw: false },
         { name: `C:\\Users\\${t}\\scan.pdf`, raw: true },
+        // Inside the quotes, spaces at either end are part of the name: nothing trims it.
+        { name: `  ${t}-edges.pdf `, raw: false },
       ];
       for (const c of cases) {
         const exchange = c.raw
