@@ -17,10 +17,11 @@ export interface StoredDocument {
   bytes: Buffer;
 }
 
-/** Full case folding, close enough: upper then lower maps ß to ss; İ folds to i by the contract. */
+/** Full case folding, close enough: lower, upper, lower maps ẞ and ß to ss; İ folds to i by the contract. */
 export function fold(text: string): string {
   return text
     .replace(/\u0130/g, 'i')
+    .toLowerCase()
     .toUpperCase()
     .toLowerCase();
 }

@@ -6,7 +6,7 @@ const NO_OCR = 'This deployment has no OCR engine, so pages without a text layer
 
 async function readPdf(bytes: Buffer): Promise<{ text: string } | { error: string }> {
   try {
-    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     const { text } = await extractText(pdf, { mergePages: true });
     const trimmed = text.trim();
     return trimmed === '' ? { error: NO_OCR } : { text: trimmed };

@@ -43,7 +43,9 @@ export function parseUpload(req: Request, limits: { maxFileBytes: number; maxFil
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8',
-        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fieldSize: 1024 * 1024 },
+        // Filenames are data, never paths: keep them whole.
+        preservePath: true,
+        limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fieldSize: 1024 * 1024 },
       });
     } catch {
       resolve(invalid('Content-Type', 'the multipart Content-Type has no usable boundary', 'header'));
@@ -101,6 +103,10 @@ export function parseUpload(req: Request, limits: { maxFileBytes: number; maxFil
               code: 'file_too_large',
               detail: `"${filename}" is larger than the ${limits.maxFileBytes}-byte limit per file.`,
             });
+          });
+          stream.on('error', () => {
+            finish(invalid('files[]', 'the multipart body ended inside a file'));
+            done();
           });
           stream.on('close', () => {
             entry.bytes = Buffer.concat(chunks);
