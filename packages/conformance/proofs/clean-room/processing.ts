@@ -1,5 +1,5 @@
 // Background processing: the PDF text layer through unpdf; no OCR engine exists offline (see README).
-import { extractText, getDocumentProxy } from 'unpdf';
+import { extractText, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import type { StoredDocument } from './catalog.js';
 
 const NO_OCR = 'This deployment has no OCR engine, so pages without a text layer and images cannot be read.';
@@ -9,10 +9,25 @@ async function readPdf(bytes: Buffer): Promise<{ text: string } | { error: strin
     const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     const { text } = await extractText(pdf, { mergePages: true });
     const trimmed = text.trim();
-    return trimmed === '' ? { error: NO_OCR } : { text: trimmed };
+    if (trimmed !== '') return { text: trimmed };
+    // No text layer: a page that paints no image is blank, read whole; one that does is a scan needing OCR.
+    return (await paintsImages(pdf)) ? { error: NO_OCR } : { text: '' };
   } catch {
     return { error: 'The PDF could not be parsed.' };
   }
+}
+
+type Pdf = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+async function paintsImages(pdf: Pdf): Promise<boolean> {
+  const { OPS } = await getResolvedPDFJS();
+  const imageOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject]);
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    const { fnArray } = await page.getOperatorList();
+    if (fnArray.some((op: number) => imageOps.has(op))) return true;
+  }
+  return false;
 }
 
 export function startRun(doc: StoredDocument): void {
