@@ -17,13 +17,16 @@ export interface StoredDocument {
   bytes: Buffer;
 }
 
-/** Full case folding, close enough: lower, upper, lower maps ẞ and ß to ss; İ folds to i by the contract. */
+/**
+ * Full case folding (CaseFolding.txt C and F), close enough: lower, upper, lower maps ẞ and ß to ss; İ folds to
+ * i by the contract. Dotless ı has no C/F folding, so it is kept out of the round trip (its upper case is I).
+ */
 export function fold(text: string): string {
   return text
     .replace(/\u0130/g, 'i')
-    .toLowerCase()
-    .toUpperCase()
-    .toLowerCase();
+    .split('\u0131')
+    .map((part) => part.toLowerCase().toUpperCase().toLowerCase())
+    .join('\u0131');
 }
 
 export function createCatalog() {
