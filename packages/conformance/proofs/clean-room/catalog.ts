@@ -20,13 +20,15 @@ export interface StoredDocument {
 /**
  * Full case folding (CaseFolding.txt C and F), close enough: lower, upper, lower maps ẞ and ß to ss; İ folds to
  * i by the contract. Dotless ı has no C/F folding, so it is kept out of the round trip (its upper case is I).
+ * toLowerCase writes Σ as final ς by context; folding maps both to σ.
  */
 export function fold(text: string): string {
   return text
     .replace(/\u0130/g, 'i')
     .split('\u0131')
     .map((part) => part.toLowerCase().toUpperCase().toLowerCase())
-    .join('\u0131');
+    .join('\u0131')
+    .replace(/\u03c2/g, '\u03c3');
 }
 
 export function createCatalog() {
