@@ -1,37 +1,40 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCENARIO_AREAS } from '../src/run/areas.js';
-import { type CoreMutant, mutatedCopy, serveCore } from './mutated-core.js';
+import { type CorePatch, mutatedCopy, serveCore } from './mutated-core.js';
 import { failedChecks, fullProfileArgs, runSuite } from './run-suite.js';
 
-// The differential run's self-test (issue 29): generated mutants of the reference core, as StrykerJS lists
-// them (`npm run mutation`), that the hand-written checks miss and the oracle sees. Each is applied to a copy
-// of the core's sources, served by the fetch mock from a child process (mutated-core.ts); the suite runs in
-// processes of its own, where the oracle's reference core is the unmutated one. One mutant at a time: two
-// suites and a mock side by side already fill a 2-core machine.
-const MUTANTS = JSON.parse(readFileSync(new URL('./oracle-self-test-mutants.json', import.meta.url), 'utf8')) as Array<
-  CoreMutant & { fails: string[] }
->;
+// The differential run's self-test (issue 29): defects of the reference core that the hand-written checks
+// miss and the oracle sees. They come from the blind set of realistic defects (realistic-defects.json), chosen
+// from the contract before the suite was read; generated mutants the oracle alone killed made a 405's
+// `Allow` leave out HEAD, which the contract allows after all. Each is applied to a copy of the core's
+// sources, served by the fetch mock from a child process (mutated-core.ts); the suite runs in processes of
+// its own, where the oracle's reference core is the unmutated one. One at a time: two suites and a mock side
+// by side already fill a 2-core machine.
+const ORACLE_ONLY = ['auth-after-routing', 'list-search-matches-text-of-unfinished'];
+const DEFECTS = (
+  JSON.parse(readFileSync(new URL('./realistic-defects.json', import.meta.url), 'utf8')) as Array<CorePatch & { breaks: string }>
+).filter((d) => ORACLE_ONLY.includes(d.id));
 const KEYS = ['self-test-key', 'self-test-second-key'];
 // As packages/msw/src/fetch-conformance.test.ts judges the fetch mock.
 const SETTINGS = { apiKeys: KEYS, maxFileBytes: 65_536, processingDelayMs: 200 };
-/** The random sequences (the model run's and the oracle's) are the ones the mutants were measured with. */
+/** The random sequences (the model run's and the oracle's) are the ones the defects were measured with. */
 const SEED = '29';
-// The sequence that shows a mutant comes some seconds in (the 25th, for the Allow mutants): time enough for
-// it on a loaded machine, while a run that finds it stops there (and shrinks it, 30 s at most).
+// The sequence that shows a defect may come some seconds in: time enough for it on a loaded machine, while
+// a run that finds it stops there (and shrinks it, 30 s at most).
 const ORACLE_TIME_MS = '30000';
 const HAND_WRITTEN = SCENARIO_AREAS.filter((area) => area !== 'oracle');
 
-describe('the oracle fails generated mutants of the reference core that the hand-written checks pass', () => {
-  it('lists a handful of them, each where its original text still is', () => {
-    expect(MUTANTS.length).toBeGreaterThanOrEqual(2);
-    for (const mutant of MUTANTS) mutatedCopy(mutant).remove();
+describe('the oracle fails defects of the reference core that the hand-written checks pass', () => {
+  it('finds each of them where its original text still is', () => {
+    expect(DEFECTS.map((d) => d.id).sort()).toEqual([...ORACLE_ONLY].sort());
+    for (const defect of DEFECTS) mutatedCopy(defect).remove();
   });
 
-  it.each(MUTANTS)(
-    '$key: every area but the oracle passes, the oracle fails $fails',
-    async (mutant) => {
-      const copy = mutatedCopy(mutant);
+  it.each(DEFECTS)(
+    '$id: every area but the oracle passes, an oracle check fails',
+    async (defect) => {
+      const copy = mutatedCopy(defect);
       try {
         const core = await serveCore(copy.src, SETTINGS);
         try {
@@ -43,7 +46,12 @@ describe('the oracle fails generated mutants of the reference core that the hand
           expect(handWritten.code, handWritten.output).toBe(0);
           const oracle = await runSuite([...args, '--only', 'oracle', '--oracle-time-ms', ORACLE_TIME_MS], { timeoutMs: 120_000 });
           expect(oracle.code, oracle.output).toBe(1);
-          expect(failedChecks(oracle), oracle.output).toEqual(mutant.fails);
+          const failed = failedChecks(oracle);
+          expect(failed.length, oracle.output).toBeGreaterThan(0);
+          expect(
+            failed.filter((id) => !id.startsWith('oracle.')),
+            oracle.output,
+          ).toEqual([]);
         } finally {
           await core.close();
         }

@@ -125,11 +125,6 @@ export interface Http<J extends AnswerJudge = AnswerJudge> {
   dispatch(prepared: PreparedRequest): Promise<Exchange>;
   /** Records the answer to a prepared request sent some other way, through the same checks as `send`. */
   receive(prepared: PreparedRequest, answer: RawAnswer): Exchange;
-  /**
-   * Sends a prepared request unjudged and unrecorded (a probe, such as whether a path answers HEAD): its
-   * status, or undefined when the target gave no answer or only transient ones.
-   */
-  probe(prepared: PreparedRequest): Promise<number | undefined>;
   /** The judge every exchange is checked by. */
   readonly judge: J;
   /** How the target is reached, for requests sent some other way (raw sockets). */
@@ -359,20 +354,6 @@ export function createHttp<J extends AnswerJudge>(options: HttpOptions<J>): Http
     dispatch,
     receive,
     send: (o) => dispatch(prepare(o)),
-    async probe(prepared) {
-      gate.check();
-      await pacer.take();
-      const answer = await fetchBounded(
-        {
-          url: prepared.url,
-          method: prepared.request.method,
-          headers: prepared.wireHeaders,
-          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-        },
-        { timeoutMs: Math.min(options.requestTimeoutMs, gate.remainingMs()), maxBodyBytes },
-      );
-      return 'error' in answer || TRANSIENT_STATUSES.has(answer.status) ? undefined : answer.status;
-    },
     gate,
     maxBodyBytes,
     pacer,

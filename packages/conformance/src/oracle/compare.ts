@@ -6,7 +6,7 @@ export const ALLOWED_DIFFERENCES = [
   'the order of documents in a list among themselves: each side puts newest first by its own `created_at`, then its own id (which documents, on which page, is compared)',
   'the key order of every object, and properties the reference does not send (documented ones are judged by the schema checks)',
   'wording: `title`, `detail`, `instance` and `request_id` of a problem, `message` of a field error and of a document error',
-  'a made-up `X-Request-Id` (one that echoes the request is compared), and `Allow` listing more methods than the reference, or not HEAD where the target does not answer HEAD either (the contract names only each operation’s method)',
+  'a made-up `X-Request-Id` (one that echoes the request is compared), and `Allow` listing more methods than the reference, or not HEAD (the contract names only each operation’s method, and stacks answer HEAD on a GET route whether or not their `Allow` lists it)',
   'the extracted text as whitespace: `content` is compared word by word, as extractors lay words out their own way',
   'how processing ends where the deployment decides it: a failure of any run (a transient fault or a processing limit), and the text of an image (its OCR)',
   'an integer written with a leading zero or `+`: a `400` naming it, or the answer to the plain number',
@@ -152,8 +152,8 @@ export function compareAnswers(
   if (replayed(target) !== replayed(reference))
     out.push({ at: 'Idempotent-Replayed', target: show(replayed(target) ?? undefined), reference: show(replayed(reference) ?? undefined) });
   if (reference.status === 405) {
-    // HEAD goes with GET in the reference's Allow; the contract names only the operation's own method, so HEAD
-    // is judged apart, by whether the target answers it (read-steps.ts).
+    // HEAD goes with GET in the reference's Allow; the contract names only the operation's own method, and
+    // stacks that answer HEAD on a GET route (Express, Starlette, Spring) list it or not as they please.
     const missing = [...methods(reference.header('allow'))].filter((m) => m !== 'HEAD' && !methods(target.header('allow')).has(m));
     if (missing.length)
       out.push({ at: 'Allow', target: show(target.header('allow') ?? undefined), reference: show(reference.header('allow')) });

@@ -1,11 +1,10 @@
-import type { Step } from '../model/run-context.js';
 import type { Answer } from './compare.js';
 import { type ListParameter, ordinaryValue, spelledId } from './inputs.js';
 import { inTargetOrder } from './list-order.js';
 import { spellCase } from './names.js';
 import type { Op, ParamValue } from './ops.js';
-import { type PairAnswers, type PairRequest, sendTwin } from './pair.js';
-import type { OracleArea, OracleDoc, OracleSequence } from './sequence.js';
+import { type PairRequest, sendTwin } from './pair.js';
+import type { OracleDoc, OracleSequence } from './sequence.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** A read compared while documents change is sent again this many times before the sequence waits for them. */
@@ -201,25 +200,5 @@ export async function strayStep(seq: OracleSequence, op: Extract<Op, { kind: 'st
           ? 'retry'
           : 'read';
   const step = seq.step(`${request.method} ${path}`);
-  const answers = await seq.exchange(step, area, 0, request);
-  if (answers) await allowsHead(seq, step, area, request, answers);
-}
-
-/**
- * A 405 whose Allow leaves out HEAD, beside a GET the reference allows with it: a difference only if the
- * target answers HEAD there after all (RFC 9110: Allow lists the methods the resource supports).
- */
-async function allowsHead(seq: OracleSequence, step: Step, area: OracleArea, request: PairRequest, answers: PairAnswers): Promise<void> {
-  const listed = (a: Answer) => (a.header('allow') ?? '').split(',').map((m) => m.trim().toUpperCase());
-  if (answers.target.status !== 405 || !listed(answers.twin).includes('HEAD') || listed(answers.target).includes('HEAD')) return;
-  const { http } = seq.env;
-  const status = await http.probe(http.prepare({ method: 'HEAD', path: request.target.path, key: request.key, requestId: null }));
-  seq.env.judge.verify(seq.env.checks[area], status === undefined || status === 405 || status === 501, () => {
-    step.failed = true;
-    return {
-      received: `Allow: ${answers.target.header('allow')}, though HEAD on ${request.target.path} is answered ${status}`,
-      expected: 'an Allow listing every method the path answers (the reference lists GET, HEAD)',
-      exchange: answers.exchange,
-    };
-  });
+  await seq.exchange(step, area, 0, request);
 }
