@@ -8,14 +8,24 @@ export const idempotencyChecks = {
   replay: defineCheck<
     | { kind: 'answer'; status: number; firstIds: number[]; againIds: number[] }
     | { kind: 'stored'; token: string; ids: number[]; firstIds: number[] }
+    | { kind: 'late'; documents: WireDocument[] }
   >({
     id: 'upload.idempotent-replay',
     profile: 'full',
     area: 'upload',
     description:
-      'The same upload sent again under the same Idempotency-Key is a 202 with the same document ids, and creates no new document.',
-    rules: ['idempotency.replay'],
+      'The same upload sent again under the same Idempotency-Key is a 202 with the same document ids, and creates no new document; sent after the documents were processed, it still replays the first 202 (every document `processing`).',
+    rules: ['idempotency.replay', 'upload.202-one-per-file'],
     judge: (o) => {
+      if (o.kind === 'late') {
+        const moved = o.documents.filter((d) => d.status !== 'processing');
+        return moved.length === 0
+          ? undefined
+          : fail(
+              `a replay after processing: ${show(o.documents.map((d) => `${d.document_id} ${d.status}`))}`,
+              'the first 202 replayed: every document processing, as it came back then',
+            );
+      }
       if (o.kind === 'answer')
         return o.status === 202 && JSON.stringify(o.againIds) === JSON.stringify(o.firstIds)
           ? undefined

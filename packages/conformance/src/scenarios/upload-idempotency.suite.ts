@@ -1,5 +1,6 @@
 import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../judging/absence.js';
+import { waitForAll } from '../judging/wait.js';
 import { idsOf, listed, problemCode, uploaded } from '../kit/api.js';
 import { fixture, part, pdfOfSize, textPdf } from '../kit/files.js';
 import { describe, openSuite } from '../kit/suite.js';
@@ -40,6 +41,12 @@ describe('uploadDocuments with an Idempotency-Key', () => {
       kit.check(idempotency.replay, { kind: 'answer', status: again.status, firstIds, againIds: idsOf(uploaded(again)) }, again);
       const { search, ids } = await documentsNamed(t);
       kit.check(idempotency.replay, { kind: 'stored', token: t, ids, firstIds }, search);
+      // "replays the first `202`": once the documents have been processed, a replay still says what the first
+      // answer said, not what they are now.
+      const ended = await waitForAll(kit.api, uploaded(first), kit.config.timeoutMs);
+      if (ended.some((d) => d.status === 'processing')) return;
+      const late = await kit.api.upload(parts, { headers });
+      if (late.status === 202) kit.check(idempotency.replay, { kind: 'late', documents: uploaded(late) }, late);
     },
   );
 
