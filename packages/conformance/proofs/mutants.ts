@@ -133,7 +133,8 @@ export const mutants: Mutant[] = [
     name: 'total-off-by-one',
     defect: 'pagination.total counts one document too many',
     only: ['list'],
-    fails: ['list.pages-agree-with-total'],
+    // status_filter alone: its first page holds fewer documents than its total says.
+    fails: ['list.pages-agree-with-total', 'list.status-filter'],
     mutation: () => ({
       response: (res, req) =>
         isList(req) && res.status === 200
