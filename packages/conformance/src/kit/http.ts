@@ -81,6 +81,11 @@ export interface HttpOptions<J extends AnswerJudge = AnswerJudge> {
   transport?: TransportSettings;
   /** The dispatcher fetch goes through, built from `transport` (createDispatcher); default: fetch's own. */
   dispatcher?: Dispatcher;
+  /**
+   * Sends a request with a body again on a socket that reads while it writes, for a target that answered
+   * (a 400, a 413) and closed before the body was all sent: fetch loses that answer to the write error.
+   */
+  earlyAnswer?: (prepared: PreparedRequest) => Promise<RawAnswer>;
   /** What judges every answer (and where verdicts go). */
   judge: J;
   /** The most bytes of one (decoded) body the suite reads (default {@link DEFAULT_MAX_BODY_BYTES}). */
@@ -338,6 +343,18 @@ export function createHttp<J extends AnswerJudge>(options: HttpOptions<J>): Http
           reconnected = true;
           judge.reconnected(prepared, answer.error);
           continue;
+        }
+        // Closed while the body was still going out: the target stopped reading it, so it stored nothing
+        // (a request that fails changes nothing), and what it answered first is read this time.
+        if (answer.beforeAnyByte && answer.error === 'EPIPE' && prepared.request.body && options.earlyAnswer && !reconnected) {
+          reconnected = true;
+          const early = await options.earlyAnswer(prepared);
+          if (!('error' in early)) {
+            pacer.answered(early.status);
+            if (!TRANSIENT_STATUSES.has(early.status)) return receive(prepared, early);
+            waitedMs += await waitOut(prepared, early, ++resends, waitedMs);
+            continue;
+          }
         }
         return receive(prepared, answer);
       }

@@ -11,6 +11,7 @@ import type { Exchange, FilePart, KeyChoice } from './exchange.js';
 import { createHttp, type Http } from './http.js';
 import { IntermediaryAnswered } from './intermediary.js';
 import { createLimits, type Limits, OverLimit } from './limits.js';
+import { sendWhileReading } from './race/release.js';
 import { loadingContext, registerScenario, ScenarioSkipped } from './registry.js';
 import { RunStopped, TargetUnavailable } from './transient.js';
 
@@ -88,7 +89,7 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
   const facts = contractFacts(contract);
   const judge = createJudge(config.profile);
   const limits = createLimits(config, facts);
-  const http = createHttp({
+  const http: Http<Judge> = createHttp({
     baseUrl: config.baseUrl,
     keys: { primary: config.apiKey, ...(config.secondApiKey !== undefined ? { secondary: config.secondApiKey } : {}) },
     contract,
@@ -100,6 +101,7 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
     reproShownAs: config.reproShownAs,
     transport: config.transport,
     dispatcher,
+    earlyAnswer: (prepared) => sendWhileReading(http, prepared, config.requestTimeoutMs),
     judge,
     maxBodyBytes: config.maxBodyBytes,
     maxWaitMs: config.maxWaitMs,

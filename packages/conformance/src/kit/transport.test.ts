@@ -7,6 +7,7 @@ import { ConformanceFailure } from '../judging/verdict.js';
 import { createTestRecord, type TestRecord } from '../report/recorder.js';
 import { loadContract } from '../rules/contract.js';
 import { createHttp } from './http.js';
+import { sendWhileReading } from './race/release.js';
 import { bodyCapFor, decodeBody, fetchBounded, type RawAnswer } from './transport.js';
 
 const MIB = 1024 * 1024;
@@ -148,4 +149,44 @@ describe('a connection closed before any byte of the answer', () => {
     const failure = await http.send({ path: '/nowhere', headers: { 'x-close-always': '1' } }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConformanceFailure);
   });
+});
+
+// A server that answers an upload 413 from its headers alone and drops the connection with the body unread,
+// as a stack enforcing its size limit early does. Under load, fetch can fail writing that body (EPIPE) and
+// lose the answer; the suite then sends it once more this way (HttpOptions.earlyAnswer).
+describe('sendWhileReading', () => {
+  it('reads the answer of a target that answered and closed before the body was all sent', async () => {
+    let requests = 0;
+    const early = createServer((_req, res) => {
+      requests++;
+      res.writeHead(413, { 'content-type': 'application/problem+json', connection: 'close', 'x-request-id': 'early' });
+      res.end(JSON.stringify({ type: 'about:blank', title: 'Content Too Large', status: 413, detail: 'over', code: 'file_too_large' }));
+      res.on('finish', () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => early.listen(0, '127.0.0.1', resolve));
+    try {
+      const judge = createJudge('contract');
+      judge.use(createTestRecord());
+      const http = createHttp({
+        baseUrl: `http://127.0.0.1:${(early.address() as AddressInfo).port}`,
+        keys: { primary: 'k' },
+        contract,
+        strict: false,
+        requestTimeoutMs: 10_000,
+        requestIdPrefix: 'early',
+        reproDir: '/tmp',
+        judge,
+      });
+      const data = new Uint8Array(16 * MIB);
+      const prepared = http.prepare({
+        operation: 'uploadDocuments',
+        body: { kind: 'files', parts: [{ field: 'files[]', filename: 'big.pdf', contentType: 'application/pdf', data }] },
+      });
+      const answer = await sendWhileReading(http, prepared, 10_000);
+      expect('status' in answer && answer.status).toBe(413);
+      expect(requests).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => early.close(() => resolve()));
+    }
+  }, 60_000);
 });

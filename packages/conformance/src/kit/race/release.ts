@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { Http, PreparedRequest, RawAnswer } from '../http.js';
 import { targetTimeout } from '../transport.js';
 import { openSocket } from './connect.js';
-import { BodyTooLarge, parseHead, parseResponse } from './raw-http.js';
+import { BodyTooLarge, parseHead, parseResponse, requestBytes } from './raw-http.js';
 
 /** What one release brought back: each racer's answer, when its last byte went out, and when its answer was complete. */
 export interface Round {
@@ -95,4 +95,14 @@ function readAnswer(data: Buffer, cut: boolean, maxBodyBytes: number, durationMs
       };
     return { error: (error as Error).message, durationMs };
   }
+}
+
+/**
+ * One request on a socket of its own that keeps reading while it writes: the answer of a target that
+ * answered and closed before the body was all sent (HttpOptions.earlyAnswer), which fetch loses.
+ * @example const answer = await sendWhileReading(http, prepared, 30_000);
+ */
+export async function sendWhileReading(http: Http, prepared: PreparedRequest, requestTimeoutMs: number): Promise<RawAnswer> {
+  const round = await releaseOnce(http, [prepared], [requestBytes(prepared, http.transport.headers)], requestTimeoutMs);
+  return round.raw[0]!;
 }
