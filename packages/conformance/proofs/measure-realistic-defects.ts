@@ -13,16 +13,13 @@ const seedAt = argv.indexOf('--seed');
 const extra = [...(argv.includes('--thorough') ? ['--thorough'] : []), ...(seedAt >= 0 ? ['--seed', argv[seedAt + 1]!] : [])];
 const valueAt = new Set([outAt, seedAt].filter((i) => i >= 0).map((i) => i + 1));
 const ids = argv.filter((a, i) => !a.startsWith('--') && !valueAt.has(i));
-const picked: Array<RealisticDefect | undefined> = ids.length
-  ? ids.map((id) =>
-      id === 'baseline'
-        ? undefined
-        : (REALISTIC_DEFECTS.find((d) => d.id === id) ??
-          (() => {
-            throw new Error(`no defect ${id}`);
-          })()),
-    )
-  : REALISTIC_DEFECTS;
+function byId(id: string): RealisticDefect | undefined {
+  if (id === 'baseline') return undefined;
+  const defect = REALISTIC_DEFECTS.find((d) => d.id === id);
+  if (!defect) throw new Error(`no defect ${id}`);
+  return defect;
+}
+const picked: Array<RealisticDefect | undefined> = ids.length ? ids.map(byId) : REALISTIC_DEFECTS;
 
 const results: Array<{ id: string; code: number | null; failed: string[] }> = [];
 let next = 0;
