@@ -3,7 +3,7 @@ import { ConformanceFailure } from '../judging/verdict.js';
 import type { Exchange, KeyChoice } from '../kit/exchange.js';
 import type { Http } from '../kit/http.js';
 import type { LoggedCall, Step } from '../model/run-context.js';
-import type { Answer, Sent } from './compare.js';
+import { type Answer, refusesSpelling, type Sent } from './compare.js';
 import type { ReferenceTwin } from './reference-twin.js';
 
 /** What differs between the request the target is sent and the twin's: the ids in the path, and spellings read either way. */
@@ -18,6 +18,11 @@ export interface PairRequest {
   method: string;
   target: SideRequest;
   twin: SideRequest;
+  /**
+   * The twin's request in the target's own spelling, for a request that changes state: sent instead of `twin`
+   * when the target refuses the spelling, so the twin does not do what the target refused.
+   */
+  twinAsSpelled?: SideRequest;
   key: KeyChoice;
   headers: Record<string, string>;
   /** The X-Request-Id both are sent (null: none). */
@@ -98,7 +103,9 @@ export async function sendPair(
     }
     throw error;
   }
-  return { target: answerOf(exchange.status, exchange.headers, exchange.text), twin: await sendTwin(request, twin, keys), exchange };
+  const target = answerOf(exchange.status, exchange.headers, exchange.text);
+  const asSpelled = request.twinAsSpelled && refusesSpelling(target, request.either);
+  return { target, twin: await sendTwin(asSpelled ? { ...request, twin: request.twinAsSpelled! } : request, twin, keys), exchange };
 }
 
 /** Sends `request` to the twin alone. */

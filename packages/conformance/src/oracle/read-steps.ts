@@ -142,6 +142,7 @@ export async function documentStep(seq: OracleSequence, op: Extract<Op, { kind: 
       ...base,
       target: { path: pathWith(template, t.value) },
       twin: { path: pathWith(template, r.sameAs ?? r.value) },
+      ...(op.kind === 'retry' && r.sameAs !== undefined ? { twinAsSpelled: { path: pathWith(template, r.value) } } : {}),
       either: t.sameAs !== undefined ? ['path document_id'] : [],
       ...(t.value === String(doc.targetId) ? { names: { id: doc.targetId, alias: doc.alias } } : {}),
     };
