@@ -31,7 +31,9 @@ export async function searchNamesOnly(
 ): Promise<ProxyResponse> {
   const url = new URL(request.url, 'http://x');
   const term = url.searchParams.get('search');
-  if (!isList(request) || term === null || term.length === 0 || term.length > 200) return upstream(request);
+  // A repeated search stays the service's to refuse: the defect is in how one term is matched.
+  const once = url.searchParams.getAll('search').length === 1;
+  if (!isList(request) || !once || term === null || term.length === 0 || term.length > 200) return upstream(request);
   const page = Number(url.searchParams.get('page') ?? 1);
   const limit = Number(url.searchParams.get('limit') ?? 20);
   const all: Array<{ filename: string }> = [];

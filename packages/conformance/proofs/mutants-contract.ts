@@ -132,9 +132,7 @@ const statusMutants: Mutant[] = [
     group: 'upload-status',
     mutation: () => ({
       respond: (req, upstream) =>
-        isUpload(req) && !req.body.includes('name="files[]"') && !req.body.includes('name="file"')
-          ? Promise.resolve(problem(req, 413, 'too_many_files'))
-          : upstream(req),
+        isUpload(req) && !req.body.includes('name="') ? Promise.resolve(problem(req, 413, 'too_many_files')) : upstream(req),
     }),
   },
   {

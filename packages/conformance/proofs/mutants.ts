@@ -161,7 +161,13 @@ export const mutants: Mutant[] = [
     only: ['list'],
     fails: ['list.status-filter'],
     mutation: () => ({
-      request: (r) => (isList(r) ? withQuery(r, (q) => STATUSES.includes(q.get('status_filter') ?? '') && q.delete('status_filter')) : r),
+      request: (r) =>
+        isList(r)
+          ? withQuery(
+              r,
+              (q) => q.getAll('status_filter').length === 1 && STATUSES.includes(q.get('status_filter')!) && q.delete('status_filter'),
+            )
+          : r,
     }),
   },
   {
@@ -200,7 +206,13 @@ export const mutants: Mutant[] = [
     fails: ['list.limit-respected'],
     mutation: () => ({
       request: (r) =>
-        isList(r) ? withQuery(r, (q) => /^[1-9]\d*$/.test(q.get('limit') ?? '') && Number(q.get('limit')) <= 100 && q.delete('limit')) : r,
+        isList(r)
+          ? withQuery(
+              r,
+              (q) =>
+                q.getAll('limit').length === 1 && /^[1-9]\d*$/.test(q.get('limit')!) && Number(q.get('limit')) <= 100 && q.delete('limit'),
+            )
+          : r,
     }),
   },
   {

@@ -2,14 +2,14 @@
 // sources, and the fetch mock on that copy served from a child process (serve-mutated-core.ts). The copy sits
 // under reports/ (ignored by git), inside the repository so that its package imports resolve as the
 // original's do.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { type ChildService, startChildService } from './child-service.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const REFERENCE_SRC = 'packages/reference/src/';
+/** The reference core's sources, repository-relative. */
+export const REFERENCE_SRC = 'packages/reference/src/';
 
 /** One generated mutant: where (Stryker's location: lines 1-based, columns 1-based, end exclusive), what it replaces, and with what. */
 export interface CoreMutant {
@@ -57,15 +57,18 @@ export function applyPatch(text: string, patch: CorePatch): string {
   return text.replace(patch.find, () => patch.replace);
 }
 
-/** A copy of the reference core's sources with `change` applied (its `src` dir), removed by `remove`. */
-export function mutatedCopy(change: CoreMutant | CorePatch): { src: string; remove(): void } {
+/**
+ * A copy of the sources under `from` (repository-relative: the reference core's unless told) with `change`
+ * applied (its `src` dir), removed by `remove`.
+ */
+export function mutatedCopy(change: CoreMutant | CorePatch, from = REFERENCE_SRC): { src: string; remove(): void } {
   const name = 'key' in change ? change.key : change.id;
-  if (!change.file.startsWith(REFERENCE_SRC)) throw new Error(`${name}: not a file of the reference core`);
+  if (!change.file.startsWith(from)) throw new Error(`${name}: not a file of ${from}`);
   mkdirSync(join(root, 'reports'), { recursive: true });
   const dir = mkdtempSync(join(root, 'reports', 'mutated-core-'));
   const src = join(dir, 'src');
-  cpSync(join(root, REFERENCE_SRC), src, { recursive: true });
-  const file = join(src, change.file.slice(REFERENCE_SRC.length));
+  cpSync(join(root, from), src, { recursive: true });
+  const file = join(src, change.file.slice(from.length));
   const text = readFileSync(file, 'utf8');
   writeFileSync(file, 'key' in change ? applyMutant(text, change) : applyPatch(text, change));
   return { src, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -82,51 +85,15 @@ export interface MockSettings {
  * Serves the fetch mock on the core at `src` from a child process; rejects if it has no URL within `startMs`.
  * @example const core = await serveCore(copy.src, { apiKeys: ['k'], maxFileBytes: 65536, processingDelayMs: 200 }); await core.close();
  */
-export async function serveCore(
-  src: string,
-  settings: MockSettings,
-  startMs = 60_000,
-): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--conditions=docproc-source',
-      '--import',
-      'tsx',
-      fileURLToPath(new URL('./serve-mutated-core.ts', import.meta.url)),
-      JSON.stringify(settings),
+export function serveCore(src: string, settings: MockSettings, startMs = 60_000): Promise<ChildService> {
+  return startChildService({
+    what: 'the mutated core',
+    args: [
+      ...['--conditions=docproc-source', '--import', 'tsx'],
+      ...[fileURLToPath(new URL('./serve-mutated-core.ts', import.meta.url)), JSON.stringify(settings)],
     ],
-    {
-      cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DOCPROC_MUTATED_REFERENCE_SRC: src },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
-  const close = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      child.once('exit', () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the mutated core did not start within ${startMs} ms:\n${errors}`)), startMs);
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      clearTimeout(timer);
-      resolve(line.trim());
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the mutated core exited (${code}) before serving:\n${errors}`));
-    });
-  }).catch(async (error) => {
-    await close();
-    throw error;
+    cwd: root,
+    env: { DOCPROC_MUTATED_REFERENCE_SRC: src },
+    startMs,
   });
-  return { baseUrl, close };
 }

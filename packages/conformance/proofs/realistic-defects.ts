@@ -1,58 +1,83 @@
-// Test-only: a set of realistic defects of the reference core (realistic-defects.json), chosen from the
-// contract alone, as another team implementing it might make them; and how one run of the full profile
-// judges the core with one of them applied (or with none, the baseline).
+// Test-only: sets of realistic defects, each chosen blind from the contract, as another team implementing it
+// might make them: of the reference core (realistic-defects.json), and of the independent clean-room
+// implementation (clean-room-defects.json); and how one run of the full profile judges a service with one of
+// them applied (or with none, the baseline).
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CorePatch, mutatedCopy, serveCore } from './mutated-core.js';
+import type { ChildService } from './child-service.js';
+import { CLEAN_ROOM, serveCleanRoom } from './clean-room-server.js';
+import { type CorePatch, mutatedCopy, REFERENCE_SRC, serveCore } from './mutated-core.js';
 import { failedChecks, fullProfileArgs, runSuite } from './run-suite.js';
 
-/** One defect: a find/replace on the core, the contract sentence it breaks, and the shortcut it stands for. */
+/** One defect: a find/replace on a service's sources, the contract sentence it breaks, and the shortcut it stands for. */
 export interface RealisticDefect extends CorePatch {
   breaks: string;
   why: string;
 }
 
-export const REALISTIC_DEFECTS = JSON.parse(
-  readFileSync(new URL('./realistic-defects.json', import.meta.url), 'utf8'),
-) as RealisticDefect[];
+const load = (name: string) => JSON.parse(readFileSync(new URL(name, import.meta.url), 'utf8')) as RealisticDefect[];
 
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const KEYS = ['defects-key', 'defects-second-key'];
-const SETTINGS = { apiKeys: KEYS, maxFileBytes: 65_536, processingDelayMs: 200 };
+const MAX_FILE_BYTES = 65_536;
 // A fixed seed, so a defect's verdict is the same on every run (the model and differential runs draw their sequences from it).
 const SEED = '7';
-const UNCHANGED_SRC = fileURLToPath(new URL('../../reference/src', import.meta.url));
 
-/** What the full profile said of one core. */
+/** What the full profile said of one service. */
 export interface Verdict {
   code: number | null;
   failed: string[];
   output: string;
 }
 
-async function judge(src: string, extraArgs: readonly string[]): Promise<Verdict> {
-  const core = await serveCore(src, SETTINGS);
-  try {
-    const args = [
-      ...fullProfileArgs(core.baseUrl, { keys: KEYS, maxFileBytes: SETTINGS.maxFileBytes, requestTimeoutMs: 20_000 }),
-      ...['--seed', SEED],
-      ...extraArgs,
-    ];
-    const run = await runSuite(args, { timeoutMs: 600_000 });
-    return { code: run.code, failed: failedChecks(run), output: run.output };
-  } finally {
-    await core.close();
-  }
+/** A set of defects of one service's sources, and how the service is served from a copy of them. */
+export interface DefectSet {
+  name: string;
+  defects: RealisticDefect[];
+  /** The sources' folder, repository-relative: every defect's `file` is in it. */
+  sources: string;
+  serve(dir: string): Promise<ChildService>;
+  /** Whether undocumented properties fail (the reference core documents all of its own). */
+  strict: boolean;
 }
 
+export const DEFECT_SETS: Record<'core' | 'clean-room', DefectSet> = {
+  core: {
+    name: 'core',
+    defects: load('./realistic-defects.json'),
+    sources: REFERENCE_SRC,
+    serve: (dir) => serveCore(dir, { apiKeys: KEYS, maxFileBytes: MAX_FILE_BYTES, processingDelayMs: 200 }),
+    strict: true,
+  },
+  'clean-room': {
+    name: 'clean-room',
+    defects: load('./clean-room-defects.json'),
+    sources: CLEAN_ROOM,
+    serve: (dir) => serveCleanRoom({ apiKeys: KEYS, maxFileBytes: MAX_FILE_BYTES, maxFiles: 20 }, dir),
+    strict: false,
+  },
+};
+
 /**
- * The full profile, both keys, against the core with `defect` applied (or the core as it is, without one).
- * @example const { code, failed } = await judgeDefect(REALISTIC_DEFECTS[0]);
+ * The full profile, both keys, against the set's service with `defect` applied (or as it is, without one).
+ * @example const { code, failed } = await judgeDefect(DEFECT_SETS.core, DEFECT_SETS.core.defects[0]);
  */
-export async function judgeDefect(defect?: RealisticDefect, extraArgs: readonly string[] = []): Promise<Verdict> {
-  if (!defect) return judge(UNCHANGED_SRC, extraArgs);
-  const copy = mutatedCopy(defect);
+export async function judgeDefect(set: DefectSet, defect?: RealisticDefect, extraArgs: readonly string[] = []): Promise<Verdict> {
+  const copy = defect ? mutatedCopy(defect, set.sources) : { src: join(root, set.sources), remove: () => {} };
   try {
-    return await judge(copy.src, extraArgs);
+    const service = await set.serve(copy.src);
+    try {
+      const args = [
+        ...fullProfileArgs(service.baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 20_000, strict: set.strict }),
+        ...['--seed', SEED],
+        ...extraArgs,
+      ];
+      const run = await runSuite(args, { timeoutMs: 600_000 });
+      return { code: run.code, failed: failedChecks(run), output: run.output };
+    } finally {
+      await service.close();
+    }
   } finally {
     copy.remove();
   }

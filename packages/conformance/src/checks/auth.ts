@@ -16,7 +16,8 @@ export const authChecks = {
     id: 'auth.checked-first',
     profile: 'contract',
     area: 'auth',
-    description: 'A keyless request that is also invalid (bad parameter, unknown id) is a 401, not a 400 or 404.',
+    description:
+      'A keyless request that is also invalid (bad parameter, unknown id, a path or method the API does not have) is a 401, not a 400, 404 or 405.',
     rules: ['auth.checked-first'],
   }),
   wrongKey: defineCheck({

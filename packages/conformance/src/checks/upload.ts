@@ -81,7 +81,8 @@ export const uploadChecks = {
     id: 'upload.wrong-field',
     profile: 'contract',
     area: 'upload',
-    description: 'A file under another field name (`file`) is a 400, even beside a good `files[]` part, and nothing is stored.',
+    description:
+      'A file under another field name (`file`, and with --profile full the name without its brackets, with an index, in capitals) is a 400, even beside a good `files[]` part, and nothing is stored.',
     rules: ['upload.only-files-field', 'upload.all-or-nothing', 'errors.upload-400-causes', 'errors.upload-400-nothing-stored'],
   }),
   unsupportedType: defineCheck<{ exchange: Exchange; filename: string; code: unknown; detail: unknown }>({

@@ -9,6 +9,11 @@ export interface ContractFacts extends ListValues {
   fileField: string;
   /** The upload limits the contract documents as defaults (`x-default-limits`), where it documents them. */
   uploadLimits: { maxFiles?: number; maxFileBytes?: number };
+  /**
+   * Paths the API does not have, each under the contract's shared prefix: beside the operations, one level
+   * above them, and below one (`/api/v1/documents/no-such-operation`, `/api/v1/no-such-resource`, ...).
+   */
+  unknownPaths: string[];
 }
 
 /**
@@ -26,7 +31,19 @@ export function contractFacts(contract: Contract): ContractFacts {
   // Another contract version (--spec) may document no default limits: the suite then assumes none.
   const extension = (contract.operation('uploadDocuments')?.definition as Record<string, unknown> | undefined)?.[LIMITS_EXTENSION];
   const uploadLimits = extension === undefined ? {} : uploadLimitsFromExtension(extension);
-  return { ...list, fileField, uploadLimits };
+  return { ...list, fileField, uploadLimits, unknownPaths: unknownPaths(contract) };
+}
+
+function unknownPaths(contract: Contract): string[] {
+  // The deepest path prefix every operation shares (`/api/v1/documents`), and the one above it.
+  const segments = contract.operations.map((o) => o.path.split('/'));
+  const first = segments[0] ?? [''];
+  let depth = 0;
+  while (depth < first.length - 1 && segments.every((p) => p[depth] === first[depth])) depth++;
+  const common = first.slice(0, depth).join('/');
+  const parent = first.slice(0, Math.max(depth - 1, 1)).join('/');
+  const list = contract.operation('listDocuments')?.path;
+  return [`${common}/no-such-operation`, `${parent}/no-such-resource`, ...(list ? [`${list}/extra`] : [])];
 }
 
 /**

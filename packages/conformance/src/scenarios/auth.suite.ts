@@ -93,6 +93,21 @@ describe('the key is checked before anything else', () => {
       expectStatus(auth.checkedFirst, await send(kit.as('none')), 401, 'the key is checked before the request itself');
     });
   }
+  // Frameworks that route before they authenticate (a FastAPI dependency, a Spring filter on matched routes)
+  // answer these 404 and 405: the contract puts the key first. An intermediary's own 404 is warned, as ever.
+  const list = kit.contract.operation('listDocuments')!;
+  const documented = kit.contract.methodsFor(list.path).map((m) => m.toUpperCase());
+  const undocumented = ['DELETE', 'PUT', 'PATCH', 'POST', 'GET'].find((m) => !documented.includes(m))!;
+  const stray = [
+    ...kit.facts.unknownPaths.map((path) => ({ label: `GET ${path}`, path, method: 'GET' })),
+    { label: `${undocumented} ${list.path}`, path: list.path, method: undocumented },
+  ];
+  for (const { label, path, method } of stray) {
+    kit.scenario(`${label} without a key is a 401, not a 404 or 405`, { profile: 'full', checks: [auth.checkedFirst] }, async () => {
+      const exchange = await kit.http.send({ path, method, key: 'none' });
+      expectStatus(auth.checkedFirst, exchange, 401, 'the key is checked before the path and method are');
+    });
+  }
   kit.scenario(
     'a read of an id that does not exist without a key is a 401, not a 404',
     { profile: 'contract', checks: [auth.checkedFirst] },

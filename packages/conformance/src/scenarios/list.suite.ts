@@ -115,6 +115,16 @@ describe('listDocuments validates its parameters', () => {
     { label: 'page=1.5', rawQuery: 'page=1.5', name: 'page', profile: 'contract' },
     { label: 'page=2^53', rawQuery: 'page=9007199254740992', name: 'page', profile: 'contract' },
     { label: 'page repeated', rawQuery: 'page=1&page=2', name: 'page', profile: 'contract' },
+    // "repeated", whatever the values: a stack that keeps the last (or the first) value reads these as one.
+    { label: 'page=1 sent twice', rawQuery: 'page=1&page=1', name: 'page', profile: 'full' },
+    { label: 'limit=5 sent twice', rawQuery: 'limit=5&limit=5', name: 'limit', profile: 'full' },
+    {
+      label: `status_filter=${statuses[0]} sent twice`,
+      rawQuery: `status_filter=${statuses[0]}&status_filter=${statuses[0]}`,
+      name: 'status_filter',
+      profile: 'full',
+    },
+    { label: 'search sent twice', rawQuery: 'search=a&search=a', name: 'search', profile: 'full' },
     { label: 'page empty', rawQuery: 'page=', name: 'page', profile: 'full' },
     { label: 'limit=0', rawQuery: 'limit=0', name: 'limit', profile: 'contract' },
     { label: `limit=${maxLimit + 1} (not clamped)`, rawQuery: `limit=${maxLimit + 1}`, name: 'limit', profile: 'contract' },

@@ -14,21 +14,8 @@ const pdf = textPdf(['docproc conformance', 'robustness check']);
 const encoder = new TextEncoder();
 const ID = String(Number.MAX_SAFE_INTEGER);
 
-// The deepest path prefix every operation shares (`/api/v1/documents`), and the one above it.
-const segments = kit.contract.operations.map((o) => o.path.split('/'));
-const common = segments[0]!
-  .filter(
-    (s, i) => segments.every((p) => p[i] === s) && segments.every((p) => p.slice(0, i).join('/') === segments[0]!.slice(0, i).join('/')),
-  )
-  .join('/');
-const parent = common.split('/').slice(0, -1).join('/');
-
 describe('unknown paths and methods', () => {
-  for (const path of [
-    `${common}/no-such-operation`,
-    `${parent}/no-such-resource`,
-    `${kit.contract.operation('listDocuments')!.path}/extra`,
-  ]) {
+  for (const path of kit.facts.unknownPaths) {
     kit.scenario(`${path} is a 404 not_found problem`, { profile: 'full', checks: [robustness.unknownPath] }, async () => {
       expectProblem(robustness.unknownPath, await kit.http.send({ path, method: 'GET' }), 404, 'not_found', 'no such path under the API');
     });

@@ -181,6 +181,23 @@ describe('uploadDocuments rejects what it cannot store', () => {
     },
   );
 
+  // The neighbours of the contract's field name a client library really sends: the name without its
+  // brackets (form serialisers), with an index, in capitals. Multipart names are compared exactly.
+  const neighbours = [field.replace(/\[\]$/, ''), field.replace(/\[\]$/, '[0]'), field.toUpperCase()];
+  for (const [i, name] of [...new Set(neighbours.filter((n) => n !== field))].entries()) {
+    kit.scenario(
+      `a file under the field name "${name}" is a 400 naming it`,
+      { profile: 'full', checks: [upload.wrongField] },
+      async (tools) => {
+        const t = kit.token(`neighbour-${i}`);
+        const exchange = await kit.api.upload([part(`${t}.pdf`, pdf, 'application/pdf', name)]);
+        expectStatus(upload.wrongField, exchange, 400, `files go under "${field}", not "${name}"`);
+        expectNamesParameter(exchange, { in: 'body', name });
+        await expectNothingCreated(kit, tools, upload.wrongField, t, pdf);
+      },
+    );
+  }
+
   const unsupported = [
     { label: 'a text file', part: part(`${kit.token('text')}-notes.txt`, fixture('not-a-document.txt'), 'text/plain') },
     {
