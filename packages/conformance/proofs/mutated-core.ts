@@ -1,7 +1,7 @@
-// Test-only: a generated mutant of the reference core (as StrykerJS lists it), or a hand-written find/replace patch, applied to a copy of the core's
-// sources, and the fetch mock on that copy served from a child process (serve-mutated-core.ts). The copy sits
-// under reports/ (ignored by git), inside the repository so that its package imports resolve as the
-// original's do.
+// Test-only: a generated mutant of the reference core (as StrykerJS lists it), or a hand-written find/replace
+// patch of it or of another service's sources, applied to a copy of them; and the fetch mock on a copy of the
+// core served from a child process (serve-mutated-core.ts). The copy sits under reports/ (ignored by git),
+// inside the repository so that its package imports resolve as the original's do.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
