@@ -42,7 +42,7 @@ export function applyMutant(text: string, mutant: CoreMutant): string {
   return text.slice(0, from) + mutant.replacement + text.slice(to);
 }
 
-/** A hand-written change of the reference core: `find`, a substring that occurs exactly once in `file`, becomes `replace`. */
+/** A hand-written change of a service's sources: `find`, a substring that occurs exactly once in `file`, becomes `replace`. */
 export interface CorePatch {
   id: string;
   file: string;
