@@ -9,7 +9,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // points at the TypeScript sources, so no test ever runs a stale build of another package.
 //
 // Two tiers (package.json's scripts): `npm test` runs every project but `proofs`, `packaging`,
-// `hostile-load`, `replicas` and `deployed`, which `npm run test:slow` runs (test/support/tiers.test.ts keeps
+// `hostile-load`, `replicas` and `deployed`, which `npm run test:slow` runs (test/architecture/tiers.test.ts keeps
 // each project in exactly one). Those are most of the CPU time of the whole run: a run of the suite per
 // broken server, each loading its libraries again, the model run's self-test
 // (thousands of sequences against the reference server, CPU-bound for minutes), `npm install`s from the

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_EXTRACTION_LIMITS, MAX_RENDER_PIXELS } from '@docproc-kit/reference/processing/extraction.js';
+import { phonePhoto } from '@docproc-kit/test-support/phone-photo.js';
 import type { ChildMessage } from 'docproc-kit/extraction/child-protocol.js';
 import { startExtractionProcess } from 'docproc-kit/extraction/extraction-process.js';
-import { phonePhoto } from '../test/support/phone-photo.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

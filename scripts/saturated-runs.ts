@@ -4,7 +4,7 @@
 // 0 only when every run exited 0. docs/conformance.md ("On a saturated runner") quotes its output.
 // Usage: npx tsx --conditions=docproc-source scripts/saturated-runs.ts [--runs 10] [--burners 2]   (alone on the machine: it is the load)
 import { parseArgs } from 'node:util';
-import { runSaturated } from '../test/support/saturated-runs.js';
+import { runSaturated } from '@docproc-kit/test-support/saturated-runs.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, burners: { type: 'string', default: '2' } } });
 const runs = Number(values.runs);

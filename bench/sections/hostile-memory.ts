@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type HostileLoadResult, hostileLoad, hostilePdfs } from '../../test/support/hostile-load.js';
+import { type HostileLoadResult, hostileLoad, hostilePdfs } from '@docproc-kit/test-support/hostile-load.js';
 import { fmt, type Table } from '../lib/report.js';
 import { docprocBin, spawnTarget } from '../lib/targets.js';
 

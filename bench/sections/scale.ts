@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { startNginx } from '../../test/support/nginx.js';
-import { type PostgresCluster, startPostgres } from '../../test/support/postgres.js';
+import { startNginx } from '@docproc-kit/test-support/nginx.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
 import { measure } from '../lib/load.js';
 import { seedPostgres } from '../lib/postgres.js';
 import { fmt, percentile, ratio, type Table } from '../lib/report.js';

@@ -16,7 +16,7 @@ import { Writable } from 'node:stream';
 import { runConformance, UsageError } from '@docproc-kit/conformance';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { createDocprocFetch } from '@docproc-kit/msw/docproc-fetch.js';
-import { bridgeFetch } from '../../test/support/fetch-bridge.js';
+import { bridgeFetch } from '@docproc-kit/test-support/fetch-bridge.js';
 import { recordVerdict } from './kills.js';
 
 // As the fetch mock's own conformance test (packages/msw/src/fetch-conformance.test.ts).

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { openSocket } from '@docproc-kit/conformance/kit/race/connect.js';
-import { DIRECT, type TransportSettings } from '@docproc-kit/conformance/kit/transport-settings.js';
+import { DIRECT, type TransportSettings } from '@docproc-kit/conformance/definitions/transport-settings.js';
+import { openSocket } from '@docproc-kit/conformance/transport/race/connect.js';
+import { makePrivateCa, type PrivateCa } from '@docproc-kit/test-support/certificates.js';
+import { type Balancer, startNginx } from '@docproc-kit/test-support/nginx.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
+import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '@docproc-kit/test-support/run-suite.js';
+import { type ForwardProxy, startTinyproxy } from '@docproc-kit/test-support/tinyproxy.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../../packages/conformance/proofs/run-suite.js';
-import { makePrivateCa, type PrivateCa } from '../support/certificates.js';
-import { type Balancer, startNginx } from '../support/nginx.js';
-import { type RunningReferenceServer, startReferenceServer } from '../support/reference-server.js';
-import { type ForwardProxy, startTinyproxy } from '../support/tinyproxy.js';
 
 // The reference server as teams deploy a service: behind nginx terminating TLS with a certificate of a
 // private CA (made here), reached through an egress proxy (tinyproxy), behind a gateway that wants its own

@@ -1,5 +1,5 @@
+import { runSaturated } from '@docproc-kit/test-support/saturated-runs.js';
 import { describe, expect, it } from 'vitest';
-import { runSaturated } from '../support/saturated-runs.js';
 
 // A verdict must not depend on how busy the runner is: a slow runner may make a run slower, never fail it.
 // scripts/saturated-runs.ts makes the ten-run measurement in docs/conformance.md; three runs here keep it in the slow tier.

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type HostileLoadResult, hostileLoad, hostilePdfs } from '@docproc-kit/test-support/hostile-load.js';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HostileLoadResult, hostileLoad, hostilePdfs } from '../support/hostile-load.js';
-import { type RunningCli, startCli } from '../support/processes.js';
 
 // Hostile PDFs on a real `docproc serve` with its default limits: two tenants upload at once a
 // 2 MB PDF whose content stream inflates to 2 GiB, 499 drawn pages without text and 40 pages of

@@ -1,10 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noisyDocuments } from '@docproc-kit/conformance/proofs/mutant-behaviours.js';
+import { startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noisyDocuments } from '../../packages/conformance/proofs/mutant-behaviours.js';
-import { startMutationProxy } from '../../packages/conformance/proofs/mutation-proxy.js';
-import { type RunningReferenceServer, startReferenceServer } from '../support/reference-server.js';
 import { diskBytes, installedPackages, type PackedTarball, packWorkspaces, removeAll, repoRoot, run } from './packing.js';
 
 // A backend team's CI: @docproc-kit/conformance packed (with @docproc-kit/contract and @docproc-kit/reference,

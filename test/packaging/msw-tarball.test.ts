@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
+import { checksNotPassed, fullProfileArgs, runSuite } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksNotPassed, fullProfileArgs, runSuite } from '../../packages/conformance/proofs/run-suite.js';
 import { copyWorkingTree, diskBytes, installedPackages, npmPack, removeAll, repoRoot, runOk, scratchProject } from './packing.js';
 
 // @docproc-kit/msw as a frontend team gets it: packed from a copy of this working tree with the workspace

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { createDocprocClient, type DocprocClient } from '@docproc-kit/client';
+import { startReferenceServer, until, uploadTempFiles } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, until, uploadTempFiles } from '../support/reference-server.js';
 
 // A client that vanishes mid-upload must leave nothing behind: no document, no temp file.
 type Server = Awaited<ReturnType<typeof startReferenceServer>>;

@@ -1,6 +1,6 @@
 import { createDocprocClient, type DocprocClient } from '@docproc-kit/client';
+import { startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../support/reference-server.js';
 
 // Many writers at once against the real server and its real lowdb file.
 type Server = Awaited<ReturnType<typeof startReferenceServer>>;

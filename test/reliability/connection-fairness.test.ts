@@ -4,8 +4,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningCli, startCli } from '../support/processes.js';
 
 // One address (127.0.0.1) holds 520 connections to a real `docproc serve` that send nothing or half
 // a header, each reopened as soon as it is closed, while another address (127.0.0.2; all of 127.0.0.0/8 is loopback on

@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDocprocClient, type Document } from '@docproc-kit/client';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
+import { uploadTempFiles } from '@docproc-kit/test-support/reference-server.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningCli, startCli } from '../support/processes.js';
-import { uploadTempFiles } from '../support/reference-server.js';
 
 // SIGKILL the real server process in the middle of a burst of uploads, restart it on the same data
 // dir, and check that nothing acknowledged was lost and nothing half-written was left behind.

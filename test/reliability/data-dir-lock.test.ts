@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { until } from '@docproc-kit/test-support/reference-server.js';
 import { DataDirLockedError, prepareDataDir } from 'docproc-kit/store/lowdb/data-dir.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../support/reference-server.js';
 
 // Two real processes take one data dir's lock at the same moment, 30 times over: exactly one may
 // win each time, whether the dir is fresh or holds a stale lock left by a process killed with -9.

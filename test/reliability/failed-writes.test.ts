@@ -1,6 +1,6 @@
+import { fixture, type RunningReferenceServer, startReferenceServer, until } from '@docproc-kit/test-support/reference-server.js';
+import { canMountTmpfs, mountTmpfs, type Tmpfs } from '@docproc-kit/test-support/tmpfs.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixture, type RunningReferenceServer, startReferenceServer, until } from '../support/reference-server.js';
-import { canMountTmpfs, mountTmpfs, type Tmpfs } from '../support/tmpfs.js';
 
 // The data dir on a tmpfs of its own, remounted read-only mid-way: a request whose write fails
 // answers 500 and changes nothing, in memory as on disk; once the disk is back, everything works.

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
+import { startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../support/reference-server.js';
 
 // Hostile input from fast-check against the real reference server: whatever arrives, the answer is
 // never a 5xx, every error is a problem+json whose status matches, every success matches the

@@ -3,8 +3,8 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningCli, startCli } from '../support/processes.js';
 
 // SIGTERM to a real `docproc serve` while 12 clients upload back to back on keep-alive connections
 // and two more are still sending slow bodies when the grace period ends; then a restart on the same

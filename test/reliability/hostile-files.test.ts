@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createDeflate } from 'node:zlib';
 import { createDocprocClient, type DocprocClient } from '@docproc-kit/client';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../support/reference-server.js';
 
 // Hostile files through the whole server: uploaded over HTTP, queued one at a time, each must end
 // `failed` (unreadable_document) within the extraction time limit, and the good file queued behind

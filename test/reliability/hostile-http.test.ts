@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
+import { type RunningReferenceServer, startReferenceServer, until } from '@docproc-kit/test-support/reference-server.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer, until } from '../support/reference-server.js';
 
 // Requests a careless or hostile client sends, against the real server on loopback.
 const lines: string[] = [];

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { createDocprocClient } from '@docproc-kit/client';
+import { startReferenceServer, until, uploadTempFiles } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, until, uploadTempFiles } from '../support/reference-server.js';
 
 // Slowloris on loopback, bounded: 200 connections that dribble their headers must neither hold
 // their sockets past the headers timeout nor slow down a normal client meanwhile.

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDocprocClient } from '@docproc-kit/client';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
+import { fixture, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningCli, startCli } from '../support/processes.js';
-import { fixture, startReferenceServer } from '../support/reference-server.js';
 
 // A bulk-import script's burst: `Promise.all` over `fetch` of 200 uploads from one address, each on a
 // connection of its own (Node's fetch opens as many per origin as it is asked for). Every request that

@@ -2,14 +2,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { type Balancer, startNginx } from '@docproc-kit/test-support/nginx.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
+import { promtoolCheck } from '@docproc-kit/test-support/promtool.js';
+import { until } from '@docproc-kit/test-support/reference-server.js';
+import { checksNotPassed, fullProfileArgs, runSuite } from '@docproc-kit/test-support/run-suite.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksNotPassed, fullProfileArgs, runSuite } from '../../packages/conformance/proofs/run-suite.js';
-import { type Balancer, startNginx } from '../support/nginx.js';
-import { type PostgresCluster, startPostgres } from '../support/postgres.js';
-import { type RunningCli, startCli } from '../support/processes.js';
-import { promtoolCheck } from '../support/promtool.js';
-import { until } from '../support/reference-server.js';
 
 // Three `docproc serve` processes on one throwaway PostgreSQL, behind a real nginx balancing round-robin:
 // clients see one service, whichever replica answers, through a replica's death and the database's.

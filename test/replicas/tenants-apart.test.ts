@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
+import { percentile } from '@docproc-kit/test-support/statistics.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { percentile } from '../../bench/lib/report.js';
-import { type PostgresCluster, startPostgres } from '../support/postgres.js';
-import { type RunningCli, startCli } from '../support/processes.js';
 
 // One `docproc serve --database-url` process on a throwaway PostgreSQL, two tenants at once: one seeds in
 // bulk through the mock controls, the other lists, as teams sharing a sandbox do.

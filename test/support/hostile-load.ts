@@ -1,6 +1,6 @@
-import { percentile } from '../../bench/lib/report.js';
 import { flateBombPdf, shapePagesPdf } from './hostile-pdfs.js';
 import { sampleTreeRss } from './process-tree.js';
+import { percentile } from './statistics.js';
 
 /** The hostile PDFs (a flate bomb, 499 drawn pages, 40 huge pages), by the filename they are uploaded as. */
 export async function hostilePdfs(): Promise<Array<{ name: string; bytes: Uint8Array }>> {

@@ -1,8 +1,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Contract } from '@docproc-kit/conformance/rules/contract.js';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { ConnectionCounts } from 'docproc-kit/http/connection-limits.js';
 import { type HttpTimeouts, listen } from 'docproc-kit/http/http-server.js';
 import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from 'docproc-kit/server/service.js';

@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checksNotPassed, runSuite } from '../../packages/conformance/proofs/run-suite.js';
 import buildIfStale from './fresh-build.js';
 import { type Balancer, startNginx } from './nginx.js';
 import { type RunningCli, startCli } from './processes.js';
+import { checksNotPassed, runSuite } from './run-suite.js';
 
 const KEYS = ['saturated-key', 'saturated-second-key'];
 const MAX_FILE_BYTES = '65536';

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { type RunningCli, startCli } from '../../../test/support/processes.js';
 import { type ClientError, createDocprocClient, type Document, type DocumentList } from './index.js';
 
 // The client against the real Prism mock of the contract: proves it speaks the contract's wire format.

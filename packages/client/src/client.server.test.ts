@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
 import { createDocprocClient, type DocprocClient, WaitTimeoutError } from './index.js';
 
 // The client against the real reference server: behaviour that needs state (processing, paging,

@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import { type ProxyRequest, startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../../../test/support/reference-server.js';
-import { buildMultipart } from '../src/kit/multipart.js';
+import { buildMultipart } from '../src/transport/multipart.js';
 import { benignVariants, keepQuotedPairs, readIntegersLeniently, wireVariations } from './benign-variants.js';
-import { type ProxyRequest, startMutationProxy } from './mutation-proxy.js';
 import { createRunnerPool } from './runner-pool.js';
 
 // The other half of proving the suite: servers that differ from ours only where the contract allows

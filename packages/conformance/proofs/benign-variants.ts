@@ -1,10 +1,16 @@
 // Test-only: servers that differ from the reference server only in ways the contract allows. The suite
 // must pass every one with zero failures: a false failure is as serious as a missed defect.
 import { gzipSync } from 'node:zlib';
-import type { ReferenceServerOptions } from '../../../test/support/reference-server.js';
-import type { ConformanceOptions } from '../src/run/config.js';
+import {
+  eachDocument,
+  type Mutation,
+  type ProxyRequest,
+  type ProxyResponse,
+  splitMultipart,
+} from '@docproc-kit/test-support/mutation-proxy.js';
+import type { ReferenceServerOptions } from '@docproc-kit/test-support/reference-server.js';
+import type { ConformanceOptions } from '../src/definitions/config.js';
 import { isUpload, withQuery } from './mutant-behaviours.js';
-import { eachDocument, type Mutation, type ProxyRequest, type ProxyResponse, splitMultipart } from './mutation-proxy.js';
 
 /** One allowed variation of the wire or the deployment. */
 export interface BenignVariant {

@@ -1,8 +1,9 @@
 // The suite judged by an implementation it never shaped: the clean-room service must pass the full profile.
+
+import { failedChecks, runSuite } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildService } from './child-service.js';
 import { serveCleanRoom } from './clean-room-server.js';
-import { failedChecks, runSuite } from './run-suite.js';
 
 const KEYS = ['clean-room-key-a', 'clean-room-key-b'];
 let service: ChildService | undefined;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { runSuite } from '@docproc-kit/test-support/run-suite.js';
 import { describe, expect, it } from 'vitest';
 import { GIB, type HostileKind, startHostileTarget } from './hostile-targets.js';
-import { runSuite } from './run-suite.js';
 
 // The suite as a CI job runs it (the CLI process), against targets that answer what no service should.
 // Each run must end within its deadline with a verdict and a written report, the suite's memory (the

@@ -1,6 +1,13 @@
 // Test-only: the request and response rewrites the mutants are made of.
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
-import { eachDocument, editJson, joinMultipart, type ProxyRequest, type ProxyResponse, splitMultipart } from './mutation-proxy.js';
+import {
+  eachDocument,
+  editJson,
+  joinMultipart,
+  type ProxyRequest,
+  type ProxyResponse,
+  splitMultipart,
+} from '@docproc-kit/test-support/mutation-proxy.js';
 
 /** A list request. */
 export const isList = (r: ProxyRequest) => r.method === 'GET' && r.url.startsWith('/api/v1/documents/get_documents');

@@ -1,12 +1,13 @@
 // Test-only: every mutant of the project, and the suite runs that prove them (a mutant alone, or a group
 // of mutants behind one proxy). A new mutants file adds its list to `allMutants`.
+
+import { composeMutations, type Mutation } from '@docproc-kit/test-support/mutation-proxy.js';
+import type { ConformanceOptions } from '../src/definitions/config.js';
 import type { Proofs } from '../src/rules/matrix.js';
-import type { ConformanceOptions } from '../src/run/config.js';
 import { type Mutant, mutants } from './mutants.js';
 import { contractMutants } from './mutants-contract.js';
 import { oracleMutants } from './mutants-oracle.js';
 import { statefulMutants } from './mutants-stateful.js';
-import { composeMutations, type Mutation } from './mutation-proxy.js';
 
 /** Every mutant, each with the checks it must fail. */
 export const allMutants: readonly Mutant[] = [...mutants, ...contractMutants, ...statefulMutants, ...oracleMutants];

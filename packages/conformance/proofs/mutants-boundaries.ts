@@ -1,8 +1,9 @@
 // Test-only: one defect per boundary rule (src/checks/boundary-cases.ts), each touching only its own
 // parameter's requests, so they run as one group behind one proxy in one suite run.
+
+import { joinMultipart, type ProxyRequest, splitMultipart } from '@docproc-kit/test-support/mutation-proxy.js';
 import { invalidRequest, isList, isUpload, problem, withQuery } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
-import { joinMultipart, type ProxyRequest, splitMultipart } from './mutation-proxy.js';
 
 const MAX_ID = BigInt(Number.MAX_SAFE_INTEGER);
 

@@ -1,10 +1,11 @@
 // Test-only: the mutants of the checks derived from the contract (boundaries, where credentials may come
 // from, forbidden properties, the Idempotency-Key after a refusal) and of the suite's robustness against
 // odd answers. One defect each; mutants sharing a `group` run behind one proxy in one suite run.
+
+import { editJson, type ProxyRequest, type ProxyResponse } from '@docproc-kit/test-support/mutation-proxy.js';
 import { invalidRequest, isList, isUpload, problem } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
 import { boundaryMutants, soloBoundaryMutants } from './mutants-boundaries.js';
-import { editJson, type ProxyRequest, type ProxyResponse } from './mutation-proxy.js';
 
 /** Uploads whose refusals are remembered under their Idempotency-Key and replayed to every later upload with it. */
 function rememberedRefusals(): NonNullable<ReturnType<Mutant['mutation']>['respond']> {

@@ -1,8 +1,9 @@
 // Test-only: one defect per check of the differential run (src/oracle/), each a shortcut a real service
 // takes. The run stops at the first answer that differs, so each mutant runs alone and fails one oracle check.
+
+import { joinMultipart, type ProxyRequest, splitMultipart } from '@docproc-kit/test-support/mutation-proxy.js';
 import { isList, isRetry, isUpload, problem, withQuery } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
-import { joinMultipart, type ProxyRequest, splitMultipart } from './mutation-proxy.js';
 
 // Random sequences find a defect in a few seconds; a busy machine running the proofs two at a time gets
 // fewer sequences into the default 10 s, so these runs start sequences for longer.

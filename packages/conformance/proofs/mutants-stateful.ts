@@ -1,9 +1,16 @@
 // Test-only: broken servers whose defect shows only over a sequence of operations or when requests race:
 // the model run and the race checks must name each one.
 
+import {
+  eachDocument,
+  editJson,
+  type ProxyRequest,
+  type ProxyResponse,
+  splitMultipart,
+  type Upstream,
+} from '@docproc-kit/test-support/mutation-proxy.js';
 import { isList, isRetry, isUpload, problem, searchNamesOnly } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
-import { eachDocument, editJson, type ProxyRequest, type ProxyResponse, splitMultipart, type Upstream } from './mutation-proxy.js';
 
 // Every racy mutant takes this long between reading the state and writing it, so requests sent together
 // always meet inside the window, however busy the machine, and requests sent one after another never do.

@@ -1,5 +1,7 @@
 // Test-only: deliberately broken variants of the reference server, one defect each, as proxy mutations.
-import type { ConformanceOptions } from '../src/run/config.js';
+
+import { eachDocument, editJson, joinMultipart, type Mutation, splitMultipart } from '@docproc-kit/test-support/mutation-proxy.js';
+import type { ConformanceOptions } from '../src/definitions/config.js';
 import {
   isList,
   isRetry,
@@ -18,7 +20,6 @@ import {
   uploadPartByPart,
   withQuery,
 } from './mutant-behaviours.js';
-import { eachDocument, editJson, joinMultipart, type Mutation, splitMultipart } from './mutation-proxy.js';
 
 /** One broken server and the verdict the suite must reach about it. */
 export interface Mutant {

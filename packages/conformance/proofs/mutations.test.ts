@@ -1,10 +1,10 @@
-import { loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
+import { startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
+import { failedChecks } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
 import { catalogFor } from '../src/checks/index.js';
 import { allMutants, mutantRuns, provenByUnitTests } from './mutant-catalog.js';
-import { startMutationProxy } from './mutation-proxy.js';
-import { failedChecks } from './run-suite.js';
 import { createRunnerPool } from './runner-pool.js';
 
 const catalog = catalogFor(await loadContract());

@@ -1,8 +1,8 @@
+import { failedChecks, fullProfileArgs, runSuite } from '@docproc-kit/test-support/run-suite.js';
 import { describe, expect, it } from 'vitest';
-import { SCENARIO_AREAS } from '../src/run/areas.js';
+import { SCENARIO_AREAS } from '../src/definitions/areas.js';
 import { mutatedCopy, serveCore } from './mutated-core.js';
 import { DEFECT_SETS } from './realistic-defects.js';
-import { failedChecks, fullProfileArgs, runSuite } from './run-suite.js';
 
 // The differential run's self-test (issue 29): a defect of the reference core that the hand-written checks
 // miss and the oracle sees, from the blind set of realistic defects (realistic-defects.json): a document

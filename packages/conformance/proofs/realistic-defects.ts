@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { failedChecks, fullProfileArgs, runSuite } from '@docproc-kit/test-support/run-suite.js';
 import type { ChildService } from './child-service.js';
 import { CLEAN_ROOM, serveCleanRoom } from './clean-room-server.js';
 import { type CorePatch, mutatedCopy, REFERENCE_SRC, serveCore } from './mutated-core.js';
-import { failedChecks, fullProfileArgs, runSuite } from './run-suite.js';
 
 /** One defect: a find/replace on a service's sources, the contract sentence it breaks, and the shortcut it stands for. */
 export interface RealisticDefect extends CorePatch {

@@ -2,9 +2,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import type { SuiteRun } from '@docproc-kit/test-support/run-suite.js';
+import type { ConformanceOptions } from '../src/definitions/config.js';
 import type { ConformanceReport } from '../src/report/report.js';
-import type { ConformanceOptions } from '../src/run/config.js';
-import type { SuiteRun } from './run-suite.js';
 import type { RunnerReply, RunnerRequest } from './suite-runner.js';
 
 const entry = fileURLToPath(new URL('./suite-runner.ts', import.meta.url));

@@ -2,9 +2,10 @@
 // measuring and debugging the suite by hand: `npx tsx --conditions=docproc-source packages/conformance/proofs/serve-reference.ts [--noisy]`.
 // --noisy puts a proxy in front whose document bodies fail the schema with ~4 KB of quotes each (the
 // output benchmark in BENCHMARKS.md).
-import { startReferenceServer } from '../../../test/support/reference-server.js';
+
+import { startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { noisyDocuments } from './mutant-behaviours.js';
-import { startMutationProxy } from './mutation-proxy.js';
 
 const server = await startReferenceServer({
   apiKeys: ['docproc-dev-key', 'docproc-second-key'],

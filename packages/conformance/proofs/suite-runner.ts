@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { type ConformanceOptions, UsageError } from '../src/run/config.js';
+import { type ConformanceOptions, UsageError } from '../src/definitions/config.js';
 import { runConformance } from '../src/run/run-conformance.js';
 
 /** A run request from the parent. */

@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { load } from 'js-yaml';
 import { proofsOf } from '../proofs/mutant-catalog.js';

@@ -2,11 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
+import { runSuite } from '@docproc-kit/test-support/run-suite.js';
 import { CONFORMANCE_AREAS } from 'docproc-kit/commands/conformance.js';
 import { describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../../../test/support/reference-server.js';
-import { startMutationProxy } from '../proofs/mutation-proxy.js';
-import { runSuite } from '../proofs/run-suite.js';
 
 /** A port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {

@@ -1,6 +1,6 @@
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
+import { runSuite, type SuiteRun } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningCli, startCli } from '../../../test/support/processes.js';
-import { runSuite, type SuiteRun } from '../proofs/run-suite.js';
 
 // Prism's mock of the bundled contract, started the way a frontend team starts it: `docproc mock`.
 let mock: RunningCli;

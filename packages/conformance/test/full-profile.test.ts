@@ -1,6 +1,6 @@
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
+import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
-import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../proofs/run-suite.js';
 
 // The reference server in this process, on a free port, with the fast processing delay of tests.
 const KEYS = ['full-profile-key', 'full-profile-second-key'];

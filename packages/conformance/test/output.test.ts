@@ -1,8 +1,8 @@
+import { startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
+import { failedChecks, fullProfileArgs, runSuite } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
 import { NOISY_TEXT, noisyDocuments } from '../proofs/mutant-behaviours.js';
-import { startMutationProxy } from '../proofs/mutation-proxy.js';
-import { failedChecks, fullProfileArgs, runSuite } from '../proofs/run-suite.js';
 
 // What a user sees when a server written elsewhere fails badly: the suite must still print every failure
 // once, quickly, and say plainly when the target went away. Real CLI process, real reference server

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
+import { failedChecks, runSuite } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
-import { failedChecks, runSuite } from '../proofs/run-suite.js';
 
 // A "next version" of the contract whose only change is the default page size: the suite must judge the
 // reference server (which implements the bundled version) against it, and say exactly what differs.

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
+import { checksNotPassed, fullProfileArgs, runSuite } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../test/support/reference-server.js';
-import { startMutationProxy } from '../proofs/mutation-proxy.js';
-import { checksNotPassed, fullProfileArgs, runSuite } from '../proofs/run-suite.js';
 
 // Gateways and overloaded deployments answer 429/503 with Retry-After, which the contract documents as
 // "wait `Retry-After` seconds, then retry. Nothing was changed.": the suite waits them out and never

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import { load } from 'js-yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { beforeAll, describe, expect, it } from 'vitest';

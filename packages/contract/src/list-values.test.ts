@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { parseListQuery } from '@docproc-kit/reference/validation.js';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';

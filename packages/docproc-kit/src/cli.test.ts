@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { docprocArgs } from '@docproc-kit/test-support/processes.js';
 import { describe, expect, it } from 'vitest';
-import { docprocArgs } from '../../../test/support/processes.js';
 
 // The real CLI process, as a person types it: a bad option value is one line on stderr and exit 2.
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,6 +1,6 @@
+import { bridgeFetch, type FetchBridge } from '@docproc-kit/test-support/fetch-bridge.js';
+import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bridgeFetch, type FetchBridge } from '../../../test/support/fetch-bridge.js';
-import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../../conformance/proofs/run-suite.js';
 import { createDocprocFetch } from './docproc-fetch.js';
 
 // createDocprocFetch judged by the full conformance profile: the suite runs in its own process, so a tiny

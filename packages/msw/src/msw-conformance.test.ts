@@ -1,7 +1,7 @@
+import { bridgeFetch, type FetchBridge } from '@docproc-kit/test-support/fetch-bridge.js';
+import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '@docproc-kit/test-support/run-suite.js';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bridgeFetch, type FetchBridge } from '../../../test/support/fetch-bridge.js';
-import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '../../conformance/proofs/run-suite.js';
 import { createDocprocHandlers } from './msw.js';
 
 // The MSW handlers under msw's own setupServer, judged by the full conformance profile: the suite runs in its

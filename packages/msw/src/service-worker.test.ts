@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { launchChromium } from '@docproc-kit/test-support/chromium.js';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../test/support/chromium.js';
 
 // A page that starts msw/browser's service worker with createDocprocHandlers and talks to the mock with the
 // typed client, in headless Chromium: the handlers run in the page, pdf.js included, the worker only relays.

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { type RunningReferenceServer, startReferenceInProcess, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../test/support/postgres.js';
-import { type RunningReferenceServer, startReferenceInProcess, startReferenceServer } from '../../../test/support/reference-server.js';
 
 // Text no store can hold as sent (a NUL; a lone surrogate in JSON) and query strings past a parser's
 // limit, against real servers on every store: each is a 400 naming the field, and nothing is stored.

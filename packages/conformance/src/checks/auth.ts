@@ -1,7 +1,7 @@
-import { describeResponse, show } from '../judging/describe.js';
-import type { WireDocument, WireList } from '../kit/api.js';
-import type { Exchange } from '../kit/exchange.js';
-import { defineCheck, fail } from './define.js';
+import { defineCheck, fail } from '../definitions/check.js';
+import { describeResponse, show } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import type { WireDocument, WireList } from '../transport/api.js';
 
 /** API-key authentication and tenant isolation. */
 export const authChecks = {

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLimits } from '../kit/limits.js';
-import { loadContract } from '../rules/contract.js';
 import { contractFacts } from '../rules/contract-facts.js';
+import { createLimits } from '../transport/limits.js';
 import { type BoundaryRule, boundaryRules, lenientSpellings } from './boundary-cases.js';
 import { credentialCases } from './credential-places.js';
 

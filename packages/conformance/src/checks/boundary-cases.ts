@@ -8,8 +8,9 @@
 // lenient parsers (`Number()`, `int()`, `strtol`, coercing validators) read a number in them. Lengths are
 // counted in code points, as JSON Schema counts them. The prose's rule that text holds no NUL adds one rule
 // per text it names (boundary-nul.ts).
+
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Contract } from '../rules/contract.js';
 import { integerRules } from './boundary-integers.js';
 import { filenameNulRule, queryNulRule } from './boundary-nul.js';
 import { enumRule, filenameRule, stringRules } from './boundary-strings.js';

@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Profile } from './define.js';
+import type { Profile } from '../definitions/check.js';
 
 /** Where a constrained value travels. */
 export type BoundaryLocation = 'query' | 'path' | 'header' | 'filename';

@@ -1,6 +1,6 @@
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../kit/exchange.js';
-import { loadContract } from '../rules/contract.js';
+import type { Exchange } from '../definitions/exchange.js';
 import { judgeBoundary } from './boundary.js';
 import { type BoundaryRule, boundaryRules } from './boundary-cases.js';
 

@@ -1,8 +1,8 @@
-import { describeResponse } from '../judging/describe.js';
-import { problemCode, uploaded } from '../kit/api.js';
-import type { Exchange } from '../kit/exchange.js';
+import { assertCheckId, type Check, type Finding, fail } from '../definitions/check.js';
+import { describeResponse } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { problemCode, uploaded } from '../transport/api.js';
 import type { BoundaryCase, BoundaryRule } from './boundary-cases.js';
-import { assertCheckId, type Check, type Finding, fail } from './define.js';
 
 /** One boundary case as sent, and its answer. */
 export interface BoundaryObservation {

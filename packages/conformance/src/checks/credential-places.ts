@@ -1,6 +1,6 @@
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { CredentialPlace } from '../kit/exchange.js';
-import type { Contract } from '../rules/contract.js';
+import type { CredentialPlace } from '../definitions/exchange.js';
 
 /** One place a client or framework commonly puts an API key, named for test names and failures. */
 export interface CredentialCase {

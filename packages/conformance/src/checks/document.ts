@@ -1,6 +1,6 @@
-import { show } from '../judging/describe.js';
-import type { WireDocument, WireFullDocument } from '../kit/api.js';
-import { defineCheck, fail } from './define.js';
+import { defineCheck, fail } from '../definitions/check.js';
+import { show } from '../definitions/describe.js';
+import type { WireDocument, WireFullDocument } from '../transport/api.js';
 
 /** Fields an upload fixes for good; processing may change only status, content, error and the timestamps. */
 export const FIXED_FIELDS = ['document_id', 'filename', 'content_type', 'size_bytes', 'created_at', 'attempts'] as const;

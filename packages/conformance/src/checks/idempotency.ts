@@ -1,6 +1,6 @@
-import { show } from '../judging/describe.js';
-import type { WireDocument } from '../kit/api.js';
-import { defineCheck, fail } from './define.js';
+import { defineCheck, fail } from '../definitions/check.js';
+import { show } from '../definitions/describe.js';
+import type { WireDocument } from '../transport/api.js';
 import { sameSet, setText } from './sets.js';
 
 /** The optional Idempotency-Key of POST /documents/upload_files (IETF httpapi draft semantics). */

@@ -1,9 +1,9 @@
-import type { Contract } from '../rules/contract.js';
-import { CHECK_AREAS } from '../run/areas.js';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
+import { CHECK_AREAS } from '../definitions/areas.js';
+import type { AnyCheck } from '../definitions/check.js';
 import { authChecks, tenancyChecks } from './auth.js';
 import { boundaryCheck } from './boundary.js';
 import { boundaryRules } from './boundary-cases.js';
-import type { AnyCheck } from './define.js';
 import { getChecks, lifecycleChecks, retryChecks } from './document.js';
 import { idempotencyChecks } from './idempotency.js';
 import { listChecks } from './list.js';
@@ -14,8 +14,8 @@ import { responseChecks } from './response.js';
 import { robustnessChecks } from './robustness.js';
 import { uploadChecks, validationChecks } from './upload.js';
 
-export type { AnyCheck, Area, Check, Profile } from './define.js';
-export { profileIncludes } from './define.js';
+export type { AnyCheck, Area, Check, Profile } from '../definitions/check.js';
+export { profileIncludes } from '../definitions/check.js';
 
 /** Every check, grouped as the scenarios use them: `checks.list.statusFilter`. */
 export const checks = {

@@ -1,6 +1,6 @@
-import { show } from '../judging/describe.js';
-import type { WireDocument, WireList } from '../kit/api.js';
-import { defineCheck, type Finding, fail } from './define.js';
+import { defineCheck, type Finding, fail } from '../definitions/check.js';
+import { show } from '../definitions/describe.js';
+import type { WireDocument, WireList } from '../transport/api.js';
 import { sameSet, setText } from './sets.js';
 
 type Pagination = WireList['pagination'];

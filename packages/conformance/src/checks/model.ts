@@ -1,4 +1,4 @@
-import { defineCheck } from './define.js';
+import { defineCheck } from '../definitions/check.js';
 
 /**
  * What the stateful model run judges: random sequences of uploads, lists, reads and retries (two tenants

@@ -1,4 +1,4 @@
-import { defineCheck } from './define.js';
+import { defineCheck } from '../definitions/check.js';
 
 // What the differential run judges (oracle/): random sequences sent to the target and, in lockstep, to the
 // reference core in the suite's own process, every answer compared whole but for what the contract lets a

@@ -1,5 +1,5 @@
-import { show } from '../judging/describe.js';
-import { defineCheck, fail } from './define.js';
+import { defineCheck, fail } from '../definitions/check.js';
+import { show } from '../definitions/describe.js';
 import { sameSet, setText } from './sets.js';
 
 /** How one request of a race was answered: its status and problem code, or the ids an upload made. */

@@ -1,12 +1,12 @@
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../definitions/exchange.js';
+import { createTestRecord } from '../definitions/records.js';
+import { ConformanceFailure } from '../definitions/verdict.js';
 import { judgeResponse } from '../judging/answers.js';
 import { createJudge } from '../judging/judge.js';
-import { ConformanceFailure } from '../judging/verdict.js';
-import type { Exchange } from '../kit/exchange.js';
-import { IntermediaryAnswered } from '../kit/intermediary.js';
-import { resolveTarget } from '../kit/target.js';
-import { createTestRecord } from '../report/recorder.js';
-import { loadContract } from '../rules/contract.js';
+import { resolveTarget } from '../transport/documented-target.js';
+import { IntermediaryAnswered } from '../transport/intermediary.js';
 
 // The response checks on hand-made exchanges: each broken response must fail the one check that names it.
 const contract = await loadContract();

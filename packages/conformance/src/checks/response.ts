@@ -1,11 +1,11 @@
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { describeResponse, RECORDED_BODY_LIMIT, show } from '../judging/describe.js';
-import { documentsIn, type WireDocument } from '../kit/api.js';
-import type { Exchange } from '../kit/exchange.js';
-import { intermediaryAnswer } from '../kit/intermediary.js';
-import { documentedResponse } from '../kit/target.js';
-import type { Contract } from '../rules/contract.js';
-import { type Check, defineCheck, type Finding, fail, type Profile } from './define.js';
+import { type Check, defineCheck, type Finding, fail, type Profile } from '../definitions/check.js';
+import { describeResponse, RECORDED_BODY_LIMIT, show } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { documentsIn, type WireDocument } from '../transport/api.js';
+import { documentedResponse } from '../transport/documented-target.js';
+import { intermediaryAnswer } from '../transport/intermediary.js';
 import { forbiddenProperties, undocumentedProperties } from './schema-walk.js';
 
 /** What every response check judges: one exchange, against the run's contract. */

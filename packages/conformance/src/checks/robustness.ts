@@ -1,5 +1,5 @@
-import { show } from '../judging/describe.js';
-import { defineCheck, fail } from './define.js';
+import { defineCheck, fail } from '../definitions/check.js';
+import { show } from '../definitions/describe.js';
 
 /** Requests outside the happy paths. */
 export const robustnessChecks = {

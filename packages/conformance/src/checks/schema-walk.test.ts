@@ -1,5 +1,5 @@
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../rules/contract.js';
 import { forbiddenProperties, undocumentedProperties } from './schema-walk.js';
 
 const contract = await loadContract();

@@ -1,7 +1,7 @@
-import { describeResponse, show } from '../judging/describe.js';
-import { uploaded, type WireDocument } from '../kit/api.js';
-import type { Exchange } from '../kit/exchange.js';
-import { defineCheck, fail } from './define.js';
+import { defineCheck, fail } from '../definitions/check.js';
+import { describeResponse, show } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { uploaded, type WireDocument } from '../transport/api.js';
 
 /** A filename sent and the one the 202 returned for it. */
 export interface FilenameObservation {

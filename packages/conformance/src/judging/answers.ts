@@ -1,12 +1,12 @@
-import type { AnyCheck, Profile } from '../checks/define.js';
-import { profileIncludes } from '../checks/define.js';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { responseCheckOrder, responseChecks } from '../checks/response.js';
-import type { Exchange } from '../kit/exchange.js';
-import type { AnswerJudge } from '../kit/http.js';
-import { IntermediaryAnswered, intermediaryAnswer } from '../kit/intermediary.js';
-import type { WarningRecord } from '../report/recorder.js';
-import type { Contract } from '../rules/contract.js';
-import { ConformanceFailure } from './verdict.js';
+import type { AnyCheck, Profile } from '../definitions/check.js';
+import { profileIncludes } from '../definitions/check.js';
+import type { Exchange } from '../definitions/exchange.js';
+import type { WarningRecord } from '../definitions/records.js';
+import { ConformanceFailure } from '../definitions/verdict.js';
+import type { AnswerJudge } from '../transport/http.js';
+import { IntermediaryAnswered, intermediaryAnswer } from '../transport/intermediary.js';
 
 /** Where the judging of answers records what held and what only warned (the file's judge). */
 export interface AnswerVerdicts {

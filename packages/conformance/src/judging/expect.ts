@@ -1,7 +1,7 @@
 import type { Check } from '../checks/index.js';
 import { checks } from '../checks/index.js';
-import type { Exchange } from '../kit/exchange.js';
-import { describeResponse, show } from './describe.js';
+import { describeResponse, show } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
 import type { Judge } from './judge.js';
 
 /** Where a validation error may name what was wrong: `{in, name}` as the contract's `errors` entries say. */

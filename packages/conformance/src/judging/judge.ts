@@ -1,10 +1,10 @@
-import type { AnyCheck, Check, Profile } from '../checks/define.js';
-import { profileIncludes } from '../checks/define.js';
-import type { Exchange } from '../kit/exchange.js';
-import type { AnswerJudge } from '../kit/http.js';
-import type { ResendRecord, TestRecord, WarningRecord } from '../report/recorder.js';
+import type { AnyCheck, Check, Profile } from '../definitions/check.js';
+import { profileIncludes } from '../definitions/check.js';
+import type { Exchange } from '../definitions/exchange.js';
+import type { ResendRecord, TestRecord, WarningRecord } from '../definitions/records.js';
+import { ConformanceFailure, type FailureDetails, type FailureRecord } from '../definitions/verdict.js';
+import type { AnswerJudge } from '../transport/http.js';
 import { judgeAnswers } from './answers.js';
-import { ConformanceFailure, type FailureDetails, type FailureRecord } from './verdict.js';
 
 /**
  * Decides and records verdicts for one scenario file: which check held, failed, warned or could not be

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttp } from '../kit/http.js';
-import { createTestRecord } from '../report/recorder.js';
-import { loadContract } from '../rules/contract.js';
+import { createTestRecord } from '../definitions/records.js';
+import { createHttp } from '../transport/http.js';
 import { createJudge } from './judge.js';
 import { releaseTogether } from './race.js';
 

@@ -1,12 +1,12 @@
 import type { AnyCheck, Check } from '../checks/index.js';
-import type { Exchange } from '../kit/exchange.js';
-import type { Http, PreparedRequest, RawAnswer, SendOptions } from '../kit/http.js';
-import { requestBytes } from '../kit/race/raw-http.js';
-import { releaseOnce } from '../kit/race/release.js';
-import { retryAfterMs } from '../kit/transient.js';
-import type { HttpAnswer } from '../kit/transport.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { amendFailure, ConformanceFailure, type FailureDetails } from '../definitions/verdict.js';
+import type { Http, PreparedRequest, RawAnswer, SendOptions } from '../transport/http.js';
+import { requestBytes } from '../transport/race/raw-http.js';
+import { releaseOnce } from '../transport/race/release.js';
+import { retryAfterMs } from '../transport/transient.js';
+import type { HttpAnswer } from '../transport/transport.js';
 import type { Judge } from './judge.js';
-import { amendFailure, ConformanceFailure, type FailureDetails } from './verdict.js';
 
 /** One request of a race: when its last byte went out, and what came back. */
 export interface RaceEntry {

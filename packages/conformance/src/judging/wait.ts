@@ -1,7 +1,7 @@
 import { checks } from '../checks/index.js';
-import { type Api, documentOf, type WireDocument, type WireFullDocument } from '../kit/api.js';
-import type { Exchange } from '../kit/exchange.js';
-import { describeResponse } from './describe.js';
+import { describeResponse } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { type Api, documentOf, type WireDocument, type WireFullDocument } from '../transport/api.js';
 import type { Judge } from './judge.js';
 
 /** Growing polling delays: 50 ms, then half again each time, at most 1 s. */

@@ -1,18 +1,18 @@
 import fc from 'fast-check';
 import { checks } from '../checks/index.js';
-import { show } from '../judging/describe.js';
+import { show } from '../definitions/describe.js';
+import { part } from '../inputs/sample-files.js';
 import { backoff } from '../judging/wait.js';
-import { codeOf, type WireDocument } from '../kit/api.js';
-import { part } from '../kit/files.js';
-import { swapCase } from '../kit/http.js';
-import { type FileKind, KIND_FACTS } from './files.js';
+import { codeOf, type WireDocument } from '../transport/api.js';
+import { swapCase } from '../transport/http.js';
+import { type FileKind, KIND_FACTS } from './file-kinds.js';
 import { judgeGet, judgeRetry } from './judge-document.js';
 import { judgeList, listExpectation } from './judge-list.js';
 import { judgeUpload } from './judge-upload.js';
-import { answerOf, type RunContext, type Step } from './run-context.js';
+import { answerOf, type SequenceContext, type Step } from './sequence-context.js';
 import { describeQuery, type ListQuery, type ModelDoc, type PartSpec, type ServiceModel, type Status } from './state.js';
 
-type Cmd = fc.AsyncCommand<ServiceModel, RunContext>;
+type Cmd = fc.AsyncCommand<ServiceModel, SequenceContext>;
 
 // Letters beyond ASCII for the names the model searches with their case swapped. ß is there because the
 // contract's full case folding makes its upper case `SS` find it, where lowercasing alone does not. The
@@ -34,7 +34,7 @@ class UploadCommand implements Cmd {
 
   check = () => true;
 
-  async run(m: ServiceModel, r: RunContext): Promise<void> {
+  async run(m: ServiceModel, r: SequenceContext): Promise<void> {
     const tenant = r.tenant(this.tenant);
     let parts: PartSpec[];
     let key: string | null;
@@ -98,7 +98,7 @@ class ListCommand implements Cmd {
   // A list before any document exists proves little; one after an upload proves what it stored.
   check = (m: Readonly<ServiceModel>) => m.docs.length > 0;
 
-  async run(m: ServiceModel, r: RunContext): Promise<void> {
+  async run(m: ServiceModel, r: SequenceContext): Promise<void> {
     const tenant = r.tenant(this.tenant);
     // A name of the tenant's own documents when it has some: a search that should find something.
     const own = m.listed(tenant).map((d) => d.filename);
@@ -145,7 +145,7 @@ class DocumentCommand implements Cmd {
 
   check = (m: Readonly<ServiceModel>) => m.docs.length > 0;
 
-  async run(m: ServiceModel, r: RunContext): Promise<void> {
+  async run(m: ServiceModel, r: SequenceContext): Promise<void> {
     const tenant = r.tenant(this.tenant);
     const doc = m.docs[this.pick % m.docs.length]!;
     const own = doc.tenant === tenant;
@@ -182,7 +182,7 @@ class SettleCommand implements Cmd {
 
   check = (m: Readonly<ServiceModel>) => m.docs.some((d) => d.mayProcess);
 
-  async run(m: ServiceModel, r: RunContext): Promise<void> {
+  async run(m: ServiceModel, r: SequenceContext): Promise<void> {
     const waiting = m.docs.filter((d) => d.mayProcess);
     const docs = this.pick === 'all' ? waiting : [waiting[this.pick % waiting.length]!];
     const step = r.step(
@@ -197,7 +197,7 @@ class SettleCommand implements Cmd {
   }
 }
 
-async function settle(m: ServiceModel, r: RunContext, step: Step, doc: ModelDoc): Promise<void> {
+async function settle(m: ServiceModel, r: SequenceContext, step: Step, doc: ModelDoc): Promise<void> {
   const deadline = Date.now() + r.env.timeoutMs;
   const delays = backoff(r.env.firstPollMs);
   const first = step.calls.length;

@@ -1,6 +1,6 @@
 import { checks } from '../checks/index.js';
-import { show } from '../judging/describe.js';
-import { codeOf, type WireDocument } from '../kit/api.js';
+import { show } from '../definitions/describe.js';
+import { codeOf, type WireDocument } from '../transport/api.js';
 import { observe } from './judge-document.js';
 import { type Candidate, judgeWindow } from './list-window.js';
 import { type Answer, describeQuery, type ListQuery, type ModelDoc, type ServiceModel, type Tenant, type Verify } from './state.js';

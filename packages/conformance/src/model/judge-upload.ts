@@ -1,7 +1,7 @@
 import { checks } from '../checks/index.js';
-import { show } from '../judging/describe.js';
-import { codeOf, type WireDocument } from '../kit/api.js';
-import { KIND_FACTS } from './files.js';
+import { show } from '../definitions/describe.js';
+import { codeOf, type WireDocument } from '../transport/api.js';
+import { KIND_FACTS } from './file-kinds.js';
 import { type Answer, fingerprint, type PartSpec, type ServiceModel, type Tenant, type UploadExpectation, type Verify } from './state.js';
 import { instantOf } from './timestamps.js';
 

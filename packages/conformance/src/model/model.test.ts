@@ -1,14 +1,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
+import { createTestRecord } from '../definitions/records.js';
+import { ConformanceFailure } from '../definitions/verdict.js';
 import { createJudge } from '../judging/judge.js';
-import { ConformanceFailure } from '../judging/verdict.js';
-import { createHttp } from '../kit/http.js';
-import { createTestRecord } from '../report/recorder.js';
-import { loadContract } from '../rules/contract.js';
 import { contractFacts } from '../rules/contract-facts.js';
+import { createHttp } from '../transport/http.js';
 import { runModel } from './run-model.js';
 
 // The model judged by the reference server: thousands of random sequences by two tenants must show no

@@ -1,17 +1,14 @@
-import { join } from 'node:path';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Judge } from '../judging/judge.js';
-import { amendFailure, ConformanceFailure } from '../judging/verdict.js';
-import type { Http } from '../kit/http.js';
-import type { Limits } from '../kit/limits.js';
-import { curlTransportArgs } from '../kit/transport-settings.js';
-import type { Contract } from '../rules/contract.js';
 import type { ContractFacts } from '../rules/contract-facts.js';
+import type { Http } from '../transport/http.js';
+import type { Limits } from '../transport/limits.js';
 import { modelCommands } from './commands.js';
-import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './files.js';
-import { RunContext, type RunEnv, type Step } from './run-context.js';
-import { sequenceScript } from './script.js';
+import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './file-kinds.js';
+import { type RunEnv, SequenceContext } from './sequence-context.js';
+import { searchSequences } from './sequence-search.js';
 import { ServiceModel } from './state.js';
 import { TimestampGrain } from './timestamps.js';
 
@@ -97,60 +94,18 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
   // Ids are never reused: across every sequence of the run, and across tenants.
   const allIds = new Map<number, string>();
   const grain = new TimestampGrain();
-  let sequences = 0;
-  let requests = 0;
-  let failure: { error: ConformanceFailure; log: Step[]; sequence: number } | undefined;
-  let firstLength = 0;
-  let firstAt = 0;
-  let fatal: { error: unknown } | undefined;
-  const deadline = started + settings.timeMs;
-  let shrinkDeadline = Number.POSITIVE_INFINITY;
-  const property = fc.asyncProperty(
-    fc.commands(modelCommands(settings.facts.statuses), { maxCommands: settings.maxCommands ?? 20, size: 'max' }),
-    async (commands) => {
-      if (fatal || Date.now() > (failure ? shrinkDeadline : deadline)) return true;
-      sequences++;
-      // The token ends in a letter after the number, so no sequence's token is a prefix of another's.
-      const real = new RunContext(env, settings.token(`s${sequences}z`), sequences === 1 ? probe : sequenceFiles());
+  const { sequences, requests } = await searchSequences({
+    area: 'model',
+    differs: 'that makes the target differ from the model of the contract',
+    arbitrary: fc.commands(modelCommands(settings.facts.statuses), { maxCommands: settings.maxCommands ?? 20, size: 'max' }),
+    maxShrinkMs: MAX_SHRINK_MS,
+    ...settings,
+    // The token ends in a letter after the number, so no sequence's token is a prefix of another's.
+    start: (n) => new SequenceContext(env, settings.token(`s${n}z`), n === 1 ? probe : sequenceFiles()),
+    play: async (real, commands) => {
       const model = new ServiceModel(real.files.word, allIds, headers.replayed, grain);
-      try {
-        await fc.asyncModelRun(() => ({ model, real }), commands);
-        return true;
-      } catch (error) {
-        if (!(error instanceof ConformanceFailure) || error.record.noResponse !== undefined) {
-          fatal = { error };
-          return true;
-        }
-        // Shrinking keeps the difference it is shrinking: a shorter sequence that fails otherwise is not it.
-        if (failure && failure.error.record.check !== error.record.check) return true;
-        if (!failure) {
-          shrinkDeadline = Date.now() + Math.min(settings.timeMs, MAX_SHRINK_MS);
-          firstLength = real.log.length;
-          firstAt = sequences;
-        }
-        failure = { error, log: real.log, sequence: sequences };
-        return false;
-      } finally {
-        requests += real.requests;
-      }
+      await fc.asyncModelRun(() => ({ model, real }), commands);
     },
-  );
-  await fc.check(property, { seed: settings.seed, numRuns: settings.runs });
-  if (fatal) throw fatal.error;
-  if (failure) {
-    const { error, log } = failure;
-    const failedAt = log.findIndex((s) => s.failed);
-    const script = sequenceScript(log, {
-      bodyDir: join(settings.reproDir, 'model', `sequence-${failure.sequence}`),
-      shownAs: join(settings.reproShownAs ?? settings.reproDir, 'model', `sequence-${failure.sequence}`),
-      transportArgs: curlTransportArgs(settings.http.transport),
-      header: [
-        `docproc conformance model run against ${settings.baseUrl}, seed ${settings.seed}: the shortest sequence found (${log.length} steps, from ${firstLength})`,
-        `that makes the target differ from the model of the contract (step ${failedAt + 1}). Rerun the model run: --only model --seed ${settings.seed}`,
-      ],
-    });
-    const where = `Step ${failedAt + 1} of ${log.length} of a random sequence (seed ${settings.seed}; rerun with --only model --seed ${settings.seed}): sequence ${firstAt} of the run (${firstLength} steps) showed it first; ${log[failedAt]?.title ?? ''}.`;
-    throw amendFailure(error, { note: error.record.note ? `${where}\n${error.record.note}` : where, curl: script });
-  }
+  });
   return { sequences, requests, ms: Date.now() - started };
 }

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Step } from './run-context.js';
 import { sequenceScript } from './script.js';
+import type { Step } from './sequence-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'model-script-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

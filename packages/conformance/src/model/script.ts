@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileFormArgs, KEY_ENV, shellQuote } from '../kit/curl.js';
-import type { LoggedCall, Step } from './run-context.js';
+import { fileFormArgs, KEY_ENV, shellQuote } from '../transport/curl.js';
+import type { LoggedCall, Step } from './sequence-context.js';
 
 /** A string in double quotes for a POSIX shell, with `$`, `` ` ``, `"` and `\` escaped. */
 function dq(text: string): string {

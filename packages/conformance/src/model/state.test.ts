@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyCheck } from '../checks/index.js';
-import type { WireDocument } from '../kit/api.js';
+import type { WireDocument } from '../transport/api.js';
 import { judgeGet, judgeRetry } from './judge-document.js';
 import { judgeList } from './judge-list.js';
 import { judgeUpload } from './judge-upload.js';

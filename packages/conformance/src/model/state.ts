@@ -1,8 +1,8 @@
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
-import type { Check, Finding } from '../checks/define.js';
-import { show } from '../judging/describe.js';
-import type { WireDocument } from '../kit/api.js';
-import { type FileKind, KIND_FACTS } from './files.js';
+import type { Check, Finding } from '../definitions/check.js';
+import { show } from '../definitions/describe.js';
+import type { WireDocument } from '../transport/api.js';
+import { type FileKind, KIND_FACTS } from './file-kinds.js';
 import type { Membership } from './list-window.js';
 import { TimestampGrain } from './timestamps.js';
 

@@ -1,6 +1,6 @@
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { type BoundaryCase, boundaryRules, filenameMaxLength, lenientSpellings } from '../checks/boundary-cases.js';
-import type { Contract } from '../rules/contract.js';
 import { OPEN_INTEGER_SPELLINGS } from '../rules/open-readings.js';
 
 // The values a sequence sends, read from the contract the run judges: every constraint it states on a

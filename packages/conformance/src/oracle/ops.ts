@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { FileContent } from './files.js';
 import { type CaseSpelling, namePiece, wordPiece } from './names.js';
+import type { FileContent } from './oracle-files.js';
 
 // The steps of a random sequence, as fast-check draws and shrinks them. Documents, uploads and boundary
 // cases are named by index (taken modulo what exists when the step runs), so any shortened sequence is

@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
+import { createTestRecord } from '../definitions/records.js';
 import { createJudge } from '../judging/judge.js';
-import { createHttp } from '../kit/http.js';
-import { createTestRecord } from '../report/recorder.js';
-import { loadContract } from '../rules/contract.js';
+import { createHttp } from '../transport/http.js';
 import { type PairRequest, sendPair } from './pair.js';
 import { createReferenceTwin, type ReferenceTwin } from './reference-twin.js';
 

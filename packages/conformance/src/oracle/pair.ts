@@ -1,8 +1,8 @@
+import type { Exchange, KeyChoice } from '../definitions/exchange.js';
+import { ConformanceFailure } from '../definitions/verdict.js';
 import type { Judge } from '../judging/judge.js';
-import { ConformanceFailure } from '../judging/verdict.js';
-import type { Exchange, KeyChoice } from '../kit/exchange.js';
-import type { Http } from '../kit/http.js';
-import type { LoggedCall, Step } from '../model/run-context.js';
+import type { LoggedCall, Step } from '../model/sequence-context.js';
+import type { Http } from '../transport/http.js';
 import { type Answer, refusesSpelling, type Sent } from './compare.js';
 import type { ReferenceTwin } from './reference-twin.js';
 

@@ -1,10 +1,7 @@
-import { join } from 'node:path';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import fc from 'fast-check';
-import { amendFailure, ConformanceFailure } from '../judging/verdict.js';
-import { curlTransportArgs } from '../kit/transport-settings.js';
 import { idempotencyHeaders } from '../model/run-model.js';
-import { sequenceScript } from '../model/script.js';
-import type { Contract } from '../rules/contract.js';
+import { searchSequences } from '../model/sequence-search.js';
 import { contractInputs } from './inputs.js';
 import { type Op, opArbitrary } from './ops.js';
 import { documentStep, listStep, strayStep } from './read-steps.js';
@@ -127,62 +124,31 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
   };
   const keys = [settings.keys.primary, ...(settings.keys.secondary !== undefined ? [settings.keys.secondary] : [])];
   const maxFilename = contractInputs(settings.contract, 'probe').maxFilename;
-  let sequences = 0;
-  let requests = 0;
   let inconclusive = 0;
-  let failure: { error: ConformanceFailure; seq: OracleSequence; n: number } | undefined;
-  let first: { length: number; n: number } | undefined;
-  let fatal: { error: unknown } | undefined;
-  const deadline = Date.now() + settings.timeMs;
-  let shrinkDeadline = Number.POSITIVE_INFINITY;
-  const property = fc.asyncProperty(fc.array(opArbitrary, { minLength: 1, maxLength: settings.maxSteps ?? 12 }), async (ops) => {
-    if (fatal || Date.now() > (failure ? shrinkDeadline : deadline)) return true;
-    const n = ++sequences;
-    const token = settings.token(`s${n}z`);
-    const twin = createReferenceTwin({
-      keys,
-      maxFiles: Math.min(settings.limits.maxFiles, Number.MAX_SAFE_INTEGER),
-      maxFileBytes: Math.min(settings.limits.maxFileBytes, Number.MAX_SAFE_INTEGER),
-      maxFilenameLength: maxFilename,
-    });
-    const seq = new OracleSequence(env, token, twin, contractInputs(settings.contract, token));
-    try {
+  const { sequences, requests } = await searchSequences({
+    area: 'oracle',
+    differs: "whose answers differ from the reference core's",
+    arbitrary: fc.array(opArbitrary, { minLength: 1, maxLength: settings.maxSteps ?? 12 }),
+    examples: [FIRST_SEQUENCE],
+    maxShrinkMs: MAX_ORACLE_SHRINK_MS,
+    ...settings,
+    start: (n) => {
+      const token = settings.token(`s${n}z`);
+      const twin = createReferenceTwin({
+        keys,
+        maxFiles: Math.min(settings.limits.maxFiles, Number.MAX_SAFE_INTEGER),
+        maxFileBytes: Math.min(settings.limits.maxFileBytes, Number.MAX_SAFE_INTEGER),
+        maxFilenameLength: maxFilename,
+      });
+      return new OracleSequence(env, token, twin, contractInputs(settings.contract, token));
+    },
+    play: async (seq, ops) => {
       for (const op of ops) await runStep(seq, op);
-      return true;
-    } catch (error) {
-      if (!(error instanceof ConformanceFailure) || error.record.noResponse !== undefined) {
-        fatal = { error };
-        return true;
-      }
-      if (failure && failure.error.record.check !== error.record.check) return true;
-      if (!failure) {
-        shrinkDeadline = Date.now() + MAX_ORACLE_SHRINK_MS;
-        first = { length: seq.log.length, n };
-      }
-      failure = { error, seq, n };
-      return false;
-    } finally {
-      requests += seq.requests;
+    },
+    finish: async (seq) => {
       inconclusive += seq.inconclusive;
-      await twin.close();
-    }
+      await seq.twin.close();
+    },
   });
-  await fc.check(property, { seed: settings.seed, numRuns: settings.runs, examples: [[FIRST_SEQUENCE]] });
-  if (fatal) throw fatal.error;
-  if (failure) {
-    const { error, seq, n } = failure;
-    const failedAt = seq.log.findIndex((s) => s.failed);
-    const script = sequenceScript(seq.log, {
-      bodyDir: join(settings.reproDir, 'oracle', `sequence-${n}`),
-      shownAs: join(settings.reproShownAs ?? settings.reproDir, 'oracle', `sequence-${n}`),
-      transportArgs: curlTransportArgs(settings.http.transport),
-      header: [
-        `docproc conformance oracle run against ${settings.baseUrl}, seed ${settings.seed}: the shortest sequence found (${seq.log.length} steps, from ${first?.length})`,
-        `whose answers differ from the reference core's (step ${failedAt + 1}). Rerun: --only oracle --seed ${settings.seed}`,
-      ],
-    });
-    const where = `Step ${failedAt + 1} of ${seq.log.length} of a random sequence (seed ${settings.seed}; rerun with --only oracle --seed ${settings.seed}): sequence ${first?.n} of the run (${first?.length} steps) showed it first; ${seq.log[failedAt]?.title ?? ''}.`;
-    throw amendFailure(error, { note: error.record.note ? `${where}\n${error.record.note}` : where, curl: script });
-  }
   return { sequences, requests, inconclusive };
 }

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
-import type { Check } from '../checks/define.js';
+import type { Check } from '../definitions/check.js';
+import type { KeyChoice } from '../definitions/exchange.js';
 import type { Judge } from '../judging/judge.js';
 import { backoff } from '../judging/wait.js';
-import type { KeyChoice } from '../kit/exchange.js';
-import type { Http } from '../kit/http.js';
-import type { Step } from '../model/run-context.js';
+import type { Step } from '../model/sequence-context.js';
 import type { Tenant } from '../model/state.js';
+import type { Http } from '../transport/http.js';
 import { ALLOWED_DIFFERENCES, type AliasOf, type Answer, compareAnswers, type Difference } from './compare.js';
-import { type OracleFile, outcomeFor } from './files.js';
 import type { OracleInputs } from './inputs.js';
 import type { Auth } from './ops.js';
+import { type OracleFile, outcomeFor } from './oracle-files.js';
 import { type PairAnswers, type PairRequest, sendPair } from './pair.js';
 import type { ReferenceTwin } from './reference-twin.js';
 

@@ -1,7 +1,7 @@
-import { buildMultipart } from '../kit/multipart.js';
+import { buildMultipart } from '../transport/multipart.js';
 import type { Answer } from './compare.js';
-import { oracleFile } from './files.js';
 import type { FileSpec, Op } from './ops.js';
+import { oracleFile } from './oracle-files.js';
 import type { PairRequest } from './pair.js';
 import type { OracleSequence, PartPlan, UploadPlan } from './sequence.js';
 

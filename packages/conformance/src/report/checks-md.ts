@@ -1,8 +1,8 @@
-import type { AnyCheck } from '../checks/define.js';
+import { CHECK_AREAS } from '../definitions/areas.js';
+import type { AnyCheck } from '../definitions/check.js';
 import { ALLOWED_DIFFERENCES } from '../oracle/compare.js';
 import type { Proofs, RuleRow } from '../rules/matrix.js';
 import type { SentenceTrace } from '../rules/sentences.js';
-import { CHECK_AREAS } from '../run/areas.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const ids = (list: readonly string[]) => (list.length ? list.map((x) => `\`${x}\``).join(', ') : '—');

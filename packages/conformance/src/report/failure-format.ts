@@ -1,4 +1,4 @@
-import type { FailureRecord } from '../judging/verdict.js';
+import type { FailureRecord } from '../definitions/verdict.js';
 
 /** How much of Received, Expected and Note the console shows; the JSON report keeps everything. */
 export const CONSOLE_TEXT_LIMIT = 400;

@@ -1,4 +1,4 @@
-import type { FailureRecord } from '../judging/verdict.js';
+import type { FailureRecord } from '../definitions/verdict.js';
 import { cap, formatFailure } from './failure-format.js';
 import type { ConformanceReport } from './report.js';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Check } from '../checks/index.js';
+import { createTestRecord } from '../definitions/records.js';
 import { writeJunit } from './junit.js';
-import { createTestRecord } from './recorder.js';
 import { buildReport, type RunInfo } from './report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'junit-test-'));

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CHECK_AREAS } from '../run/areas.js';
+import { CHECK_AREAS } from '../definitions/areas.js';
 import { formatFailure } from './failure-format.js';
 import type { ConformanceReport } from './report.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../checks/index.js';
-import { createTestRecord, type TestRecord } from './recorder.js';
+import { createTestRecord, type TestRecord } from '../definitions/records.js';
 import { buildReport, type RunInfo, type TestInput } from './report.js';
 
 const check = (id: string, profile: 'contract' | 'full' = 'contract'): Check => ({

@@ -1,7 +1,7 @@
 import { type Check, type Profile, profileIncludes } from '../checks/index.js';
-import type { FailureRecord } from '../judging/verdict.js';
-import { SCENARIO_AREAS } from '../run/areas.js';
-import type { ResendRecord, StoppedRecord, TestRecord, WarningRecord } from './recorder.js';
+import { SCENARIO_AREAS } from '../definitions/areas.js';
+import type { ResendRecord, StoppedRecord, TestRecord, WarningRecord } from '../definitions/records.js';
+import type { FailureRecord } from '../definitions/verdict.js';
 
 /** A check's verdict for the run. */
 export type CheckOutcome = 'passed' | 'warned' | 'failed' | 'not-exercised' | 'not-in-profile';

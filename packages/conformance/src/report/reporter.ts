@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
+import { contractFromDocument } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { catalogFor } from '../checks/index.js';
-import { contractFromDocument } from '../rules/contract.js';
 import { formatFailures } from './failures-text.js';
 import { writeJunit } from './junit.js';
 import { buildReport, type ConformanceReport, type RunInfo, type TestInput } from './report.js';

@@ -1,7 +1,7 @@
 import { type ListValues, listValuesFromParameters } from '@docproc-kit/contract/list-values.js';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { LIMITS_EXTENSION, uploadLimitsFromExtension } from '@docproc-kit/contract/upload-limits.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Contract } from './contract.js';
 
 /** The documented values the scenarios depend on, read from the contract under test (so --spec works). */
 export interface ContractFacts extends ListValues {

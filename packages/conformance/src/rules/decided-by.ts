@@ -1,4 +1,3 @@
-import type { AnyCheck } from '../checks/define.js';
 import { normalise } from './contract-text.js';
 import { proseRules } from './prose.js';
 
@@ -16,7 +15,7 @@ const TAGS: Record<string, string> = {
  * then the check's `basis` when the protocol, not the contract, decides it.
  * @example decidedBy(checks.list.defaults) // ['list.page-default: "1-based page number. Defaults to 1"', ...]
  */
-export function decidedBy(check: Pick<AnyCheck, 'rules' | 'basis'>): string[] {
+export function decidedBy(check: { rules?: readonly string[]; basis?: string }): string[] {
   const lines = (check.rules ?? []).map((id) => {
     const quote = quotes.get(id);
     if (quote !== undefined) return `${id}: "${quote}"`;

@@ -1,5 +1,7 @@
-import type { AnyCheck } from '../checks/define.js';
 import type { ContractRule } from './index.js';
+
+/** What the matrix reads of a check (the check definitions sit above the rules). */
+type RuledCheck = { id: string; rules: readonly string[] };
 
 /** What proves a check can fail: the mutants (broken servers) that fail it, or a unit test. */
 export interface Proofs {
@@ -29,7 +31,7 @@ function selects(entry: string, rule: ContractRule): boolean {
  * without a proof is a gap.
  * @example ruleMatrix(contractRules(doc), catalog, proofs).filter((r) => r.gap)
  */
-export function ruleMatrix(rules: readonly ContractRule[], catalog: readonly AnyCheck[], proofs: Proofs): RuleRow[] {
+export function ruleMatrix(rules: readonly ContractRule[], catalog: readonly RuledCheck[], proofs: Proofs): RuleRow[] {
   return rules.map((rule) => {
     const checks = catalog.filter((c) => c.rules.some((entry) => selects(entry, rule))).map((c) => c.id);
     const proven = [
@@ -46,7 +48,7 @@ export function ruleMatrix(rules: readonly ContractRule[], catalog: readonly Any
 }
 
 /** Rule ids a check declares that no rule of the contract has (a renamed rule, a typo). */
-export function unknownRuleIds(rules: readonly ContractRule[], catalog: readonly AnyCheck[]): string[] {
+export function unknownRuleIds(rules: readonly ContractRule[], catalog: readonly RuledCheck[]): string[] {
   const ids = new Set(rules.map((r) => r.id));
   const tags = new Set(rules.flatMap((r) => r.tags));
   return catalog.flatMap((c) => c.rules.filter((e) => (e.startsWith('@') ? !tags.has(e) : !ids.has(e))).map((e) => `${c.id}: ${e}`));

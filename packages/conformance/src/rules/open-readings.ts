@@ -37,7 +37,7 @@ export const openReadings: readonly OpenReading[] = [
     id: 'media-type.parameters',
     detail: 'The contract gives media types without parameters; `application/json; charset=utf-8` is the same type.',
     readings: ['a media type with or without parameters (charset, ...)', 'any letter case of the type'],
-    acceptedBy: 'kit/http.ts (the media type is compared without its parameters, lower-cased)',
+    acceptedBy: 'transport/http.ts (the media type is compared without its parameters, lower-cased)',
   },
   {
     id: 'json.layout',
@@ -93,6 +93,6 @@ export const openReadings: readonly OpenReading[] = [
     detail:
       "The contract describes the service, not a proxy or gateway in front of it: an answer a known intermediary made itself (no X-Request-Id echoed, its own Server/Via) is not the service's.",
     readings: ["the service's answer, judged", "an intermediary's own answer, reported as a warning naming it"],
-    acceptedBy: 'kit/intermediary.ts, from kit/http.ts judgeResponse',
+    acceptedBy: 'transport/intermediary.ts, from transport/http.ts judgeResponse',
   },
 ];

@@ -1,7 +1,15 @@
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { SCENARIO_AREAS as CONFORMANCE_AREAS } from './areas.js';
-import { type ConformanceOptions, EXIT, MODEL_DEFAULTS, ORACLE_DEFAULTS, RUN_DEFAULTS, THOROUGH, UsageError } from './config.js';
+import { SCENARIO_AREAS as CONFORMANCE_AREAS } from '../definitions/areas.js';
+import {
+  type ConformanceOptions,
+  EXIT,
+  MODEL_DEFAULTS,
+  ORACLE_DEFAULTS,
+  RUN_DEFAULTS,
+  THOROUGH,
+  UsageError,
+} from '../definitions/config.js';
 import { integerOption } from './option-parsers.js';
 import { runConformance } from './run-conformance.js';
 

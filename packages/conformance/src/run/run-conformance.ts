@@ -4,13 +4,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { createDispatcher } from '../kit/dispatcher.js';
-import { readStopMark } from '../kit/transient.js';
-import { bodyCapFor } from '../kit/transport.js';
-import { createReporter } from '../report/reporter.js';
-import { loadContract } from '../rules/contract.js';
-import { contractFacts } from '../rules/contract-facts.js';
 import {
   type ConformanceOptions,
   type ConformanceSuiteConfig,
@@ -20,11 +15,16 @@ import {
   RUN_DEFAULTS,
   THOROUGH,
   UsageError,
-} from './config.js';
+} from '../definitions/config.js';
+import { createReporter } from '../report/reporter.js';
+import { contractFacts } from '../rules/contract-facts.js';
+import { createDispatcher } from '../transport/dispatcher.js';
+import { readStopMark } from '../transport/transient.js';
+import { bodyCapFor } from '../transport/transport.js';
+import { normaliseBaseUrl, preflight } from './preflight.js';
 import { createRunContext } from './run-context.js';
 import { runFiles } from './run-files.js';
 import { scenarioFiles } from './scenario-files.js';
-import { normaliseBaseUrl, preflight } from './target.js';
 import { createTransportSettings } from './transport-options.js';
 
 // The package's root folder: this file is src/run/ (or dist/run/) below it.

@@ -1,9 +1,9 @@
-import { createDispatcher } from '../kit/dispatcher.js';
-import type { RunContext } from '../kit/registry.js';
-import { createPacer, createRunGate } from '../kit/transient.js';
-import { isDirect } from '../kit/transport-settings.js';
-import { type Contract, contractFromDocument } from '../rules/contract.js';
-import type { ConformanceSuiteConfig } from './config.js';
+import { type Contract, contractFromDocument } from '@docproc-kit/contract/load-contract.js';
+import type { ConformanceSuiteConfig } from '../definitions/config.js';
+import { isDirect } from '../definitions/transport-settings.js';
+import type { RunContext } from '../harness/registry.js';
+import { createDispatcher } from '../transport/dispatcher.js';
+import { createPacer, createRunGate } from '../transport/transient.js';
 
 // Compiling the contract's schemas is the costliest part of a start: a process that runs the suite again
 // and again against the same contract (a harness judging many targets) compiles them once.

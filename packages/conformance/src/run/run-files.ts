@@ -1,6 +1,6 @@
 import { basename, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { collectScenarios, type RunContext } from '../kit/registry.js';
+import { collectScenarios, type RunContext } from '../harness/registry.js';
 import type { FileResult } from '../report/reporter.js';
 import { firstLine, runScenario } from './run-scenario.js';
 

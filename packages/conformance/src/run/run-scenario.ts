@@ -1,4 +1,4 @@
-import { type RegisteredScenario, type ScenarioContext, ScenarioSkipped } from '../kit/registry.js';
+import { type RegisteredScenario, type ScenarioContext, ScenarioSkipped } from '../harness/registry.js';
 import type { TestInput } from '../report/report.js';
 
 /** One scenario's outcome, as the report takes it (without its file). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from './config.js';
+import { UsageError } from '../definitions/config.js';
 import { createTransportSettings, parseHeaders } from './transport-options.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'transport-options-'));

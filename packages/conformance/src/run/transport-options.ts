@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import type { TransportSettings } from '../kit/transport-settings.js';
-import { type ConformanceOptions, UsageError } from './config.js';
+import { type ConformanceOptions, UsageError } from '../definitions/config.js';
+import type { TransportSettings } from '../definitions/transport-settings.js';
 
 // Headers the suite itself sets or varies per request: a gateway header may not replace them.
 const RESERVED = new Set(['x-api-key', 'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'x-request-id']);

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { credentialCases, documentedKeyPlaces } from '../checks/credential-places.js';
 import { checks } from '../checks/index.js';
-import type { Api } from '../kit/api.js';
-import type { Exchange, KeyVariant } from '../kit/exchange.js';
-import { part, textPdf } from '../kit/files.js';
-import { keyVariant } from '../kit/http.js';
-import { describe, openSuite } from '../kit/suite.js';
+import type { Exchange, KeyVariant } from '../definitions/exchange.js';
+import { describe, openSuite } from '../harness/suite.js';
+import { part, textPdf } from '../inputs/sample-files.js';
+import type { Api } from '../transport/api.js';
+import { keyVariant } from '../transport/http.js';
 
 const kit = await openSuite('auth');
 const { expectStatus } = kit;

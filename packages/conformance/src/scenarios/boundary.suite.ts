@@ -1,10 +1,10 @@
 import type { BoundaryObservation } from '../checks/boundary.js';
 import { type BoundaryCase, type BoundaryRule, boundaryRules } from '../checks/boundary-cases.js';
 import type { Check } from '../checks/index.js';
-import type { Exchange } from '../kit/exchange.js';
-import { part, textPdf } from '../kit/files.js';
-import { buildMultipart } from '../kit/multipart.js';
-import { describe, openSuite } from '../kit/suite.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { describe, openSuite } from '../harness/suite.js';
+import { part, textPdf } from '../inputs/sample-files.js';
+import { buildMultipart } from '../transport/multipart.js';
 
 // Every constraint the run's contract states on a request, at its limit and one past it: the cases come
 // from the contract (checks/boundary-cases.ts), so a limit changed there changes them with no code here.

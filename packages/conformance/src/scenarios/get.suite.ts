@@ -1,9 +1,9 @@
 import { checks } from '../checks/index.js';
+import { describe, once, openSuite } from '../harness/suite.js';
+import { part, textPdf } from '../inputs/sample-files.js';
 import { waitForTerminal } from '../judging/wait.js';
-import { documentOf, uploaded } from '../kit/api.js';
-import { part, textPdf } from '../kit/files.js';
-import { describe, once, openSuite } from '../kit/suite.js';
 import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
+import { documentOf, uploaded } from '../transport/api.js';
 
 const kit = await openSuite('get');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;

@@ -1,9 +1,9 @@
 import { checks } from '../checks/index.js';
-import { show } from '../judging/describe.js';
+import { show } from '../definitions/describe.js';
+import { describe, once, openSuite } from '../harness/suite.js';
+import { blankPdf, fixture, part, randomWord, textPdf } from '../inputs/sample-files.js';
 import { waitForTerminal } from '../judging/wait.js';
-import { uploaded, type WireFullDocument } from '../kit/api.js';
-import { blankPdf, fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { describe, once, openSuite } from '../kit/suite.js';
+import { uploaded, type WireFullDocument } from '../transport/api.js';
 
 const kit = await openSuite('lifecycle');
 const { expectStatus } = kit;

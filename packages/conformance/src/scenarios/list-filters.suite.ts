@@ -1,11 +1,11 @@
 import { type Check, checks } from '../checks/index.js';
-import { describeResponse } from '../judging/describe.js';
+import { describeResponse } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { describe, once, openSuite } from '../harness/suite.js';
+import { fixture, part, randomWord, textPdf } from '../inputs/sample-files.js';
 import { waitForAll } from '../judging/wait.js';
-import type { WireDocument } from '../kit/api.js';
-import { listed, uploaded, type WireFullDocument } from '../kit/api.js';
-import type { Exchange } from '../kit/exchange.js';
-import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { describe, once, openSuite } from '../kit/suite.js';
+import type { WireDocument } from '../transport/api.js';
+import { listed, uploaded, type WireFullDocument } from '../transport/api.js';
 
 const kit = await openSuite('list', 'list-filters');
 const { expectStatus } = kit;

@@ -1,5 +1,5 @@
 import { checks } from '../checks/index.js';
-import { describe, openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../harness/suite.js';
 import { runModel } from '../model/run-model.js';
 
 const kit = await openSuite('model');

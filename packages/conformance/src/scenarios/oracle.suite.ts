@@ -1,7 +1,7 @@
 import { CONTRACT_VALUES } from '@docproc-kit/contract/generated/contract-values.js';
 import { contractValuesOf } from '@docproc-kit/contract/values.js';
 import { checks } from '../checks/index.js';
-import { describe, openSuite } from '../kit/suite.js';
+import { describe, openSuite } from '../harness/suite.js';
 import { runOracle } from '../oracle/run-oracle.js';
 
 const kit = await openSuite('oracle');

@@ -1,11 +1,11 @@
 import { checks } from '../checks/index.js';
 import type { RaceAnswer } from '../checks/races.js';
-import { describeResponse } from '../judging/describe.js';
+import { describeResponse } from '../definitions/describe.js';
+import { describe, once, openSuite } from '../harness/suite.js';
+import { fixture, part, randomWord, textPdf } from '../inputs/sample-files.js';
 import { type Race, releaseTogether } from '../judging/race.js';
 import { waitForAll } from '../judging/wait.js';
-import { documentOf, problemCode, uploaded } from '../kit/api.js';
-import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { describe, once, openSuite } from '../kit/suite.js';
+import { documentOf, problemCode, uploaded } from '../transport/api.js';
 
 const kit = await openSuite('retry', 'retry-races');
 const { retry, races, upload } = checks;

@@ -1,16 +1,15 @@
 import { checks } from '../checks/index.js';
+import { describe, once, openSuite } from '../harness/suite.js';
+import { fixture, part, randomWord, textPdf } from '../inputs/sample-files.js';
 import { settle, waitForAll, waitForTerminal } from '../judging/wait.js';
-import { documentOf, problemCode, uploaded, type WireFullDocument } from '../kit/api.js';
-import { fixture, part, randomWord, textPdf } from '../kit/files.js';
-import { describe, once, openSuite } from '../kit/suite.js';
 import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
+import { documentOf, uploaded, type WireFullDocument } from '../transport/api.js';
 
 const kit = await openSuite('retry');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;
 const { retry, upload, get } = checks;
 const word = randomWord();
 const wordPdf = textPdf(['docproc conformance', `Retry word ${word}`]);
-const SIMULTANEOUS = 3;
 
 async function uploadOne(name: string, data: Uint8Array): Promise<WireFullDocument> {
   const exchange = await kit.api.upload([part(`${kit.token()}-${name}`, data)]);
@@ -54,21 +53,6 @@ describe('retryDocument', () => {
       },
     );
   }
-
-  kit.scenario(
-    `${SIMULTANEOUS} simultaneous retries of a fresh upload: at most one is accepted, the rest are 409 document_busy`,
-    { profile: 'full', checks: [retry.conflictWhileProcessing] },
-    async () => {
-      const doc = await uploadOne('busy.pdf', wordPdf);
-      const answers = await Promise.all(Array.from({ length: SIMULTANEOUS }, () => kit.api.retry(doc.document_id)));
-      const accepted = answers.filter((a) => a.status === 202);
-      kit.check(
-        retry.conflictWhileProcessing,
-        { answers: answers.map((a) => ({ status: a.status, code: problemCode(a) })) },
-        accepted[1] ?? answers.find((a) => a.status !== 409) ?? answers[0],
-      );
-    },
-  );
 
   kit.scenario('an id that does not exist is a 404 not_found', { profile: 'full', checks: [retry.unknownId] }, async () => {
     expectProblem(retry.unknownId, await kit.api.retry(Number.MAX_SAFE_INTEGER), 404, 'not_found', 'no document has this id');

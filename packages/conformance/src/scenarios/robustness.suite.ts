@@ -1,10 +1,10 @@
 import { checks } from '../checks/index.js';
-import { expectNothingCreated } from '../judging/absence.js';
-import { describeResponse } from '../judging/describe.js';
-import type { Exchange } from '../kit/exchange.js';
-import { textPdf } from '../kit/files.js';
-import { buildMultipart } from '../kit/multipart.js';
-import { describe, openSuite } from '../kit/suite.js';
+import { describeResponse } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { expectNothingCreated } from '../harness/absence.js';
+import { describe, openSuite } from '../harness/suite.js';
+import { textPdf } from '../inputs/sample-files.js';
+import { buildMultipart } from '../transport/multipart.js';
 
 const kit = await openSuite('robustness');
 const { verify, expectProblem } = kit;

@@ -1,9 +1,9 @@
 import { checks } from '../checks/index.js';
-import { describeResponse } from '../judging/describe.js';
+import { describeResponse } from '../definitions/describe.js';
+import { describe, once, openSuite, type ScenarioTools } from '../harness/suite.js';
+import { part, randomWord, textPdf } from '../inputs/sample-files.js';
 import { waitForTerminal } from '../judging/wait.js';
-import { idsOf, listed, uploaded } from '../kit/api.js';
-import { part, randomWord, textPdf } from '../kit/files.js';
-import { describe, once, openSuite, type ScenarioTools } from '../kit/suite.js';
+import { idsOf, listed, uploaded } from '../transport/api.js';
 
 const kit = await openSuite('tenancy');
 const { expectStatus, expectProblem } = kit;

@@ -1,9 +1,9 @@
 import { checks } from '../checks/index.js';
-import { expectNothingCreated } from '../judging/absence.js';
+import { expectNothingCreated } from '../harness/absence.js';
+import { describe, openSuite } from '../harness/suite.js';
+import { fixture, part, pdfOfSize, textPdf } from '../inputs/sample-files.js';
 import { waitForAll } from '../judging/wait.js';
-import { idsOf, listed, problemCode, uploaded } from '../kit/api.js';
-import { fixture, part, pdfOfSize, textPdf } from '../kit/files.js';
-import { describe, openSuite } from '../kit/suite.js';
+import { idsOf, listed, problemCode, uploaded } from '../transport/api.js';
 
 const kit = await openSuite('upload', 'upload-idempotency');
 const { expectProblem } = kit;

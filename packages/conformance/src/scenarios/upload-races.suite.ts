@@ -1,9 +1,9 @@
 import { checks } from '../checks/index.js';
+import type { KeyChoice } from '../definitions/exchange.js';
+import { describe, openSuite } from '../harness/suite.js';
+import { part, textPdf } from '../inputs/sample-files.js';
 import { releaseTogether } from '../judging/race.js';
-import { documentOf, idsOf, listed, problemCode, uploaded } from '../kit/api.js';
-import type { KeyChoice } from '../kit/exchange.js';
-import { part, textPdf } from '../kit/files.js';
-import { describe, openSuite } from '../kit/suite.js';
+import { documentOf, idsOf, listed, problemCode, uploaded } from '../transport/api.js';
 
 const kit = await openSuite('upload', 'upload-races');
 const { races } = checks;

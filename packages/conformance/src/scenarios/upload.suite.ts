@@ -1,10 +1,10 @@
 import { checks } from '../checks/index.js';
-import { expectNothingCreated } from '../judging/absence.js';
-import { problemCode, uploaded } from '../kit/api.js';
-import type { FilePart } from '../kit/exchange.js';
-import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../kit/files.js';
-import { buildMultipart } from '../kit/multipart.js';
-import { describe, openSuite } from '../kit/suite.js';
+import type { FilePart } from '../definitions/exchange.js';
+import { expectNothingCreated } from '../harness/absence.js';
+import { describe, openSuite } from '../harness/suite.js';
+import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../inputs/sample-files.js';
+import { problemCode, uploaded } from '../transport/api.js';
+import { buildMultipart } from '../transport/multipart.js';
 
 const kit = await openSuite('upload');
 const { expectStatus, expectProblem, expectNamesParameter } = kit;

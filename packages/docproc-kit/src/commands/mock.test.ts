@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningCli, startCli } from '../../../../test/support/processes.js';
 
 // The real mock process (Prism's engine behind the kit's HTTP front), started the way a frontend
 // developer starts it: `docproc mock`.

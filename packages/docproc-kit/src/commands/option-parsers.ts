@@ -1,7 +1,16 @@
-import { integerOption } from '@docproc-kit/conformance/run/option-parsers.js';
+import { readDecimalInteger } from '@docproc-kit/contract/decimal-integer.js';
+import { InvalidArgumentError } from 'commander';
 
-// One parser for every integer option, the conformance command's (which lives in its own package) included.
-export { integerOption };
+/** An option parser for integers from `min` to `max` (plain decimal digits only): a refusal is a usage error. */
+export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value) => {
+    try {
+      return readDecimalInteger(value, min, max);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+}
 
 /** A TCP port (0 picks a free one). */
 export const portOption = integerOption(0, 65_535);

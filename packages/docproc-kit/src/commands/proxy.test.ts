@@ -1,12 +1,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { contractMutants } from '@docproc-kit/conformance/proofs/mutants-contract.js';
+import { typedClientTraffic } from '@docproc-kit/test-support/client-traffic.js';
+import { startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { typedClientTraffic } from '../../../../test/support/client-traffic.js';
-import { type RunningCli, startCli } from '../../../../test/support/processes.js';
-import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
-import { contractMutants } from '../../../conformance/proofs/mutants-contract.js';
-import { startMutationProxy } from '../../../conformance/proofs/mutation-proxy.js';
 
 // `docproc proxy` as a real process in front of a real server: what a user sees in the log, at the
 // control routes, in the report files, and in the exit code.
@@ -83,7 +83,7 @@ describe('docproc proxy', () => {
 
   it('refuses a target that is not an http(s) base URL, as a usage error', async () => {
     const { spawnSync } = await import('node:child_process');
-    const { docprocArgs } = await import('../../../../test/support/processes.js');
+    const { docprocArgs } = await import('@docproc-kit/test-support/processes.js');
     const result = spawnSync(process.execPath, docprocArgs(['proxy', '--target', 'ftp://example']), { encoding: 'utf8', timeout: 30_000 });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('expected an http:// or https:// URL');

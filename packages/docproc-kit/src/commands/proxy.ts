@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { EXIT } from '@docproc-kit/conformance/run/config.js';
+import { EXIT } from '@docproc-kit/conformance/definitions/config.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Judging } from '../proxy/judging.js';

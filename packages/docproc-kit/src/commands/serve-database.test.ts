@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { docprocArgs, type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../test/support/postgres.js';
-import { docprocArgs, type RunningCli, startCli } from '../../../../test/support/processes.js';
 
 // `docproc serve --database-url` as processes: start-up refusals, replicas starting at once, one service
 // whichever replica answers. (Three replicas behind nginx, a replica killed, the database stopped: the

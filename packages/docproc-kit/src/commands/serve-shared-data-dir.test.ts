@@ -3,10 +3,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
+import { until, uploadTempFiles } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../test/support/postgres.js';
-import { type RunningCli, startCli } from '../../../../test/support/processes.js';
-import { until, uploadTempFiles } from '../../../../test/support/reference-server.js';
 
 // Two `docproc serve --database-url` processes given one --data-dir, as replicas on one host are: the
 // second starts while the first is receiving an upload whose body drips in, and must not touch it.

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { docprocArgs, type RunningCli, startCli } from '@docproc-kit/test-support/processes.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { docprocArgs, type RunningCli, startCli } from '../../../../test/support/processes.js';
 
 // `docproc serve` as a process, as an installed kit runs it (bin/docproc.js on dist/): options, banner,
 // signals, restarts. The banner test starts it the way `npm start` does, through tsx.

@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { flateBombPdf, shapePagesPdf } from '@docproc-kit/test-support/hostile-pdfs.js';
+import { descendantsRunning, rssBytes } from '@docproc-kit/test-support/process-tree.js';
+import { until } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flateBombPdf, shapePagesPdf } from '../../../../test/support/hostile-pdfs.js';
-import { descendantsRunning, rssBytes } from '../../../../test/support/process-tree.js';
-import { until } from '../../../../test/support/reference-server.js';
 import { createExtractionPool, type ExtractionPoolOptions } from './extraction-pool.js';
 
 // The extraction processes as the server runs them: real pdf.js, canvases and tesseract in real

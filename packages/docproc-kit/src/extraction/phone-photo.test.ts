@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_EXTRACTION_LIMITS, type Extractor, type FileSource } from '@docproc-kit/reference/processing/extraction.js';
+import { phonePhoto } from '@docproc-kit/test-support/phone-photo.js';
+import { descendantsRunning, rssBytes } from '@docproc-kit/test-support/process-tree.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phonePhoto } from '../../../../test/support/phone-photo.js';
-import { descendantsRunning, rssBytes } from '../../../../test/support/process-tree.js';
 import { createExtractor } from './extractor.js';
 
 // Phone photos as phones store them (12 megapixels, pixels stored sideways, EXIF orientation 6 in

@@ -1,13 +1,13 @@
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
-import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import {
   contractFetch,
   fixture,
   type RunningReferenceServer,
   startReferenceServer,
   until,
-} from '../../../../test/support/reference-server.js';
+} from '@docproc-kit/test-support/reference-server.js';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The lifecycle over HTTP: upload -> processing -> completed/failed, retry, 409, search in the
 // extracted text; real extraction of the fixtures, every response checked against the contract.

@@ -1,12 +1,12 @@
-import { loadContract } from '@docproc-kit/conformance/rules/contract.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import {
   contractFetch,
   fixture,
   type RunningReferenceServer,
   startReferenceServer,
   until,
-} from '../../../../test/support/reference-server.js';
+} from '@docproc-kit/test-support/reference-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Documents as scanners, phones and other PDF producers make them (fixtures from
 // packages/contract/scripts/make-real-fixtures.sh), uploaded over HTTP to the real server: each completes with its

@@ -1,6 +1,6 @@
+import { quarteredPhoto } from '@docproc-kit/test-support/phone-photo.js';
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { quarteredPhoto } from '../../../../test/support/phone-photo.js';
 import { readUprightGrey, UndecodableImage } from './upright-image.js';
 
 // What tesseract is handed for an uploaded image, decoded by the real decoder (Skia) in this process.

@@ -1,8 +1,8 @@
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { until } from '@docproc-kit/test-support/reference-server.js';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { until } from '../../../../test/support/reference-server.js';
 import { type ListeningServer, listen } from './http-server.js';
 
 // The connection caps on real sockets: clients from two loopback addresses (all of 127.0.0.0/8 is

@@ -1,15 +1,15 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import {
   contractFetch,
   fixture,
   type RunningReferenceServer,
   startReferenceServer,
   until,
-} from '../../../../test/support/reference-server.js';
+} from '@docproc-kit/test-support/reference-server.js';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Cross-cutting HTTP behaviour: request ids, CORS, request logging, and the 500 path.
 const KEY = 'behaviour-secret-key';

@@ -1,5 +1,5 @@
+import { promtoolCheck } from '@docproc-kit/test-support/promtool.js';
 import { describe, expect, it } from 'vitest';
-import { promtoolCheck } from '../../../../test/support/promtool.js';
 import { createMetrics } from './metrics.js';
 
 // What each hook of the metrics shows in the exposition Prometheus scrapes, and that promtool accepts it.

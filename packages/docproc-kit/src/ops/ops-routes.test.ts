@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
+import { promtoolCheck } from '@docproc-kit/test-support/promtool.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promtoolCheck } from '../../../../test/support/promtool.js';
-import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
 import { createMetrics } from './metrics.js';
 
 // The operator's endpoints of a real server on a port (lowdb in a temp dir): what a balancer's probe and

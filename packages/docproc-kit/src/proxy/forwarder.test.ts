@@ -4,10 +4,10 @@ import { createServer as createHttpServer, type IncomingMessage, request, type S
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { loadBundledContract } from '@docproc-kit/conformance/rules/contract.js';
+import { loadBundledContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import { makePrivateCa, type PrivateCa } from '@docproc-kit/test-support/certificates.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makePrivateCa, type PrivateCa } from '../../../../test/support/certificates.js';
 import { createLocalJudging } from './judging.js';
 import { createProxyServer, type ProxyServer } from './proxy-server.js';
 

@@ -1,7 +1,7 @@
 // The judging thread of `docproc proxy`: exchanges arrive as messages, are judged here, and only their log
 // lines and the answers to queries go back, so judging never takes the forwarding thread's time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadBundledContract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { loadBundledContract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { createLocalJudging, type JudgingSettings } from './judging.js';
 import type { SeenExchange } from './observed-exchange.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { TRANSIENT_STATUSES } from '@docproc-kit/conformance/kit/transient.js';
 import { cap } from '@docproc-kit/conformance/report/failure-format.js';
 import type { ConformanceReport } from '@docproc-kit/conformance/report/report.js';
-import type { Contract } from '@docproc-kit/conformance/rules/contract.js';
+import { TRANSIENT_STATUSES } from '@docproc-kit/conformance/transport/transient.js';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { type SeenExchange, toExchange } from './observed-exchange.js';
 import { proxyReport, violationsHar } from './proxy-report.js';
 import { judgeRequest } from './request-judge.js';

@@ -1,9 +1,9 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { curlCommand, shellQuote } from '@docproc-kit/conformance/kit/curl.js';
-import type { Exchange, SentRequest } from '@docproc-kit/conformance/kit/exchange.js';
-import { resolveTarget } from '@docproc-kit/conformance/kit/target.js';
-import { decodeBody } from '@docproc-kit/conformance/kit/transport.js';
-import type { Contract } from '@docproc-kit/conformance/rules/contract.js';
+import type { Exchange, SentRequest } from '@docproc-kit/conformance/definitions/exchange.js';
+import { curlCommand, shellQuote } from '@docproc-kit/conformance/transport/curl.js';
+import { resolveTarget } from '@docproc-kit/conformance/transport/documented-target.js';
+import { decodeBody } from '@docproc-kit/conformance/transport/transport.js';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { redactQuery } from '@docproc-kit/reference/http/redaction.js';
 import type { TappedBody } from './body-tap.js';
 import { headersOf } from './hop-by-hop.js';

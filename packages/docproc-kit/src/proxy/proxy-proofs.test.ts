@@ -1,12 +1,12 @@
 import { responseCheckOrder } from '@docproc-kit/conformance/checks/response.js';
-import { type Contract, loadBundledContract } from '@docproc-kit/conformance/rules/contract.js';
+import { benignVariants } from '@docproc-kit/conformance/proofs/benign-variants.js';
+import { allMutants } from '@docproc-kit/conformance/proofs/mutant-catalog.js';
+import { type Contract, loadBundledContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import { typedClientTraffic } from '@docproc-kit/test-support/client-traffic.js';
+import { type Mutation, startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { typedClientTraffic } from '../../../../test/support/client-traffic.js';
-import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
-import { benignVariants } from '../../../conformance/proofs/benign-variants.js';
-import { allMutants } from '../../../conformance/proofs/mutant-catalog.js';
-import { type Mutation, startMutationProxy } from '../../../conformance/proofs/mutation-proxy.js';
 import { createLocalJudging } from './judging.js';
 import { createProxyServer } from './proxy-server.js';
 

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { catalogFor } from '@docproc-kit/conformance/checks/index.js';
 import { writeJunit } from '@docproc-kit/conformance/report/junit.js';
 import { buildReport, type ConformanceReport } from '@docproc-kit/conformance/report/report.js';
-import type { Contract } from '@docproc-kit/conformance/rules/contract.js';
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { toHar } from '@docproc-kit/reference/journal/har.js';
 import type { ViolationStore } from './violation-store.js';
 

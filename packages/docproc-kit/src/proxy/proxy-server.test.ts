@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadBundledContract } from '@docproc-kit/conformance/rules/contract.js';
+import { loadBundledContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import { typedClientTraffic } from '@docproc-kit/test-support/client-traffic.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { typedClientTraffic } from '../../../../test/support/client-traffic.js';
-import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
 import { createLocalJudging } from './judging.js';
 import { createProxyServer, type ProxyServer } from './proxy-server.js';
 

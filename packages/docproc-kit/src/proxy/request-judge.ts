@@ -1,9 +1,9 @@
-import type { AnyCheck } from '@docproc-kit/conformance/checks/define.js';
-import { fail } from '@docproc-kit/conformance/checks/define.js';
 import { checks } from '@docproc-kit/conformance/checks/index.js';
-import { describeResponse, show } from '@docproc-kit/conformance/judging/describe.js';
-import type { Exchange } from '@docproc-kit/conformance/kit/exchange.js';
-import type { Contract, ContractOperation } from '@docproc-kit/conformance/rules/contract.js';
+import type { AnyCheck } from '@docproc-kit/conformance/definitions/check.js';
+import { fail } from '@docproc-kit/conformance/definitions/check.js';
+import { describeResponse, show } from '@docproc-kit/conformance/definitions/describe.js';
+import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
+import type { Contract, ContractOperation } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SeenExchange } from './observed-exchange.js';
 import type { Verdict } from './verdicts.js';

@@ -1,7 +1,7 @@
-import type { Check } from '@docproc-kit/conformance/checks/define.js';
 import { checks } from '@docproc-kit/conformance/checks/index.js';
-import { documentsIn, uploaded, type WireDocument, type WireFullDocument } from '@docproc-kit/conformance/kit/api.js';
-import type { Exchange } from '@docproc-kit/conformance/kit/exchange.js';
+import type { Check } from '@docproc-kit/conformance/definitions/check.js';
+import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
+import { documentsIn, uploaded, type WireDocument, type WireFullDocument } from '@docproc-kit/conformance/transport/api.js';
 import { LRUCache } from 'lru-cache';
 import type { TappedMultipart } from './multipart-tap.js';
 import type { Verdict } from './verdicts.js';

@@ -1,8 +1,8 @@
-import type { AnyCheck } from '@docproc-kit/conformance/checks/define.js';
-import { ConformanceFailure, type FailureRecord } from '@docproc-kit/conformance/judging/verdict.js';
-import { codeOf } from '@docproc-kit/conformance/kit/api.js';
-import type { Exchange } from '@docproc-kit/conformance/kit/exchange.js';
-import { createTestRecord, type TestRecord } from '@docproc-kit/conformance/report/recorder.js';
+import type { AnyCheck } from '@docproc-kit/conformance/definitions/check.js';
+import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
+import { createTestRecord, type TestRecord } from '@docproc-kit/conformance/definitions/records.js';
+import { ConformanceFailure, type FailureRecord } from '@docproc-kit/conformance/definitions/verdict.js';
+import { codeOf } from '@docproc-kit/conformance/transport/api.js';
 import { redactParsedQuery } from '@docproc-kit/reference/http/redaction.js';
 import type { JournalEntry } from '@docproc-kit/reference/journal/request-journal.js';
 import type { SeenExchange } from './observed-exchange.js';

@@ -1,9 +1,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import { createKeyring } from '@docproc-kit/reference/api/keys.js';
+import {
+  contractFetch,
+  fixture,
+  type RunningReferenceServer,
+  startReferenceInProcess,
+} from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, type RunningReferenceServer, startReferenceInProcess } from '../../../../test/support/reference-server.js';
 import { saltedTenants } from './auth.js';
 
 // Keys and tenants over HTTP: each configured key is its own tenant; another tenant's document is

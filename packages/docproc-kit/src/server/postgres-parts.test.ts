@@ -1,7 +1,7 @@
 import { stagedBytes } from '@docproc-kit/reference/http/upload/staged-file.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { type RunningReferenceServer, startReferenceInProcess, until } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../test/support/postgres.js';
-import { type RunningReferenceServer, startReferenceInProcess, until } from '../../../../test/support/reference-server.js';
 
 // Two replicas of the reference service in this process (each its own pool, queue and caches) on one
 // database: what one replica's clients change, the other's see.

@@ -1,4 +1,4 @@
 // @vitest-environment happy-dom
-import { describeUploads } from './upload-scenario.js';
+import { describeUploads } from '../../test/upload-scenario.js';
 
 describeUploads('happy-dom');

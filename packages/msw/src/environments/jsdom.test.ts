@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { createDocprocClient } from '@docproc-kit/client';
 import { describe, expect, it } from 'vitest';
-import { describeUploads } from './upload-scenario.js';
+import { describeUploads } from '../../test/upload-scenario.js';
 
 describeUploads('jsdom');
 

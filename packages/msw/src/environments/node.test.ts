@@ -1,4 +1,4 @@
 // @vitest-environment node
-import { describeUploads } from './upload-scenario.js';
+import { describeUploads } from '../../test/upload-scenario.js';
 
 describeUploads('node');

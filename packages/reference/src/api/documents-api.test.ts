@@ -1,5 +1,4 @@
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import {
   type CheckedInit,
   contractFetch,
@@ -7,7 +6,8 @@ import {
   type RunningReferenceServer,
   startReferenceInProcess,
   until,
-} from '../../../../test/support/reference-server.js';
+} from '@docproc-kit/test-support/reference-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Every documented response of every operation, produced by a real request to a real server and
 // checked against the contract (status, media type, body schema, X-Request-Id, Allow).

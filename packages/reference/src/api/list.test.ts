@@ -1,6 +1,11 @@
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
+import {
+  contractFetch,
+  fixture,
+  type RunningReferenceServer,
+  startReferenceInProcess,
+} from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, type RunningReferenceServer, startReferenceInProcess } from '../../../../test/support/reference-server.js';
 
 // listDocuments exactly as the contract says: order, pagination, filters, literal search,
 // validation without clamping. The clock is the test's, so creation times are known.

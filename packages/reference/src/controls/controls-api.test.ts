@@ -1,14 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import {
   contractFetch,
   fixture,
   type RunningReferenceServer,
   startReferenceInProcess,
   until,
-} from '../../../../test/support/reference-server.js';
+} from '@docproc-kit/test-support/reference-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The mock controls frontend teams use, over HTTP: keyed like the API, problem+json errors.
 const KEY = 'controls-key';

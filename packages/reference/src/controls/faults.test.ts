@@ -1,6 +1,11 @@
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
+import {
+  contractFetch,
+  fixture,
+  type RunningReferenceServer,
+  startReferenceInProcess,
+} from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contractFetch, fixture, type RunningReferenceServer, startReferenceInProcess } from '../../../../test/support/reference-server.js';
 
 // HTTP fault injection through the mock controls, over HTTP against a real server: what a UI
 // team sets up to build its error, retry and loading states.

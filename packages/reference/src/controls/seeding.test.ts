@@ -1,10 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
+import { startCli } from '@docproc-kit/test-support/processes.js';
+import { contractFetch, type RunningReferenceServer, startReferenceInProcess, until } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startCli } from '../../../../test/support/processes.js';
-import { contractFetch, type RunningReferenceServer, startReferenceInProcess, until } from '../../../../test/support/reference-server.js';
 
 // Seeding through the mock controls, over HTTP against a real server (real store in a temp dir):
 // an empty list, hundreds of documents, or every failure kind is one call.

@@ -1,5 +1,5 @@
+import { exifOrientationSegment, phonePhoto, withExifOrientation } from '@docproc-kit/test-support/phone-photo.js';
 import { describe, expect, it } from 'vitest';
-import { exifOrientationSegment, phonePhoto, withExifOrientation } from '../../../../test/support/phone-photo.js';
 import { exifOrientation, jpegCompleteness } from './jpeg-structure.js';
 
 // The markers of real JPEGs (made by Skia's encoder, EXIF as cameras write it), read without decoding.

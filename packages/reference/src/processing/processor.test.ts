@@ -1,5 +1,5 @@
+import { until } from '@docproc-kit/test-support/reference-server.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { until } from '../../../../test/support/reference-server.js';
 import { stagedBytes } from '../http/upload/staged-file.js';
 import type { DocumentRecord } from '../model.js';
 import type { DocumentStore } from '../store/document-store.js';

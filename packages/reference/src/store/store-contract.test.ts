@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
 import { openLowdbStore } from 'docproc-kit/store/lowdb/lowdb-store.js';
 import { openPostgresStore } from 'docproc-kit/store/postgres/postgres-store.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../test/support/postgres.js';
 import { type StagedFile, stagedBytes } from '../http/upload/staged-file.js';
 import type { DocumentRecord } from '../model.js';
 import type { DocumentStore, NewDocument } from './document-store.js';

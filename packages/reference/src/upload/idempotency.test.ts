@@ -1,11 +1,11 @@
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import {
   contractFetch,
   type RunningReferenceServer,
   startReferenceInProcess,
   uploadTempFiles,
-} from '../../../../test/support/reference-server.js';
+} from '@docproc-kit/test-support/reference-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Idempotency-Key on uploads, against a real server whose clock the test moves.
 const KEYS = ['tenant-a', 'tenant-b'];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { until } from '@docproc-kit/test-support/reference-server.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { until } from '../../../../test/support/reference-server.js';
 import type { ReceivedFile, ReceivedUpload, ReceiveOptions } from '../http/upload/received-upload.js';
 import { notKept, stagedBytes } from '../http/upload/staged-file.js';
 import type { UploadRefusal } from '../http/upload/upload-refusal.js';

@@ -1,14 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Contract, loadContract } from '@docproc-kit/conformance/rules/contract.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Contract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import {
   contractFetch,
   fixture,
   type RunningReferenceServer,
   startReferenceServer,
   uploadTempFiles,
-} from '../../../../test/support/reference-server.js';
+} from '@docproc-kit/test-support/reference-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Uploads against a real server with small limits, so the limits are cheap to hit.
 const MAX_FILE_BYTES = 256 * 1024;

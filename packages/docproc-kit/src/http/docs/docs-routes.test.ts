@@ -1,15 +1,15 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadContract } from '@docproc-kit/conformance/rules/contract.js';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import { launchChromium } from '@docproc-kit/test-support/chromium.js';
+import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import express from 'express';
 import { load } from 'js-yaml';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../../../test/support/chromium.js';
-import { type RunningReferenceServer, startReferenceServer } from '../../../../../test/support/reference-server.js';
 import { listen } from '../http-server.js';
 import { referenceRoutes } from './docs-routes.js';
 

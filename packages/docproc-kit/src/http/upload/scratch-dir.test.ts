@@ -2,8 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from '@docproc-kit/test-support/reference-server.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { until } from '../../../../../test/support/reference-server.js';
 import { prepareScratchDir } from './scratch-dir.js';
 
 // Scratch folders of processes sharing one tmp/ (replicas on one --data-dir), on a real disk, with

@@ -1,8 +1,8 @@
 import type { RunJob } from '@docproc-kit/reference/processing/queue/run-queue.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { until } from '@docproc-kit/test-support/reference-server.js';
+import { openSharedQueues, type SharedQueuesOptions } from '@docproc-kit/test-support/shared-queues.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../../test/support/postgres.js';
-import { until } from '../../../../../test/support/reference-server.js';
-import { openSharedQueues, type SharedQueuesOptions } from '../../../../../test/support/shared-queues.js';
 import type { PgBossRunQueue } from './pg-boss-run-queue.js';
 
 // What only the shared queue has: several replicas (each a queue on its own pool) on one database.

@@ -1,4 +1,4 @@
-import { loadBundledContract } from '@docproc-kit/conformance/rules/contract.js';
+import { loadBundledContract } from '@docproc-kit/contract/load-contract.js';
 import { type DocumentRecord, toSummary } from '@docproc-kit/reference/model.js';
 
 /** Why a stored record cannot be served, or undefined when it can. */

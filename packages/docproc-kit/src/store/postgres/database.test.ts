@@ -1,6 +1,6 @@
 import { StoreUnavailable } from '@docproc-kit/reference/store/store-unavailable.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../../test/support/postgres.js';
 import { openDatabase } from './database.js';
 
 // A connection checked out of the pool (a transaction, an advisory lock held while other work runs) that the

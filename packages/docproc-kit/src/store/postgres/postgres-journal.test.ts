@@ -1,7 +1,7 @@
 import type { JournalEntry } from '@docproc-kit/reference/journal/request-journal.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { until } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../../test/support/postgres.js';
-import { until } from '../../../../../test/support/reference-server.js';
 import { type Database, openDatabase } from './database.js';
 import { migrate } from './migrate.js';
 import { createPostgresJournal } from './postgres-journal.js';

@@ -1,8 +1,8 @@
 import { stagedBytes } from '@docproc-kit/reference/http/upload/staged-file.js';
 import type { DocumentStore, NewDocument } from '@docproc-kit/reference/store/document-store.js';
 import { StoreUnavailable } from '@docproc-kit/reference/store/store-unavailable.js';
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../../test/support/postgres.js';
 import { openDatabase } from './database.js';
 import { openPostgresStore } from './postgres-store.js';
 import { likePattern, matchingDocuments } from './records.js';

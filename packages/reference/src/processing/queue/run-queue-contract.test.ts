@@ -1,7 +1,7 @@
+import { type PostgresCluster, startPostgres } from '@docproc-kit/test-support/postgres.js';
+import { until } from '@docproc-kit/test-support/reference-server.js';
+import { openSharedQueues } from '@docproc-kit/test-support/shared-queues.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../../../../test/support/postgres.js';
-import { until } from '../../../../../test/support/reference-server.js';
-import { openSharedQueues } from '../../../../../test/support/shared-queues.js';
 import { createLocalRunQueue } from './local-run-queue.js';
 import type { RunJob, RunQueue } from './run-queue.js';
 

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { fixturesDir } from '@docproc-kit/contract/fixtures.js';
+import { textPdf } from '@docproc-kit/contract/text-pdf.js';
+import type { FilePart } from '../definitions/exchange.js';
+
+/** A fixture shipped with the package (corrupt.pdf, not-a-document.txt, truncated.png, photo.jpg, ...). */
+export function fixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(fixturesDir + name));
+}
+
+/** The path of a shipped fixture (for reproducers and messages). */
+export function fixturePath(name: string): string {
+  return fixturesDir + name;
+}
+
+/** A one-page PDF whose text layer holds the lines given (so content search and extraction can be proven). */
+export { textPdf };
+
+/** A random lower-case word that no dictionary, filename or other run contains. */
+export function randomWord(length = 12): string {
+  let word = 'zq';
+  while (word.length < length) word += 'bcdfghjklmnpqrstvwxz'[Math.floor(Math.random() * 20)];
+  return word;
+}
+
+/** A one-page PDF with nothing on its page: read whole, it holds no text (the contract: completed with content ""). */
+export function blankPdf(): Uint8Array {
+  return textPdf([]);
+}
+
+/** The first bytes of a real JPEG: detected as image/jpeg by its signature, fails processing quickly. */
+export function truncatedJpeg(): Uint8Array {
+  return fixture('photo.jpg').slice(0, 400);
+}
+
+/** A PDF-signed file of exactly `size` bytes (for the size limit). */
+export function pdfOfSize(size: number): Uint8Array {
+  const data = new Uint8Array(size).fill(0x20);
+  data.set(new TextEncoder().encode('%PDF-1.7\n'));
+  return data;
+}
+
+/** A `files[]` part. */
+export function part(filename: string, data: Uint8Array, contentType = 'application/pdf', field = 'files[]'): FilePart {
+  return { field, filename, contentType, data };
+}
