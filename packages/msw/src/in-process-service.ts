@@ -1,18 +1,13 @@
 import { BUNDLED } from '@docproc-kit/contract/bundled.js';
 import { createKeyring } from '@docproc-kit/reference/api/keys.js';
-import { createFaults } from '@docproc-kit/reference/controls/faults.js';
-import { createReferenceCore } from '@docproc-kit/reference/core.js';
-import { fetchApi } from '@docproc-kit/reference/http/fetch-api.js';
-import { createMemoryJournal, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '@docproc-kit/reference/journal/request-journal.js';
-import { createLocalRunQueue } from '@docproc-kit/reference/processing/queue/local-run-queue.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '@docproc-kit/reference/journal/request-journal.js';
+import { createMemoryReference } from '@docproc-kit/reference/memory-reference.js';
 import {
   createRandom,
-  createSettings,
   DEFAULT_CONCURRENCY,
   DEFAULT_PROCESSING_DELAY_MS,
   MAX_PROCESSING_DELAY_MS,
 } from '@docproc-kit/reference/processing/settings.js';
-import { createMemoryStore } from '@docproc-kit/reference/store/memory/memory-store.js';
 import { createControls, type DocprocControls } from './controls.js';
 import { createTextLayerExtractor, type ExtractImageText, IN_PROCESS_RUN_BUDGET_MS } from './text-layer-extractor.js';
 
@@ -102,30 +97,21 @@ export function createInProcessService(options: DocprocMockOptions): InProcessSe
   check('maxFiles', options.maxFiles, 1, Number.MAX_SAFE_INTEGER, true);
   check('maxFileBytes', options.maxFileBytes, 1, Number.MAX_SAFE_INTEGER, true);
   check('journalSize', options.journalSize, 0, MAX_JOURNAL_SIZE, true);
-  const store = createMemoryStore();
   const extractor = createTextLayerExtractor({ extractImageText: options.extractText });
-  const { api, processor } = createReferenceCore({
-    store,
-    extractor,
-    queue: createLocalRunQueue({ concurrency: DEFAULT_CONCURRENCY }),
+  const { handle, processor } = createMemoryReference({
     keyring,
-    settings: createSettings({
-      processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
-      failure_rate: options.failureRate ?? 0,
-    }),
-    faults: createFaults(),
-    clock: () => new Date(),
-    random: createRandom(options.seed),
-    runBudgetMs: IN_PROCESS_RUN_BUDGET_MS,
-    journal: createMemoryJournal({ capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE }),
-    logger: { info: () => {}, error: (details: unknown, message?: string) => console.error(`docproc mock: ${message}`, details) },
-  });
-  const handle = fetchApi(api, {
+    extractor,
     limits: {
       maxFiles: options.maxFiles ?? BUNDLED.uploadLimits.maxFiles,
       maxFileBytes: options.maxFileBytes ?? BUNDLED.uploadLimits.maxFileBytes,
       maxFilenameLength: BUNDLED.maxFilenameLength,
     },
+    settings: { processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS, failure_rate: options.failureRate ?? 0 },
+    concurrency: DEFAULT_CONCURRENCY,
+    runBudgetMs: IN_PROCESS_RUN_BUDGET_MS,
+    random: createRandom(options.seed),
+    journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    logger: { info: () => {}, error: (details: unknown, message?: string) => console.error(`docproc mock: ${message}`, details) },
   });
 
   const prefix = base ? `^${escapeRegExp(base.origin + base.path)}` : '^[a-z][a-z0-9+.-]*://[^/]+';

@@ -1,4 +1,5 @@
 import { defineCheck } from '../definitions/check.js';
+import { IDEMPOTENCY_RULES, LIST_VIEW_RULES, RETRY_RULES } from './sequence-rules.js';
 
 /**
  * What the stateful model run judges: random sequences of uploads, lists, reads and retries (two tenants
@@ -13,23 +14,7 @@ export const modelChecks = {
     area: 'model',
     description:
       'In random sequences of operations, every list holds exactly the documents the model says match (status_filter, literal case-insensitive search on filename or completed text), newest first, with true totals and ceil(total/limit) pages.',
-    rules: [
-      'list.newest-first',
-      'list.status-filter',
-      'list.search',
-      'list.search-literal',
-      'list.search-not-completed',
-      'list.no-content',
-      'list.page-past-end',
-      'list.total',
-      'list.total-pages',
-      'list.page-echoed',
-      'list.limit-used',
-      'list.limit-default',
-      'list.page-default',
-      'tenancy.own-documents',
-      'upload.all-or-nothing',
-    ],
+    rules: [...LIST_VIEW_RULES, 'upload.all-or-nothing'],
   }),
   documents: defineCheck({
     id: 'model.documents',
@@ -38,18 +23,13 @@ export const modelChecks = {
     description:
       'In random sequences of operations, every upload, read and retry answers as the model says: status code, fields, attempts, the lifecycle (processing -> completed | failed, retry -> processing), text with the words the suite put in the file.',
     rules: [
+      ...RETRY_RULES,
       'lifecycle.created-processing',
       'lifecycle.run-ends',
-      'retry.starts-new-run',
-      'retry.busy-409',
-      'retry.accepted-202',
-      'retry.answer',
-      'retry.busy-document-busy',
       'upload.accepted-202',
       'upload.part-order',
       'upload.filename-verbatim',
       'document.size-bytes',
-      'document.attempts',
       'get.with-content',
       'get.unknown-404',
     ],
@@ -76,12 +56,6 @@ export const modelChecks = {
     area: 'upload',
     description:
       'Over random sequences of uploads under a few Idempotency-Keys: a repeat replays (same ids, `Idempotent-Replayed: true`), other files are a 409 idempotency_key_reused, a failed upload is not remembered (its key then works for any files), and keys belong to their API key.',
-    rules: [
-      'idempotency.replay',
-      'idempotency.failure-forgotten',
-      'idempotency.replay-header',
-      'idempotency.scoped-to-api-key',
-      'idempotency.reused-409',
-    ],
+    rules: [...IDEMPOTENCY_RULES],
   }),
 } as const;

@@ -1,4 +1,5 @@
 import { defineCheck } from '../definitions/check.js';
+import { IDEMPOTENCY_RULES, LIST_VIEW_RULES, RETRY_RULES } from './sequence-rules.js';
 
 // What the differential run judges (oracle/): random sequences sent to the target and, in lockstep, to the
 // reference core in the suite's own process, every answer compared whole but for what the contract lets a
@@ -13,6 +14,7 @@ export const oracleChecks = {
     area: 'oracle',
     description: `In random sequences (generated files, names at and past the contract's limits, keys, repeats, two tenants), every upload ${ANSWERED_AS_THE_REFERENCE}.`,
     rules: [
+      ...IDEMPOTENCY_RULES,
       'upload.multipart-files',
       'upload.type-from-bytes',
       'upload.all-or-nothing',
@@ -24,11 +26,6 @@ export const oracleChecks = {
       'upload.filename-verbatim',
       'upload.filename-length',
       'upload.filename-no-nul',
-      'idempotency.replay',
-      'idempotency.replay-header',
-      'idempotency.scoped-to-api-key',
-      'idempotency.reused-409',
-      'idempotency.failure-forgotten',
       'errors.413-limits',
       'errors.unsupported-names-file',
       'document.size-bytes',
@@ -42,24 +39,11 @@ export const oracleChecks = {
     area: 'oracle',
     description: `In random sequences, every list (each parameter ordinary, at a boundary the contract states, repeated or unknown; search terms cut from names and texts in every case) ${ANSWERED_AS_THE_REFERENCE}.`,
     rules: [
-      'list.newest-first',
-      'list.status-filter',
-      'list.search',
-      'list.search-literal',
+      ...LIST_VIEW_RULES,
       'list.search-case-folding',
       'list.search-keeps-marks',
-      'list.search-not-completed',
-      'list.no-content',
       'list.validated-not-clamped',
       'list.unknown-params-ignored',
-      'list.page-past-end',
-      'list.total',
-      'list.total-pages',
-      'list.page-echoed',
-      'list.limit-used',
-      'list.limit-default',
-      'list.page-default',
-      'tenancy.own-documents',
       'errors.validation-400',
     ],
   }),
@@ -90,13 +74,6 @@ export const oracleChecks = {
     profile: 'full',
     area: 'oracle',
     description: `In random sequences, every retry (of finished and processing documents, another tenant's, far and invalid ids) ${ANSWERED_AS_THE_REFERENCE}.`,
-    rules: [
-      'retry.starts-new-run',
-      'retry.busy-409',
-      'retry.accepted-202',
-      'retry.answer',
-      'retry.busy-document-busy',
-      'document.attempts',
-    ],
+    rules: [...RETRY_RULES],
   }),
 };

@@ -1,11 +1,6 @@
 import { createKeyring } from '@docproc-kit/reference/api/keys.js';
-import { createFaults } from '@docproc-kit/reference/controls/faults.js';
-import { createReferenceCore } from '@docproc-kit/reference/core.js';
-import { fetchApi } from '@docproc-kit/reference/http/fetch-api.js';
-import { createMemoryJournal } from '@docproc-kit/reference/journal/request-journal.js';
+import { createMemoryReference } from '@docproc-kit/reference/memory-reference.js';
 import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
-import { createLocalRunQueue } from '@docproc-kit/reference/processing/queue/local-run-queue.js';
-import { createSettings } from '@docproc-kit/reference/processing/settings.js';
 import { createMemoryStore } from '@docproc-kit/reference/store/memory/memory-store.js';
 import { createGatedExtractor, twinFilePath } from './gated-extractor.js';
 
@@ -39,22 +34,18 @@ const CONCURRENCY = 10_000;
  */
 export function createReferenceTwin(settings: TwinSettings): ReferenceTwin {
   const extractor = createGatedExtractor();
-  const { api, processor } = createReferenceCore({
+  const { handle, processor } = createMemoryReference({
+    keyring: createKeyring(settings.keys),
+    extractor,
+    limits: { maxFiles: settings.maxFiles, maxFileBytes: settings.maxFileBytes, maxFilenameLength: settings.maxFilenameLength },
+    settings: { processing_delay_ms: 0, failure_rate: 0 },
+    concurrency: CONCURRENCY,
+    runBudgetMs: RUN_BUDGET_MS,
+    random: () => 0.5,
+    journalSize: 0,
+    logger: { info: () => {}, error: () => {} },
     // The memory store keeps files in memory; their path only names the document for the extractor.
     store: { ...createMemoryStore(), filePath: twinFilePath },
-    extractor,
-    queue: createLocalRunQueue({ concurrency: CONCURRENCY }),
-    keyring: createKeyring(settings.keys),
-    settings: createSettings({ processing_delay_ms: 0, failure_rate: 0 }),
-    faults: createFaults(),
-    clock: () => new Date(),
-    random: () => 0.5,
-    runBudgetMs: RUN_BUDGET_MS,
-    journal: createMemoryJournal({ capacity: 0 }),
-    logger: { info: () => {}, error: () => {} },
-  });
-  const handle = fetchApi(api, {
-    limits: { maxFiles: settings.maxFiles, maxFileBytes: settings.maxFileBytes, maxFilenameLength: settings.maxFilenameLength },
   });
   return {
     send: handle,

@@ -6,6 +6,8 @@ import { Command, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { listen } from '../http/http-server.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
+import { banner } from '../lifecycle/banner.js';
+import { onShutdown } from '../lifecycle/shutdown.js';
 import { portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
@@ -54,26 +56,18 @@ export function mockCommand(): Command {
         process.exit(1);
       }
       process.stdout.write(
-        [
-          `docproc mock listening on ${http.url}${options.dynamic ? ' (dynamic bodies)' : ''}`,
-          `  API base URL   ${http.url}/api/v1`,
-          '  API key        any non-empty x-api-key',
-          `  contract       ${options.spec}`,
-          ...(isUrl(options.spec) ? [] : [`  API reference  ${http.url}/docs`]),
-          '',
-        ].join('\n'),
+        banner(`docproc mock listening on ${http.url}${options.dynamic ? ' (dynamic bodies)' : ''}`, [
+          ['API base URL', `${http.url}/api/v1`],
+          ['API key', 'any non-empty x-api-key'],
+          ['contract', options.spec],
+          !isUrl(options.spec) && ['API reference', `${http.url}/docs`],
+        ]),
       );
 
-      let stopping = false;
-      const shutdown = async () => {
-        if (stopping) return;
-        stopping = true;
+      onShutdown({ name: 'docproc mock' }, async () => {
         await http.close(2_000);
         await rm(tmpDir!, { recursive: true, force: true });
         logger.flush?.();
-        process.exit(0);
-      };
-      process.on('SIGINT', () => void shutdown());
-      process.on('SIGTERM', () => void shutdown());
+      });
     });
 }

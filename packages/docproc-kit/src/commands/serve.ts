@@ -15,6 +15,9 @@ import {
 } from '../http/http-server.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
+import { banner } from '../lifecycle/banner.js';
+import { onShutdown } from '../lifecycle/shutdown.js';
+import { apiKeySettings, fromList } from '../server/api-key-settings.js';
 import type { ReferenceService } from '../server/service.js';
 import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
@@ -55,55 +58,6 @@ const rate = (value: string) => {
 };
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-const fromList = (value: string | undefined) =>
-  (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/**
- * Why the key settings must stop start-up, or undefined: a key setting that is present but holds
- * no key would otherwise fall back to the public dev key and open the server.
- */
-export function emptyKeySetting(flagKeys: string[], envKeys: string | undefined): string | undefined {
-  if (flagKeys.some((key) => key.trim() === ''))
-    return '--api-key was given an empty key. Give each --api-key a key, or leave the option out to use the dev key.';
-  if (flagKeys.length === 0 && envKeys !== undefined && fromList(envKeys).length === 0) {
-    return (
-      `DOCPROC_API_KEYS is set but holds no key (${JSON.stringify(envKeys)}), and an empty setting would fall back to the public dev key ${DEV_API_KEY}. ` +
-      'Set it to one or more keys (comma-separated), or unset it to use the dev key.'
-    );
-  }
-  return undefined;
-}
-
-/**
- * What an API key may hold: printable ASCII other than space (0x21-0x7E). An HTTP header carries
- * other bytes unreliably (clients encode non-ASCII differently or refuse it, control characters are
- * refused, spaces at either end are stripped), so a key with them could never be sent intact.
- */
-export const API_KEY_RULE = /^[\x21-\x7E]+$/;
-
-/**
- * Why a configured key breaks {@link API_KEY_RULE}, naming the setting, the position and the code
- * point (never the key), or undefined when every key keeps it.
- * @example keyRuleViolation(['Kü'], undefined); // '--api-key has a key whose character 2 is U+00FC; ...'
- */
-export function keyRuleViolation(flagKeys: string[], envKeys: string | undefined): string | undefined {
-  const [setting, keys] = flagKeys.length > 0 ? ['--api-key', flagKeys] : ['DOCPROC_API_KEYS', fromList(envKeys)];
-  for (const key of keys) {
-    if (API_KEY_RULE.test(key)) continue;
-    const chars = [...key];
-    const at = chars.findIndex((char) => !API_KEY_RULE.test(char));
-    const codePoint = `U+${chars[at]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    return (
-      `${setting} has a key whose character ${at + 1} is ${codePoint}; an API key is printable ASCII without spaces ` +
-      '(0x21-0x7E: letters, digits and punctuation), since an HTTP header cannot carry anything else intact.'
-    );
-  }
-  return undefined;
-}
-
 /** `docproc serve`: the reference server with its embedded store. */
 export function serveCommand(): Command {
   return new Command('serve')
@@ -270,19 +224,19 @@ export function serveCommand(): Command {
         .choices(['auto', 'pretty', 'json']),
     )
     .action(async (options: ServeOptions) => {
-      const refusal =
-        emptyKeySetting(options.apiKey, process.env.DOCPROC_API_KEYS) ?? keyRuleViolation(options.apiKey, process.env.DOCPROC_API_KEYS);
-      if (refusal) {
-        process.stderr.write(`docproc serve: ${refusal}\n`);
+      const keySettings = apiKeySettings(options.apiKey, process.env.DOCPROC_API_KEYS);
+      if ('refusal' in keySettings) {
+        process.stderr.write(`docproc serve: ${keySettings.refusal}\n`);
         process.exit(2);
       }
-      const apiKeys = options.apiKey.length ? options.apiKey : fromList(process.env.DOCPROC_API_KEYS);
+      const apiKeys = keySettings.keys;
       const corsOrigins = options.corsOrigin.length ? options.corsOrigin : fromList(process.env.DOCPROC_CORS_ORIGINS);
       const pretty = options.logFormat === 'pretty' || (options.logFormat === 'auto' && process.stdout.isTTY === true);
       const logger = createLogger({ level: options.logLevel, pretty });
       // Loaded here, not at the top: every other command (and --help) would pay for the whole server.
       const { createReferenceService } = await import('../server/service.js');
       const { createMetrics } = await import('../ops/metrics.js');
+      const { listenOps } = await import('../ops/ops-listener.js');
       const metrics = createMetrics();
       let service: ReferenceService;
       let http: Awaited<ReturnType<typeof listen>>;
@@ -323,15 +277,7 @@ export function serveCommand(): Command {
           throw error;
         });
         if (options.metricsPort !== undefined) {
-          const ops = service.ops;
-          metricsHttp = await listen(
-            (req, res) => {
-              if (ops(req, res)) return;
-              res.writeHead(404, { 'Content-Type': 'text/plain' });
-              res.end('Only /metrics, /healthz and /readyz are here.\n');
-            },
-            { port: options.metricsPort, host: options.host },
-          ).catch(async (error: unknown) => {
+          metricsHttp = await listenOps(service.ops, { port: options.metricsPort, host: options.host }).catch(async (error: unknown) => {
             await http.close(0);
             await service!.close();
             throw error;
@@ -348,45 +294,27 @@ export function serveCommand(): Command {
         ? `${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'} (not shown)`
         : `${DEV_API_KEY} (dev key; set --api-key to change)`;
       process.stdout.write(
-        [
-          `docproc reference server listening on ${http.url}`,
-          `  API base URL   ${http.url}/api/v1`,
-          `  API key        ${keyLine}`,
-          options.databaseUrl ? `  store          ${service.storeLocation}` : `  data dir       ${service.storeLocation}`,
-          `  API reference  ${http.url}/docs  (contract: ${http.url}/openapi.json)`,
-          `  mock controls  ${http.url}/_mock/settings, /_mock/reset, /_mock/requests, /_mock/documents/{id}/next-outcome`,
-          `  operations     ${http.url}/healthz, /readyz, ${metricsHttp ? `${metricsHttp.url}/metrics` : '/metrics'} (no key)`,
+        banner(`docproc reference server listening on ${http.url}`, [
+          ['API base URL', `${http.url}/api/v1`],
+          ['API key', keyLine],
+          options.databaseUrl ? ['store', service.storeLocation] : ['data dir', service.storeLocation],
+          ['API reference', `${http.url}/docs  (contract: ${http.url}/openapi.json)`],
+          ['mock controls', `${http.url}/_mock/settings, /_mock/reset, /_mock/requests, /_mock/documents/{id}/next-outcome`],
+          ['operations', `${http.url}/healthz, /readyz, ${metricsHttp ? `${metricsHttp.url}/metrics` : '/metrics'} (no key)`],
           // With a shared database the count takes in runs other replicas are working on right now.
-          service.recovered
-            ? options.databaseUrl
-              ? `  processing     ${service.recovered} document(s) in the shared queue`
-              : `  resumed        ${service.recovered} document(s) left processing by the last run`
-            : '',
-          '',
-        ]
-          .filter((line, i, all) => line !== '' || i === all.length - 1)
-          .join('\n'),
+          service.recovered > 0 &&
+            (options.databaseUrl
+              ? ['processing', `${service.recovered} document(s) in the shared queue`]
+              : ['resumed', `${service.recovered} document(s) left processing by the last run`]),
+        ]),
       );
 
-      let stopping = false;
-      const shutdown = async (signal: NodeJS.Signals) => {
-        // `npm start` forwards the terminal's Ctrl-C, so the same signal often arrives twice; only
-        // the first counts. A shutdown that hangs is cut short rather than left running.
-        if (stopping) return;
-        stopping = true;
-        const longest = options.shutdownGraceMs + ANSWER_WAIT_MS + 10_000;
-        setTimeout(() => {
-          process.stderr.write(`docproc serve: shutdown took longer than ${longest / 1000} s, exiting anyway\n`);
-          process.exit(1);
-        }, longest).unref();
+      onShutdown({ name: 'docproc serve', deadlineMs: options.shutdownGraceMs + ANSWER_WAIT_MS + 10_000 }, async (signal) => {
         logger.info({ signal }, 'shutting down: new requests are answered 503, requests in flight finish');
         await http.close(options.shutdownGraceMs);
         await metricsHttp?.close(0);
         await service.close();
         logger.flush?.();
-        process.exit(0);
-      };
-      process.on('SIGINT', (signal) => void shutdown(signal));
-      process.on('SIGTERM', (signal) => void shutdown(signal));
+      });
     });
 }

@@ -82,7 +82,7 @@ describe('a shutdown', () => {
     const late = await call('/', { agent });
     expect(late).toMatchObject({
       status: 503,
-      headers: { 'retry-after': '5', connection: 'close', 'content-type': 'application/problem+json' },
+      headers: { 'retry-after': '5', connection: 'close', 'content-type': 'application/problem+json; charset=utf-8' },
     });
     expect(JSON.parse((late as { body: string }).body)).toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(await call('/')).toEqual({ error: 'ECONNREFUSED' });

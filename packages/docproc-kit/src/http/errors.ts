@@ -1,20 +1,12 @@
-import { ApiError, invalidRequest, type Problem, problemOf } from '@docproc-kit/reference/http/problem.js';
+import { ApiError, invalidRequest } from '@docproc-kit/reference/http/problem.js';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-
-/** The problem document for an error of this Express request, as it goes on the wire. */
-export function problemFor(error: ApiError, req: Request, res: Response): Problem {
-  const requestId = res.getHeader('x-request-id');
-  return problemOf(error, { instance: req.originalUrl.split('?')[0]!, requestId: typeof requestId === 'string' ? requestId : undefined });
-}
+import { answerProblem } from './problem-answer.js';
 
 /** Sends an error as `application/problem+json`. */
 export function sendProblem(error: ApiError, req: Request, res: Response): void {
-  res
-    .status(error.status)
-    .set(error.extra.headers ?? {})
-    .type('application/problem+json');
-  res.send(JSON.stringify(problemFor(error, req, res)));
+  const requestId = res.getHeader('x-request-id');
+  answerProblem(req, res, error, { requestId: typeof requestId === 'string' ? requestId : undefined });
 }
 
 /**

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { requestIdOf } from '@docproc-kit/reference/http/request-id.js';
 import { type ConnectionCounts, type ConnectionEvent, limitConnections } from './connection-limits.js';
 import { createDrain } from './drain.js';
+import { answerProblem, protocolError, rawProblemAnswer } from './problem-answer.js';
 import { refuseUnavailable } from './unavailable.js';
 
 /** How long a client may take; slow clients are cut so they cannot hold connections forever. */
@@ -58,46 +59,20 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     return;
   }
   const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const requestId = randomUUID();
   const detail =
     status === 408
       ? 'The request was not received in time.'
       : status === 431
         ? 'The request headers are too large.'
         : 'The request is not valid HTTP.';
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title: STATUS_CODES[status],
-    status,
-    detail,
-    code: 'invalid_request',
-    request_id: requestId,
-  });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.end(rawProblemAnswer(protocolError(status, detail), randomUUID()));
 }
 
 // An `Expect` other than 100-continue (which Node answers itself) never reaches the request listener; Node's own
 // answer is a bare 417. This one is a problem with a request id, like every other answer.
 function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const requestId = requestIdOf(req);
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title: STATUS_CODES[417],
-    status: 417,
-    detail: `The server supports no Expect but "100-continue" (got ${JSON.stringify(String(req.headers.expect).slice(0, 100))}).`,
-    code: 'invalid_request',
-    request_id: requestId,
-  });
-  res.writeHead(417, {
-    'Content-Type': 'application/problem+json',
-    'Content-Length': Buffer.byteLength(body),
-    'X-Request-Id': requestId,
-    Connection: 'close',
-  });
-  res.end(body);
+  const detail = `The server supports no Expect but "100-continue" (got ${JSON.stringify(String(req.headers.expect).slice(0, 100))}).`;
+  answerProblem(req, res, protocolError(417, detail), { requestId: requestIdOf(req), close: true });
 }
 
 // A request on a connection kept beyond the caps, with no room freed by the time it arrived.

@@ -1,43 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ApiRequest, type ApiResponse, type HandlesApi, problemResponse } from '@docproc-kit/reference/http/exchange.js';
+import { type ApiRequest, type HandlesApi, problemResponse } from '@docproc-kit/reference/http/exchange.js';
 import { ApiError } from '@docproc-kit/reference/http/problem.js';
 import express from 'express';
 import type { Logger } from 'pino';
 import { fromHttpError } from './errors.js';
 import { parseQueryString } from './query-string.js';
 import { requestSignal } from './request-lifetime.js';
-import { requestState } from './request-state.js';
 import type { UploadReceiver } from './upload/multipart-receiver.js';
+import { writeApiResponse } from './write-response.js';
 
-const MEDIA_TYPES = {
-  'application/json': 'application/json; charset=utf-8',
-  'application/problem+json': 'application/problem+json; charset=utf-8',
-};
 // Large enough for a seed of a thousand documents with some text each.
 const JSON_LIMIT = '2mb';
-
-function send(req: IncomingMessage, res: ServerResponse, response: ApiResponse): void {
-  // Answered already (a dripping upload cut with a 408 while it was being read): nothing more to say.
-  if (res.headersSent) return;
-  const { headers } = response;
-  for (const name in headers) res.setHeader(name, headers[name]!);
-  if (response.tenant !== undefined || response.operation !== undefined) {
-    const state = requestState(res);
-    state.tenant = response.tenant;
-    state.operation = response.operation;
-  }
-  if (response.body === undefined) {
-    res.writeHead(response.status);
-    res.end();
-    return;
-  }
-  res.writeHead(response.status, {
-    'Content-Type': MEDIA_TYPES[response.contentType ?? 'application/json'],
-    'Content-Length': typeof response.body === 'string' ? Buffer.byteLength(response.body) : response.body.byteLength,
-  });
-  // Node sends no body for a HEAD request, only its length.
-  res.end(req.method === 'HEAD' ? undefined : response.body);
-}
 
 /**
  * Carries requests from Node's HTTP server to an API and writes its answers as they are, with no framework
@@ -72,12 +45,12 @@ export function nodeApi(api: HandlesApi, receive: UploadReceiver, logger: Logger
         ),
     };
     api.handle(request).then(
-      (response) => send(req, res, response),
+      (response) => writeApiResponse(req, res, response),
       (err: unknown) => {
         logger.error({ err, requestId: req.id }, 'unexpected error');
         // Once headers are out, only dropping the connection can end the response.
         if (res.headersSent) return void res.destroy();
-        send(req, res, { ...problemResponse(new ApiError('internal_error'), request), headers: {} });
+        writeApiResponse(req, res, { ...problemResponse(new ApiError('internal_error'), request), headers: {} });
       },
     );
   };

@@ -51,7 +51,7 @@ export function jsonResponse(status: number, body: string | Uint8Array<ArrayBuff
 }
 
 /** The problem+json answer of an error to this request. */
-export function problemResponse(error: ApiError, request: Pick<ApiRequest, 'path' | 'requestId'>): ApiResponse {
+export function problemResponse(error: ApiError, request: { path: string; requestId?: string }): ApiResponse {
   const problem = problemOf(error, { instance: request.path, requestId: request.requestId });
   return {
     status: error.status,

@@ -53,13 +53,18 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     detail?: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extra: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      /** Another status than the code's own, with its reason phrase: the protocol's 408, 417 and 431 are `invalid_request`. */
+      status?: { status: number; title: string };
+    } = {},
   ) {
     const template = TEMPLATES[code];
     super(detail ?? template.detail);
     this.name = 'ApiError';
-    this.status = template.status;
-    this.title = template.title;
+    this.status = extra.status?.status ?? template.status;
+    this.title = extra.status?.title ?? template.title;
   }
 }
 
@@ -76,15 +81,16 @@ export function invalidRequest(errors: FieldError[], detail?: string): ApiError 
  * The problem document for an error, as it goes on the wire.
  * @example problemOf(new ApiError('not_found'), { instance: '/api/v1/documents/get_document/9', requestId: 'r-1' });
  */
-export function problemOf(error: ApiError, { instance, requestId }: { instance: string; requestId?: string }): Problem {
+export function problemOf(error: ApiError, { instance, requestId }: { instance?: string; requestId?: string }): Problem {
   const problem: Problem = {
     type: 'about:blank',
     title: error.title,
     status: error.status,
     detail: error.message,
     code: error.code,
-    instance,
   };
+  // Where the request's path was never read (a request that is not HTTP), there is none to name.
+  if (instance !== undefined) problem.instance = instance;
   if (requestId !== undefined) problem.request_id = requestId;
   if (error.extra.errors) problem.errors = error.extra.errors;
   return problem;

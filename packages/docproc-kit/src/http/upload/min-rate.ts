@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MinUploadRate } from '@docproc-kit/reference/http/upload/received-upload.js';
+import { answerProblem, protocolError } from '../problem-answer.js';
 
 /** The rate `docproc serve` enforces unless told otherwise. */
 export const DEFAULT_MIN_UPLOAD_RATE: MinUploadRate = { bytesPerSecond: 1024, windowMs: 10_000 };
@@ -22,24 +23,7 @@ export function watchUploadRate(req: IncomingMessage, res: ServerResponse, { byt
     if (received >= minimum || req.complete) return;
     stop();
     const detail = `The upload arrived slower than ${bytesPerSecond} bytes/s over ${windowMs / 1000} s, the minimum; the request was cut.`;
-    if (!res.headersSent) {
-      const body = {
-        type: 'about:blank',
-        title: 'Request Timeout',
-        status: 408,
-        detail,
-        code: 'invalid_request',
-        instance: (req.url ?? '').split('?')[0],
-        request_id: req.id,
-      };
-      const text = JSON.stringify(body);
-      res.writeHead(408, {
-        Connection: 'close',
-        'Content-Type': 'application/problem+json; charset=utf-8',
-        'Content-Length': Buffer.byteLength(text),
-      });
-      res.end(text);
-    }
+    answerProblem(req, res, protocolError(408, detail), { requestId: req.id, close: true });
     // Once the answer is out; the request's error then tears down the upload and its temp files.
     const cut = () => req.destroy(new Error(detail));
     if (res.writableFinished) cut();
