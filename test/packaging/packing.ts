@@ -48,10 +48,11 @@ export async function runOk(
 /**
  * Copies the working tree (tracked and untracked-but-not-ignored files, as a clone with these changes would
  * have) to a temp dir, with the repository's node_modules linked in, so packing there (whose lifecycle
- * scripts rebuild dist/) never rewrites files that other tests of this checkout are running.
+ * scripts rebuild dist/) never rewrites files that other tests of this checkout are running. Into `into` when
+ * given (a new directory), else a new temp dir.
  */
-export async function copyWorkingTree(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'docproc-clone-'));
+export async function copyWorkingTree(into?: string): Promise<string> {
+  const dir = into ?? (await mkdtemp(join(tmpdir(), 'docproc-clone-')));
   const { stdout } = await runOk('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: repoRoot,
     timeoutMs: 30_000,

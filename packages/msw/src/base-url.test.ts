@@ -45,6 +45,12 @@ describe('where the mock answers is said, never assumed', () => {
     ['anyOrigin: false alone', { anyOrigin: false }, /needs baseUrl .* or anyOrigin: true/],
     ['both', { baseUrl: 'http://docproc.test', anyOrigin: true }, /either baseUrl or anyOrigin: true, not both/],
     ['a baseUrl ending in /api/v1', { baseUrl: 'http://docproc.test/api/v1' }, /without \/api\/v1/],
+    [
+      'a relative baseUrl where there is no page (Node)',
+      { baseUrl: '/' },
+      /^baseUrl '\/' is not an absolute URL .*pass .* e\.g\. baseUrl: 'http:\/\/docproc\.test'/,
+    ],
+    ['a baseUrl that is no URL at all', { baseUrl: 'docproc test' }, /^baseUrl 'docproc test' is not an absolute URL/],
   ])('with %s, both factories throw a TypeError saying what to give', (_what, options, message) => {
     for (const factory of Object.values(create)) expect(() => factory(options)).toThrow(message);
   });

@@ -38,7 +38,7 @@ export function createDocprocFetch(options: DocprocMockOptions): DocprocFetch {
   const mockFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     if (!service.underBase(new URL(request.url))) {
-      throw new TypeError(`fetch failed: the docproc mock answers only under ${options.baseUrl}, not ${request.url}`);
+      throw new TypeError(`fetch failed: the docproc mock answers only under ${service.base}, not ${request.url}`);
     }
     return abortable(request.signal, service.serve(request));
   };

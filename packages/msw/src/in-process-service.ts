@@ -33,7 +33,8 @@ export interface DocprocMockSettings {
 
 /**
  * Where the mock answers, said once: the service's `baseUrl` (its base_url without `/api/v1`, e.g.
- * `https://docproc.example.com`), and only requests under it; or `anyOrigin: true`, the contract's paths
+ * `https://docproc.example.com`; in a browser page also relative, e.g. `'/'` for the page's own origin,
+ * resolved against `location`), and only requests under it; or `anyOrigin: true`, the contract's paths
  * (`/api/v1/...`, the controls under `/_mock/...`) on every origin, the app's own backend's too. Anything the
  * mock does not answer goes on to MSW's `onUnhandledRequest` (the handlers) or fails as an unreachable host
  * does (the fetch).
@@ -45,6 +46,8 @@ export type DocprocMockOptions = DocprocMockSettings & DocprocMockOrigin;
 
 /** The reference service's core in this process, with the memory store: what the MSW handlers and the fetch mock carry. */
 export interface InProcessService {
+  /** The base the mock answers under, resolved (`baseUrl: '/'` in a page on http://localhost:5173 is `http://localhost:5173/`); undefined with `anyOrigin`. */
+  readonly base: string | undefined;
   /** Whether a URL is under `baseUrl` (every URL is with `anyOrigin`). */
   underBase(url: URL): boolean;
   /** The URLs the mock answers, as a RegExp on `origin + pathname` (how MSW matches handlers): the API's and the controls' paths under `baseUrl`, or on any origin with `anyOrigin`. */
@@ -62,6 +65,23 @@ export interface InProcessService {
 const PREFIXES = ['/api/v1', '/_mock'];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+// A page's app names its own origin as '/' (or a path on it): resolved against the page's location, where
+// there is one. Where there is none (Node, a worker without a document) a relative base means nothing.
+function resolveBaseUrl(baseUrl: string): URL {
+  const page = (globalThis as { location?: { href?: string } }).location?.href;
+  for (const against of [undefined, page]) {
+    try {
+      return new URL(baseUrl, against);
+    } catch {
+      // not absolute, or no page to resolve it against: the next, or the error below
+    }
+  }
+  throw new TypeError(
+    `baseUrl '${baseUrl}' is not an absolute URL and there is no page location to resolve it against: ` +
+      "pass the service's base_url in full, e.g. baseUrl: 'http://docproc.test' (a relative one such as '/' works only in a browser page)",
+  );
+}
+
 // The base the mock answers under, or undefined for any origin (asked for in so many words).
 function parseOrigin({ baseUrl, anyOrigin }: Partial<DocprocMockOrigin>): { origin: string; path: string } | undefined {
   if (anyOrigin === true && baseUrl === undefined) return undefined;
@@ -70,7 +90,7 @@ function parseOrigin({ baseUrl, anyOrigin }: Partial<DocprocMockOrigin>): { orig
     throw new TypeError(
       "the docproc mock needs baseUrl (the service's base_url, e.g. 'http://docproc.test'), or anyOrigin: true to answer /api/v1 on every origin",
     );
-  const url = new URL(baseUrl);
+  const url = resolveBaseUrl(baseUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be http(s): ${baseUrl}`);
   if (/\/api\/v1\/?$/.test(url.pathname))
     throw new TypeError(`baseUrl is the service's base_url without /api/v1 (the paths carry it): ${baseUrl}`);
@@ -127,6 +147,7 @@ export function createInProcessService(options: DocprocMockOptions): InProcessSe
   };
 
   return {
+    base: base && `${base.origin}${base.path}/`,
     underBase: (url) => !base || (url.origin === base.origin && `${url.pathname}/`.startsWith(`${base.path}/`)),
     urlPattern,
     serve,
