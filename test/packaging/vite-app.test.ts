@@ -3,10 +3,10 @@ import { cp, mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { launchChromium } from '@docproc-kit/test-support/chromium.js';
 import getPort from 'get-port';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/chromium.js';
 import { copyWorkingTree, removeAll, repoRoot, runOk } from './packing.js';
 import { type TitledBlock, titledBlocks } from './readme-blocks.js';
 import { VITE_REACT_TS_TEMPLATE } from './vite-template.js';

@@ -89,7 +89,12 @@ describe('connections per client address', () => {
     const refused = await answer('127.0.0.1');
     expect(refused).toMatchObject({
       status: 503,
-      headers: { 'content-type': 'application/problem+json; charset=utf-8', 'retry-after': '1', connection: 'close', 'x-request-id': expect.any(String) },
+      headers: {
+        'content-type': 'application/problem+json; charset=utf-8',
+        'retry-after': '1',
+        connection: 'close',
+        'x-request-id': expect.any(String),
+      },
     });
     expect(JSON.parse((refused as { body: string }).body)).toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(await get('127.0.0.2')).toBe(200);
