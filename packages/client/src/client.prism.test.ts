@@ -66,7 +66,12 @@ describe('the typed client against a non-problem error', () => {
   let server: Server;
   beforeAll(async () => {
     // A real HTTP server standing in for a misbehaving gateway in front of the service.
-    server = createServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>'));
+    server = createServer((req, res) =>
+      req.url?.includes('get_documents')
+        ? // A dev server's fallback page for a path it does not know: a 200, but no answer of the API.
+          res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><div id="root"></div>')
+        : res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
@@ -75,6 +80,13 @@ describe('the typed client against a non-problem error', () => {
     const { port } = server.address() as AddressInfo;
     const { error } = await createDocprocClient({ baseUrl: `http://127.0.0.1:${port}/`, apiKey: 'k' }).getDocument(1);
     expect(error).toMatchObject({ status: 502, code: 'unexpected_response', detail: expect.stringContaining('Bad gateway') });
+  });
+
+  it('reports a 200 HTML page as an unexpected_response, not a thrown SyntaxError', async () => {
+    const { port } = server.address() as AddressInfo;
+    const { data, error } = await createDocprocClient({ baseUrl: `http://127.0.0.1:${port}/`, apiKey: 'k' }).listDocuments();
+    expect(data).toBeUndefined();
+    expect(error).toMatchObject({ status: 200, code: 'unexpected_response', detail: expect.stringContaining('text/html') });
   });
 });
 

@@ -118,20 +118,42 @@ async function toPart(file: UploadFile, { Blob: FetchBlob }: FetchRealm): Promis
   return [new FetchBlob([bytes], type ? { type } : {}), name];
 }
 
-/** Turns openapi-fetch's `{ data, error, response }` into a {@link Result} whose error is always typed. */
-async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Result<T>> {
+/** The error of an answer that is not one the contract describes (a gateway's page, a body that is not JSON). */
+function unexpected(response: Response, detail: string): ClientError {
+  return {
+    type: 'about:blank',
+    title: response.statusText || 'Unexpected response',
+    status: response.status,
+    detail,
+    code: 'unexpected_response',
+  };
+}
+
+/**
+ * Turns openapi-fetch's `{ data, error, response }` into a {@link Result} whose error is always typed. Bodies
+ * are read as text (`parseAs: 'text'`) and parsed here, so a 2xx that is not JSON (an HTML page a dev server
+ * or a gateway answers for a path it does not know) is an `unexpected_response`, not a thrown SyntaxError.
+ */
+async function settle<T>(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<Result<T>> {
   const { data, error, response } = await call;
-  if (response.ok) return { data: data as T, response };
+  if (response.ok) {
+    const text = typeof data === 'string' ? data : '';
+    const mediaType = response.headers.get('content-type') ?? '';
+    try {
+      if (!/[/+]json\b/i.test(mediaType)) throw new TypeError(`a ${mediaType || 'body without a media type'}`);
+      return { data: JSON.parse(text) as T, response };
+    } catch (reason) {
+      const what = reason instanceof SyntaxError ? 'a body that is not JSON' : (reason as Error).message;
+      return {
+        error: unexpected(response, `HTTP ${response.status} with ${what}, not the contract's JSON: ${text.slice(0, 300)}`),
+        response,
+      };
+    }
+  }
   const isProblem = typeof error === 'object' && error !== null && 'code' in error && 'status' in error;
   if (isProblem) return { error: error as ClientError, response };
   return {
-    error: {
-      type: 'about:blank',
-      title: response.statusText || 'Unexpected response',
-      status: response.status,
-      detail: typeof error === 'string' ? error.slice(0, 500) : `HTTP ${response.status} without a problem body`,
-      code: 'unexpected_response',
-    },
+    error: unexpected(response, typeof error === 'string' ? error.slice(0, 500) : `HTTP ${response.status} without a problem body`),
     response,
   };
 }
@@ -168,7 +190,9 @@ export function createDocprocClient(options: DocprocClientOptions) {
   const retrying = policy.attempts > 1;
 
   const getOnce = (documentId: number, init: CallOptions = {}): Promise<Result<Document>> =>
-    settle(api.GET(GET, { params: { path: { document_id: documentId } }, signal: init.signal, headers: init.headers }));
+    settle<Document>(
+      api.GET(GET, { params: { path: { document_id: documentId } }, signal: init.signal, headers: init.headers, parseAs: 'text' }),
+    );
 
   /** One document with its extracted text. */
   const getDocument = async (documentId: number, init: CallOptions = {}): Promise<Result<Document>> =>
@@ -179,7 +203,7 @@ export function createDocprocClient(options: DocprocClientOptions) {
     settled(
       await withRetry(
         policy,
-        () => settle(api.GET(LIST, { params: { query }, signal: init.signal, headers: init.headers })),
+        () => settle<DocumentList>(api.GET(LIST, { params: { query }, signal: init.signal, headers: init.headers, parseAs: 'text' })),
         transient,
         init.signal,
       ),
@@ -200,7 +224,7 @@ export function createDocprocClient(options: DocprocClientOptions) {
       const given = Object.keys(init.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key');
       const key = init.idempotencyKey ?? (given || !retrying ? undefined : uuid());
       const send = () =>
-        settle(
+        settle<UploadResult>(
           api.POST(UPLOAD, {
             params: { header: key ? { 'Idempotency-Key': key } : {} },
             body: { 'files[]': parts.map(([blob]) => blob) },
@@ -215,6 +239,7 @@ export function createDocprocClient(options: DocprocClientOptions) {
             // another realm's (see fetchRealm), so its JSON default is taken off here.
             headers: { ...Object.fromEntries(new Headers(init.headers)), 'content-type': null },
             signal: init.signal,
+            parseAs: 'text',
           }),
         );
       // Under a key, a repeat is replayed (or told the first is still in flight, 409 idempotency_key_in_use).
@@ -234,7 +259,9 @@ export function createDocprocClient(options: DocprocClientOptions) {
      */
     async retryDocument(documentId: number, init: CallOptions = {}): Promise<Result<Document>> {
       const send = () =>
-        settle(api.POST(RETRY, { params: { path: { document_id: documentId } }, signal: init.signal, headers: init.headers }));
+        settle<Document>(
+          api.POST(RETRY, { params: { path: { document_id: documentId } }, signal: init.signal, headers: init.headers, parseAs: 'text' }),
+        );
       const first = await withRetry(policy, send, (a) => NOTHING_CHANGED.includes(statusOf(a)!), init.signal);
       if (retrying && transient(first) && !NOTHING_CHANGED.includes(statusOf(first)!)) {
         const read = await getDocument(documentId, init).catch(() => undefined);
