@@ -1,4 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
+import type { Liveness } from '../kit/transient.js';
 import type { TransportSettings } from '../kit/transport-settings.js';
 
 /** The parsed options of `docproc conformance`. */
@@ -93,6 +94,8 @@ export type ConformanceSuiteConfig = Omit<
   maxBodyBytes: number;
   /** When the run stops (ms since the epoch). */
   deadlineAt: number;
+  /** What the CLI's probe saw of the target before the run: a target silent from the start stops the run early. */
+  liveness?: Liveness;
   /** A folder the run's scenario files share (the stop mark): removed when the run ends. */
   stateDir: string;
   /** The run's seed (given, or drawn and printed). */

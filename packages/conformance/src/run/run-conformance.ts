@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { createDispatcher } from '../kit/dispatcher.js';
-import { readStopMark } from '../kit/transient.js';
+import { type Liveness, readStopMark } from '../kit/transient.js';
 import { bodyCapFor } from '../kit/transport.js';
 import { createReporter } from '../report/reporter.js';
 import { loadContract } from '../rules/contract.js';
@@ -85,11 +85,15 @@ export async function runConformance(
   const limits = { timeoutMs: options.requestTimeoutMs, maxWaitMs, maxBodyBytes, deadlineAt };
   const reach = { dispatcher: createDispatcher(transport), settings: transport };
   let baseUrl: string;
+  let liveness: Liveness;
   try {
     const reached = await preflight(givenBaseUrl, options.apiKey, listPath, limits, reach);
     if (reached.warning) warn(reached.warning);
     baseUrl = reached.baseUrl;
-    if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, limits, reach);
+    liveness = reached.liveness;
+    // A target that did not answer the first probe in time is left to the run to judge, at once.
+    if (options.secondApiKey !== undefined && liveness.answered > 0)
+      await preflight(baseUrl, options.secondApiKey, listPath, limits, reach);
   } finally {
     await reach.dispatcher.close();
   }
@@ -124,6 +128,7 @@ export async function runConformance(
     maxWaitMs,
     maxBodyBytes,
     deadlineAt,
+    liveness,
     stateDir: mkdtempSync(join(tmpdir(), `docproc-conformance-${runId}-state-`)),
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),
