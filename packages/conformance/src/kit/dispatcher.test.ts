@@ -66,6 +66,10 @@ describe('the run dispatcher through a forward proxy', () => {
   beforeAll(async () => {
     proxy = createServer((req, res) => {
       requests.push({ line: `${req.method} ${req.url}`, headers: req.headers });
+      if (!req.headers['proxy-authorization']) {
+        res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"', 'x-squid-error': 'ERR_CACHE_ACCESS_DENIED 0' });
+        return res.end();
+      }
       res.end('relayed');
     });
     proxy.on('connect', (req: { url?: string }, socket: Socket) => {
@@ -89,6 +93,19 @@ describe('the run dispatcher through a forward proxy', () => {
       line: 'GET http://target.example:8080/api/v1/x?a=1',
       headers: { host: 'target.example:8080', 'proxy-authorization': `Basic ${Buffer.from('ci:s3cret').toString('base64')}` },
     });
+  });
+
+  it('fails a request the proxy wants credentials for with what it said (fetch alone says nothing of a 407)', async () => {
+    const dispatcher = createDispatcher({ ...DIRECT, proxy: { http: proxyUrl } });
+    try {
+      const answer = await fetchBounded({ url: 'http://target.example:8080/x', method: 'GET', headers: {}, dispatcher }, limits);
+      expect(answer).toMatchObject({
+        proxyRefused:
+          'answered GET http://target.example:8080/x itself, 407 (X-Squid-Error: ERR_CACHE_ACCESS_DENIED 0, Proxy-Authenticate: Basic realm="corp"); the proxy wants credentials: give them in its URL, http://user:password@host:port',
+      });
+    } finally {
+      await dispatcher.close();
+    }
   });
 
   it('tunnels https with CONNECT; a refused tunnel is the proxy refusing, named without its credentials', async () => {

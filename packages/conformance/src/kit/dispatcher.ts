@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher, Pool } from 'undici';
-import { proxyAuthorization } from './proxy.js';
+import { describeProxyAnswer, ProxyRefused, proxyAuthorization, proxyShown } from './proxy.js';
 import { addGatewayHeaders, proxyFor, type TransportSettings, tlsOptions } from './transport-settings.js';
 import { tunnelConnector } from './tunnel.js';
 
@@ -22,6 +22,25 @@ export function withGatewayHeaders(headers: DispatchHeaders, gateway: TransportS
 }
 
 /**
+ * `handler`, but a 407 (the proxy wants credentials) fails the request with {@link ProxyRefused} saying what
+ * the proxy answered: fetch would turn it into a network error that says nothing (Fetch standard, HTTP-network-
+ * or-cache fetch, step 15).
+ */
+function refusingProxyAuth(handler: Dispatcher.DispatchHandlers, proxy: string, request: string): Dispatcher.DispatchHandlers {
+  const own = handler.onHeaders;
+  if (!own) return handler;
+  // Delegates every other call (and the state fetch keeps on its handler) to `handler` itself.
+  return Object.assign(Object.create(handler) as Dispatcher.DispatchHandlers, {
+    onHeaders(this: Dispatcher.DispatchHandlers, status: number, raw: Buffer[], resume: () => void, statusText: string) {
+      if (status !== 407) return own.call(this, status, raw, resume, statusText);
+      const headers = new Headers();
+      for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!.toString('latin1'), raw[i + 1]!.toString('latin1'));
+      throw new ProxyRefused(proxy, `answered ${request} itself, ${describeProxyAnswer(status, headers)}`);
+    },
+  });
+}
+
+/**
  * Connections to a forward proxy that carry plain http requests for `origin` in absolute form (`GET
  * http://host:port/path HTTP/1.1`, RFC 9112 §3.2.2), `Host` the target's, and the proxy URL's credentials
  * as `Proxy-Authorization`: what curl, Python's requests and Go's net/http send, and what a proxy that
@@ -29,19 +48,22 @@ export function withGatewayHeaders(headers: DispatchHeaders, gateway: TransportS
  */
 class AbsoluteFormPool extends Pool {
   readonly #origin: string;
+  readonly #proxy: string;
   readonly #extra: Array<[string, string]>;
 
   constructor(origin: URL, proxy: URL, options: Pool.Options) {
     super(proxy.origin, options);
     this.#origin = origin.origin;
+    this.#proxy = proxyShown(proxy);
     const authorization = proxyAuthorization(proxy);
     this.#extra = [['host', origin.host], ...(authorization ? [['proxy-authorization', authorization] as [string, string]] : [])];
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandlers): boolean {
+    const path = `${this.#origin}${options.path}`;
     return super.dispatch(
-      { ...options, path: `${this.#origin}${options.path}`, headers: withHeaders(options.headers, this.#extra) },
-      handler,
+      { ...options, path, headers: withHeaders(options.headers, this.#extra) },
+      refusingProxyAuth(handler, this.#proxy, `${options.method} ${path}`),
     );
   }
 }

@@ -92,7 +92,7 @@ export function createPrepare(
       reproduce: () =>
         (reproduced ??= curlCommand(request, join(options.reproDir, 'bodies'), number, {
           shownAs: join(options.reproShownAs ?? options.reproDir, 'bodies'),
-          transportArgs: curlTransportArgs(transport),
+          transportArgs: curlTransportArgs(transport, base),
         })),
       ...(requestId !== undefined ? { requestId } : {}),
     };

@@ -49,20 +49,17 @@ export function proxyRefusal(answer: { status: number; headers: Headers }, sentR
 }
 
 /**
- * A proxy refused to tunnel to the target (`CONNECT` answered with anything but 2xx): the target was never
- * reached. The message names the proxy by its origin and says what it answered.
+ * A forward proxy answered itself instead of reaching the target: refused to tunnel (`CONNECT` answered with
+ * anything but 2xx), or wanted credentials (a 407, which fetch turns into a bare network error). The message
+ * names the proxy by its origin and says what it answered.
  */
 export class ProxyRefused extends Error {
   override readonly name = 'ProxyRefused';
   readonly code = 'EPROXYREFUSED';
   /** What the proxy did, without naming it: `refused CONNECT 127.0.0.1:8443: 403 (X-Squid-Error: ERR_ACCESS_DENIED 0)`. */
   readonly refusal: string;
-  constructor(
-    readonly proxy: string,
-    said: string,
-    authority: string,
-  ) {
-    super(`the proxy ${proxy} refused CONNECT ${authority}: ${said}`);
-    this.refusal = `refused CONNECT ${authority}: ${said}`;
+  constructor(proxy: string, refusal: string) {
+    super(`the proxy ${proxy} ${refusal}`);
+    this.refusal = refusal;
   }
 }

@@ -86,11 +86,8 @@ export async function tunnel(
     const colon = field.indexOf(':');
     if (colon > 0) headers.append(field.slice(0, colon).trim(), field.slice(colon + 1).trim());
   }
-  throw new ProxyRefused(
-    proxyShown(proxyUrl),
-    status ? describeProxyAnswer(Number(status), headers) : JSON.stringify(statusLine.slice(0, 80)),
-    authority,
-  );
+  const said = status ? describeProxyAnswer(Number(status), headers) : JSON.stringify(statusLine.slice(0, 80));
+  throw new ProxyRefused(proxyShown(proxyUrl), `refused CONNECT ${authority}: ${said}`);
 }
 
 /**

@@ -143,7 +143,7 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
     const script = sequenceScript(log, {
       bodyDir: join(settings.reproDir, 'model', `sequence-${failure.sequence}`),
       shownAs: join(settings.reproShownAs ?? settings.reproDir, 'model', `sequence-${failure.sequence}`),
-      transportArgs: curlTransportArgs(settings.http.transport),
+      transportArgs: curlTransportArgs(settings.http.transport, settings.baseUrl),
       header: [
         `docproc conformance model run against ${settings.baseUrl}, seed ${settings.seed}: the shortest sequence found (${log.length} steps, from ${firstLength})`,
         `that makes the target differ from the model of the contract (step ${failedAt + 1}). Rerun the model run: --only model --seed ${settings.seed}`,

@@ -175,7 +175,7 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
     const script = sequenceScript(seq.log, {
       bodyDir: join(settings.reproDir, 'oracle', `sequence-${n}`),
       shownAs: join(settings.reproShownAs ?? settings.reproDir, 'oracle', `sequence-${n}`),
-      transportArgs: curlTransportArgs(settings.http.transport),
+      transportArgs: curlTransportArgs(settings.http.transport, settings.baseUrl),
       header: [
         `docproc conformance oracle run against ${settings.baseUrl}, seed ${settings.seed}: the shortest sequence found (${seq.log.length} steps, from ${first?.length})`,
         `whose answers differ from the reference core's (step ${failedAt + 1}). Rerun: --only oracle --seed ${settings.seed}`,

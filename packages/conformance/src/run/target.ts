@@ -120,7 +120,7 @@ async function probe(
       return { liveness: { answered: 0, unanswered: answer.timedOut ? 1 : 0 } };
     }
     const refused = proxy ? proxyRefusal(answer) : undefined;
-    if (refused) throw new UsageError(`cannot reach ${baseUrl}${through}: it answered GET ${listPath} itself, ${refused}`);
+    if (refused) throw new UsageError(`cannot reach ${baseUrl}${through}: it answered GET ${url} itself, ${refused}`);
     if (answer.status === 401) throw new UsageError(`${baseUrl} refused --api-key (401 on GET ${listPath}); check the key`);
     if (!TRANSIENT_STATUSES.has(answer.status)) return { answer, liveness: { answered: 1, unanswered: 0 } };
     const waitMs = retryAfterMs(answer.headers) ?? backoffMs(resends);
