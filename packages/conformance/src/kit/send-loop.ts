@@ -53,14 +53,9 @@ export function createSendLoop<J extends AnswerJudge>(parts: SendLoopParts & { o
       if ('error' in answer) {
         // The run's deadline cut this request short: no verdict on the target.
         if (answer.timedOut && timeoutMs < options.requestTimeoutMs) throw new RunStopped('the run reached its deadline (--max-run-s)');
-        // RFC 9110 §9.2.2: a client may resend an idempotent request whose connection closed before any answer.
-        if (answer.beforeAnyByte && !reconnected && idempotent(prepared.request.method, prepared.wireHeaders)) {
-          reconnected = true;
-          options.judge.reconnected(prepared, answer.error);
-          continue;
-        }
         // Closed while the body was still going out: the target stopped reading it, so it stored nothing
-        // (a request that fails changes nothing), and what it answered first is read this time.
+        // (a request that fails changes nothing), and what it answered first is read this time. Before a
+        // plain resend, which would meet the same early close (a proxy relaying an early 400 closes too).
         if (answer.beforeAnyByte && answer.error === 'EPIPE' && prepared.request.body && options.earlyAnswer && !reconnected) {
           reconnected = true;
           const early = await options.earlyAnswer(prepared);
@@ -70,6 +65,12 @@ export function createSendLoop<J extends AnswerJudge>(parts: SendLoopParts & { o
             waitedMs += await waitOut(prepared, early, ++resends, waitedMs);
             continue;
           }
+        }
+        // RFC 9110 §9.2.2: a client may resend an idempotent request whose connection closed before any answer.
+        if (answer.beforeAnyByte && !reconnected && idempotent(prepared.request.method, prepared.wireHeaders)) {
+          reconnected = true;
+          options.judge.reconnected(prepared, answer.error);
+          continue;
         }
         return receive(prepared, answer);
       }
