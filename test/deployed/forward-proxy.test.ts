@@ -72,6 +72,7 @@ describe("through Squid with Debian's default configuration", () => {
         `cannot reach ${tls.baseUrl} through the proxy ${squid.url}: it refused CONNECT ${target}: 403 (X-Squid-Error: ERR_ACCESS_DENIED 0`,
       );
       expect(seconds).toBeLessThan(30);
+      console.log(`https target off port 443 through default squid: exit 2 in ${seconds.toFixed(1)} s`);
     } finally {
       await tls?.stop();
       ca.remove();
