@@ -31,7 +31,7 @@ export function createHttp<J extends AnswerJudge>(options: HttpOptions<J>): Http
   const prepare = createPrepare(options, transport);
   const receive = createReceive({ ...options, gate, transport });
   const waitOut = createWaitOut({ judge, gate, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS });
-  const dispatch = createSendLoop({ options, gate, pacer, maxBodyBytes, receive, waitOut });
+  const dispatch = createSendLoop({ options, gate, pacer, maxBodyBytes, transport, receive, waitOut });
   return {
     judge,
     transport,

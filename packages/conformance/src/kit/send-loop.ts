@@ -2,6 +2,7 @@ import type { Exchange, RequestBody } from './exchange.js';
 import type { AnswerJudge, HttpOptions, PreparedRequest } from './http-types.js';
 import { type Pacer, type RunGate, RunStopped, TRANSIENT_STATUSES } from './transient.js';
 import { fetchBounded, type HttpAnswer, idempotent, type RawAnswer } from './transport.js';
+import { proxyFor, type TransportSettings } from './transport-settings.js';
 
 function encodeBody(body: RequestBody | undefined, fields: Array<[string, string]> = []): BodyInit | undefined {
   if (!body) return undefined;
@@ -19,6 +20,8 @@ export interface SendLoopParts {
   gate: RunGate;
   pacer: Pacer;
   maxBodyBytes: number;
+  /** How the target is reached (whether a request goes through a forward proxy). */
+  transport: TransportSettings;
   receive(prepared: PreparedRequest, answer: RawAnswer): Exchange;
   waitOut(prepared: PreparedRequest, answer: HttpAnswer, resends: number, waitedMs: number): Promise<number>;
 }
@@ -32,6 +35,11 @@ export interface SendLoopParts {
  */
 export function createSendLoop<J extends AnswerJudge>(parts: SendLoopParts & { options: { judge: J } }) {
   const { options, gate, pacer, maxBodyBytes, receive, waitOut } = parts;
+  // Plain http through a forward proxy: the request goes to the proxy in absolute form, which relays it.
+  const relayed = (prepared: PreparedRequest) => {
+    const url = new URL(prepared.url);
+    return url.protocol === 'http:' && proxyFor(url, parts.transport) !== undefined;
+  };
   return async (prepared: PreparedRequest): Promise<Exchange> => {
     let resends = 0;
     let waitedMs = 0;
@@ -55,8 +63,11 @@ export function createSendLoop<J extends AnswerJudge>(parts: SendLoopParts & { o
         if (answer.timedOut && timeoutMs < options.requestTimeoutMs) throw new RunStopped('the run reached its deadline (--max-run-s)');
         // Closed while the body was still going out: the target stopped reading it, so it stored nothing
         // (a request that fails changes nothing), and what it answered first is read this time. Before a
-        // plain resend, which would meet the same early close (a proxy relaying an early 400 closes too).
-        if (answer.beforeAnyByte && answer.error === 'EPIPE' && prepared.request.body && options.earlyAnswer && !reconnected) {
+        // plain resend, which would meet the same early close. Through a forward proxy, an answer the
+        // target gave from the headers alone (a 401, a 413) comes back with the proxy closing, or resetting,
+        // the connection the rest of the body was still arriving on: the same case, whatever error it makes.
+        const stoppedReading = answer.error === 'EPIPE' || relayed(prepared);
+        if (answer.beforeAnyByte && stoppedReading && prepared.request.body && options.earlyAnswer && !reconnected) {
           reconnected = true;
           const early = await options.earlyAnswer(prepared);
           if (!('error' in early)) {
