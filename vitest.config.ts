@@ -113,7 +113,8 @@ export default defineConfig({
       // a replica killed mid-processing, the database stopped and back (slow tier: minutes of real processes).
       { extends: true, test: { name: 'replicas', include: ['test/replicas/**/*.test.ts'], testTimeout: 300_000 } },
       // The conformance suite against the reference server as deployed: HTTPS from nginx with a private CA,
-      // a real HTTP proxy (tinyproxy), a gateway that wants a header (slow tier: a dozen runs of the suite).
+      // real HTTP proxies (tinyproxy; Squid with Debian's default squid.conf, refusing, wanting a password), a
+      // gateway that wants a header, a target that never finishes an answer (slow tier: a dozen runs of the suite).
       { extends: true, test: { name: 'deployed', include: ['test/deployed/**/*.test.ts'], testTimeout: 300_000 } },
       // Packs the kit and the client, installs the tarballs into scratch projects and runs them (slow tier: npm install).
       { extends: true, test: { name: 'packaging', include: ['test/packaging/**/*.test.ts'], testTimeout: 300_000 } },

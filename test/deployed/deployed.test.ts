@@ -47,11 +47,15 @@ const passed = (run: SuiteRun) => {
   const notPassed = checksNotPassed(run);
   expect(run.report!.only ? notPassed.filter((c) => !c.includes(': not-exercised')) : notPassed, run.output).toEqual([]);
 };
-const tunnelsTo = (host: string) =>
+const logged = (pattern: RegExp) =>
   proxy
     .log()
     .split('\n')
-    .filter((line) => line.includes(`CONNECT ${host} `)).length;
+    .filter((line) => pattern.test(line)).length;
+const escaped = (host: string) => host.replace(/[.[\]]/g, '\\$&');
+const tunnelsTo = (host: string) => logged(new RegExp(`: CONNECT ${escaped(host)} `));
+// Plain http through a proxy in absolute form (RFC 9112 §3.2.2): `GET http://host:port/path`, as curl sends it.
+const absoluteTo = (host: string) => logged(new RegExp(`: [A-Z]+ http://${escaped(host)}/`));
 
 describe('a target served over HTTPS with a certificate of a private CA', () => {
   it('passes the full profile with --ca-file', async () => {
@@ -92,12 +96,13 @@ describe('a target served over HTTPS with a certificate of a private CA', () => 
 describe('a target reached through a real HTTP proxy (tinyproxy)', () => {
   const host = () => new URL(server.baseUrl).host;
 
-  it('passes the full profile through HTTP_PROXY, its connections tunnelled by the proxy', async () => {
-    const before = tunnelsTo(host());
+  it('passes the full profile through HTTP_PROXY, every plain http request in absolute form, none tunnelled', async () => {
+    const before = { absolute: absoluteTo(host()), tunnels: tunnelsTo(host()) };
     const run = await runSuite(full(server.baseUrl), { env: { HTTP_PROXY: proxy.url }, timeoutMs: 280_000 });
     passed(run);
-    // fetch's pooled connections and one per raw race request: dozens, all through the proxy.
-    expect(tunnelsTo(host()) - before).toBeGreaterThan(10);
+    // Every request of fetch and every raw race request: hundreds, all through the proxy.
+    expect(absoluteTo(host()) - before.absolute).toBeGreaterThan(100);
+    expect(tunnelsTo(host())).toBe(before.tunnels);
   }, 300_000);
 
   it('reaches the HTTPS target through HTTPS_PROXY, TLS inside the tunnel, races included', async () => {
@@ -107,13 +112,13 @@ describe('a target reached through a real HTTP proxy (tinyproxy)', () => {
   }, 220_000);
 
   it('goes straight to a host NO_PROXY names: the proxy sees none of it', async () => {
-    const before = tunnelsTo(host());
+    const before = tunnelsTo(host()) + absoluteTo(host());
     const run = await runSuite([...full(server.baseUrl), '--only', 'list'], {
       env: { HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' },
       timeoutMs: 200_000,
     });
     passed(run);
-    expect(tunnelsTo(host())).toBe(before);
+    expect(tunnelsTo(host()) + absoluteTo(host())).toBe(before);
   }, 220_000);
 
   it('says which proxy it could not get through, exit 2', async () => {
@@ -123,10 +128,14 @@ describe('a target reached through a real HTTP proxy (tinyproxy)', () => {
   }, 90_000);
 
   it.each([
-    ['http, through HTTP_PROXY', () => `${server.baseUrl}/openapi.json`, { http: '' }],
-    ['https, through HTTPS_PROXY', () => `${tls.baseUrl}/openapi.json`, { https: '' }],
+    [
+      'http, through HTTP_PROXY: a connection to the proxy, the request in absolute form',
+      () => `${server.baseUrl}/openapi.json`,
+      { http: '' },
+    ],
+    ['https, through HTTPS_PROXY: a CONNECT tunnel, TLS inside', () => `${tls.baseUrl}/openapi.json`, { https: '' }],
   ])(
-    'opens a raw socket to %s: a CONNECT tunnel the proxy logs, TLS inside for https',
+    'opens a raw socket to %s, as the proxy logs',
     async (_, url, which) => {
       const target = new URL(url());
       const settings: TransportSettings = {
@@ -134,17 +143,19 @@ describe('a target reached through a real HTTP proxy (tinyproxy)', () => {
         ca: readCa(),
         proxy: Object.fromEntries(Object.keys(which).map((k) => [k, proxy.url])),
       };
-      const before = tunnelsTo(target.host);
+      const https = target.protocol === 'https:';
+      const count = () => (https ? tunnelsTo(target.host) : absoluteTo(target.host));
+      const before = count();
       const socket = await openSocket(target, settings, 10_000);
       const answer = await new Promise<string>((resolve, reject) => {
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
         socket.once('error', reject);
         socket.once('close', () => resolve(text));
-        socket.write(`GET ${target.pathname} HTTP/1.1\r\nhost: ${target.host}\r\nconnection: close\r\n\r\n`);
+        socket.write(`GET ${https ? '' : target.origin}${target.pathname} HTTP/1.1\r\nhost: ${target.host}\r\nconnection: close\r\n\r\n`);
       });
-      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
-      expect(tunnelsTo(target.host)).toBe(before + 1);
+      expect(answer).toMatch(/^HTTP\/1\.[01] 200 /);
+      expect(count()).toBe(before + 1);
     },
     30_000,
   );

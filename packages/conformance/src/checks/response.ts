@@ -95,7 +95,7 @@ export const responseChecks = {
     id: 'response.answered-by-service',
     profile: 'contract',
     description:
-      "The answer is the service's own, not one a proxy or gateway in front of it made itself (a known intermediary named by Server, Via or its HTML page, and no X-Request-Id of the service): such an answer is a warning naming the intermediary, a failure with --strict.",
+      "The answer is the service's own, not one a proxy or gateway in front of it made itself (a known intermediary named by Server, Via or its HTML page, and no X-Request-Id of the service): such an answer is a warning naming the intermediary, a failure with --strict (one the run's own forward proxy made, HTTP_PROXY's, a warning even then).",
     rules: ['request-id.every-response', 'request-id.echoed'],
     warnUnlessStrict: true,
     appliesTo: isError,

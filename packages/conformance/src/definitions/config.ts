@@ -93,6 +93,8 @@ export type ConformanceSuiteConfig = Omit<
   maxBodyBytes: number;
   /** When the run stops (ms since the epoch). */
   deadlineAt: number;
+  /** What the CLI's probe saw of the target before the run: a target silent from the start stops the run early. */
+  liveness?: Liveness;
   /** A folder the run's scenario files share (the stop mark): removed when the run ends. */
   stateDir: string;
   /** The run's seed (given, or drawn and printed). */
@@ -121,3 +123,9 @@ export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
 /** Thrown for bad usage or an unusable target: printed as one clear message, exit code 2. */
 export class UsageError extends Error {}
+
+/** What the requests before the run (the CLI's probe of the target) saw: complete answers, and requests that got none in time. */
+export interface Liveness {
+  answered: number;
+  unanswered: number;
+}

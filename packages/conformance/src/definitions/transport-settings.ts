@@ -81,13 +81,29 @@ export function headerVariable(name: string): string {
 }
 
 /**
- * The curl options that reach the target as the run did: its certificates (`--cacert`), `-k` when
- * --insecure, and each gateway header with its value taken from a shell variable, never the value itself.
- * curl reads HTTP_PROXY/HTTPS_PROXY/NO_PROXY (lower case for http) from the environment on its own.
+ * The proxy variables as the run reads them (lower case first), as one shell word: curl itself ignores an
+ * upper-case HTTP_PROXY, so a reproducer names the proxy with `-x`, its URL (and credentials) expanded by the
+ * shell from the same variable the run read, never written into the command.
+ */
+const PROXY_WORD = {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a parameter expansion of the shell, not of JavaScript
+  http: '"${http_proxy:-$HTTP_PROXY}"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a parameter expansion of the shell, not of JavaScript
+  https: '"${https_proxy:-$HTTPS_PROXY}"',
+} as const;
+
+/**
+ * The curl options that reach the target (`target`, the run's base URL) as the run did: through the run's
+ * proxy (`-x`, from the environment variable it came from) unless NO_PROXY names the target, its
+ * certificates (`--cacert`), `-k` when --insecure, and each gateway header with its value taken from a shell
+ * variable, never the value itself.
  * @example curlTransportArgs({ ...DIRECT, headers: [['X-Gateway-Token', 's3cret']] }) // ['-H', '"X-Gateway-Token: $DOCPROC_HEADER_X_GATEWAY_TOKEN"']
  */
-export function curlTransportArgs(settings: TransportSettings): string[] {
+export function curlTransportArgs(settings: TransportSettings, target?: string): string[] {
   const args: string[] = [];
+  const url = target === undefined ? undefined : new URL(target);
+  if (url && proxyFor(url, settings))
+    args.push('-x', url.protocol === 'https:' && settings.proxy.https ? PROXY_WORD.https : PROXY_WORD.http);
   const caFile = settings.caFiles?.at(-1);
   if (caFile) args.push('--cacert', `'${caFile.replace(/'/g, `'\\''`)}'`);
   if (settings.insecure) args.push('-k');

@@ -43,10 +43,10 @@ export function judgeResponse(
 
 /**
  * The HTTP layer's part of a judge: `http.responds`, `http.bounded-body` and every response check, judged on
- * each answer as it arrives, before a scenario sees it.
+ * each answer as it arrives, before a scenario sees it; a forward proxy's own answer is a warning naming it.
  * @example const http = createHttp({ ...options, judge: { ...verdicts, ...judgeAnswers(verdicts) } });
  */
-export function judgeAnswers(judge: AnswerVerdicts): Pick<AnswerJudge, 'noAnswer' | 'answered' | 'reconnected'> {
+export function judgeAnswers(judge: AnswerVerdicts): Pick<AnswerJudge, 'noAnswer' | 'answered' | 'proxyAnswered' | 'reconnected'> {
   return {
     noAnswer(exchange, reason, durationMs, timeoutMs) {
       const finding = responseChecks.responds.judge!({ reason, durationMs, timeoutMs });
@@ -60,6 +60,15 @@ export function judgeAnswers(judge: AnswerVerdicts): Pick<AnswerJudge, 'noAnswer
       }
       judge.pass(responseChecks.boundedBody);
       judgeResponse(exchange, { contract, strict, judge });
+    },
+    proxyAnswered(exchange, proxy, said) {
+      // The run's own forward proxy is no part of the deployment: a warning even with --strict.
+      judge.warn(responseChecks.answeredByService, {
+        operation: exchange.target.label,
+        message: `${exchange.target.label}: the forward proxy ${proxy} ${said}; the service never saw the request (the proxy's configuration, not the service)`,
+        ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
+      });
+      return new IntermediaryAnswered({ name: `the forward proxy ${proxy}`, evidence: [said] });
     },
     reconnected({ target, requestId }, reason) {
       judge.warn(responseChecks.responds, {

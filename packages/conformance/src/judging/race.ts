@@ -73,7 +73,7 @@ export async function releaseTogether(
   { turnedAway = 'exclude' }: { turnedAway?: TurnedAwayPolicy } = {},
 ): Promise<Race> {
   const prepared = requests.map((o) => http.prepare(o));
-  const bytes = prepared.map((p) => requestBytes(p, http.transport.headers));
+  const bytes = prepared.map((p) => requestBytes(p, http.transport));
   let round = await releaseOnce(http, prepared, bytes, timeoutMs);
   // Every racer turned away: nothing changed anywhere ("Nothing was changed"), so the race is run again.
   for (let resends = 1, waitedMs = 0; round.raw.every((a) => http.transient(a)); resends++) {

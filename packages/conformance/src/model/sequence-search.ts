@@ -100,7 +100,7 @@ function reproducible<I, S extends PlayedSequence>(
   const script = sequenceScript(log, {
     bodyDir: join(search.reproDir, area, `sequence-${n}`),
     shownAs: join(search.reproShownAs ?? search.reproDir, area, `sequence-${n}`),
-    transportArgs: curlTransportArgs(search.http.transport),
+    transportArgs: curlTransportArgs(search.http.transport, search.baseUrl),
     header: [
       `docproc conformance ${area} run against ${search.baseUrl}, seed ${seed}: the shortest sequence found (${log.length} steps, from ${first.length})`,
       `${search.differs} (step ${failedAt + 1}). Rerun: --only ${area} --seed ${seed}`,

@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../definitions/config.js';
 import { proxyFor, type TransportSettings } from '../definitions/transport-settings.js';
-import { backoffMs, retryAfterMs, TRANSIENT_STATUSES } from '../transport/transient.js';
+import { proxyRefusal, proxyShown } from '../transport/proxy.js';
+import { backoffMs, type Liveness, retryAfterMs, TRANSIENT_STATUSES } from '../transport/transient.js';
 import { fetchBounded, type HttpAnswer } from '../transport/transport.js';
 
 /** Checks the base URL: http(s), and without the `/api/v1` the contract's paths already carry. */
@@ -54,13 +55,15 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Asks the target for one list page. A target that cannot be connected to, an untrusted certificate and a
- * refused key are usage errors; one that answers only transient statuses (429, 503, a gateway's 502/504)
- * for the whole wait budget is "target unavailable" (exit 2). Anything else it does (no answer in time, a
- * reset, an odd or endless body) is for the suite to judge: the run goes on, and the report says what
- * happened. An http:// base that redirects to https:// is followed once: resolves to the base the run
- * uses, with a warning when it is not the one given.
- * @example const { baseUrl, warning } = await preflight('http://staging.example.com', key, '/api/v1/documents/get_documents', limits, reach);
+ * Asks the target for one list page. A target that cannot be connected to, a forward proxy that answers
+ * itself (refuses the request or the tunnel, wants credentials), an untrusted certificate and a refused key
+ * are usage errors; one that answers only transient statuses (429, 503, a gateway's 502/504) for the whole
+ * wait budget is "target unavailable" (exit 2). Anything else it does (no answer in time, a reset, an odd
+ * or endless body) is for the suite to judge: the run goes on, and the report says what happened; whether
+ * the target answered at all is handed to the run (`liveness`), which stops early when its first requests
+ * get no answer either. An http:// base that redirects to https:// is followed once: resolves to the base
+ * the run uses, with a warning when it is not the one given.
+ * @example const { baseUrl, warning, liveness } = await preflight('http://staging.example.com', key, '/api/v1/documents/get_documents', limits, reach);
  */
 export async function preflight(
   baseUrl: string,
@@ -68,33 +71,36 @@ export async function preflight(
   listPath: string,
   limits: PreflightLimits,
   reach?: Reach,
-): Promise<{ baseUrl: string; warning?: string }> {
-  const answer = await probe(baseUrl, apiKey, listPath, limits, reach);
+): Promise<{ baseUrl: string; warning?: string; liveness: Liveness }> {
+  const { answer, liveness } = await probe(baseUrl, apiKey, listPath, limits, reach);
   const location = answer?.headers.get('location');
   if (answer && baseUrl.startsWith('http:') && REDIRECTS.has(answer.status) && location) {
     const to = new URL(location, `${baseUrl}${listPath}?limit=1`);
     const at = to.pathname.lastIndexOf(listPath);
     if (to.protocol === 'https:' && at >= 0 && at + listPath.length === to.pathname.length) {
       const httpsBase = `${to.origin}${to.pathname.slice(0, at)}`;
-      await probe(httpsBase, apiKey, listPath, limits, reach);
+      const followed = await probe(httpsBase, apiKey, listPath, limits, reach);
       return {
         baseUrl: httpsBase,
+        liveness: followed.liveness,
         warning: `warning: ${baseUrl} redirects to https (${answer.status} to ${httpsBase}): the run uses ${httpsBase}; give --base-url ${httpsBase} to skip the redirect`,
       };
     }
   }
-  return { baseUrl };
+  return { baseUrl, liveness };
 }
 
-/** One list page, its transient answers waited out; undefined when the answer is for the suite to judge. */
+/** One list page, its transient answers waited out (`answer` undefined when there was none for the suite to judge), and whether it was answered at all. */
 async function probe(
   baseUrl: string,
   apiKey: string,
   listPath: string,
   limits: PreflightLimits,
   reach?: Reach,
-): Promise<HttpAnswer | undefined> {
+): Promise<{ answer?: HttpAnswer; liveness: Liveness }> {
   const url = `${baseUrl}${listPath}?limit=1`;
+  const proxy = reach ? proxyFor(new URL(url), reach.settings) : undefined;
+  const through = proxy ? ` through the proxy ${proxyShown(proxy)}` : '';
   let waitedMs = 0;
   for (let resends = 1; ; resends++) {
     const timeoutMs = Math.min(limits.timeoutMs, Math.max(1, limits.deadlineAt - Date.now()));
@@ -108,15 +114,15 @@ async function probe(
         throw new UsageError(
           `cannot verify the TLS certificate of ${origin}: ${answer.error}; trust its CA with --ca-file PATH (or NODE_EXTRA_CA_CERTS), or use --insecure for a staging certificate`,
         );
-      if (answer.unreachable) {
-        const proxy = reach ? proxyFor(new URL(url), reach.settings) : undefined;
-        const through = proxy ? ` through the proxy ${new URL(proxy).origin}` : '';
+      if (answer.proxyRefused) throw new UsageError(`cannot reach ${baseUrl}${through}: it ${answer.proxyRefused}`);
+      if (answer.unreachable)
         throw new UsageError(`cannot reach ${baseUrl}${through}: ${answer.error} (is --base-url right and the service up?)`);
-      }
-      return undefined;
+      return { liveness: { answered: 0, unanswered: answer.timedOut ? 1 : 0 } };
     }
+    const refused = proxy ? proxyRefusal(answer) : undefined;
+    if (refused) throw new UsageError(`cannot reach ${baseUrl}${through}: it answered GET ${url} itself, ${refused}`);
     if (answer.status === 401) throw new UsageError(`${baseUrl} refused --api-key (401 on GET ${listPath}); check the key`);
-    if (!TRANSIENT_STATUSES.has(answer.status)) return answer;
+    if (!TRANSIENT_STATUSES.has(answer.status)) return { answer, liveness: { answered: 1, unanswered: 0 } };
     const waitMs = retryAfterMs(answer.headers) ?? backoffMs(resends);
     if (waitedMs + waitMs > limits.maxWaitMs || Date.now() + waitMs > limits.deadlineAt)
       throw new UsageError(

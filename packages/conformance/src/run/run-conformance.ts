@@ -19,7 +19,7 @@ import {
 import { createReporter } from '../report/reporter.js';
 import { contractFacts } from '../rules/contract-facts.js';
 import { createDispatcher } from '../transport/dispatcher.js';
-import { readStopMark } from '../transport/transient.js';
+import { type Liveness, readStopMark } from '../transport/transient.js';
 import { bodyCapFor } from '../transport/transport.js';
 import { normaliseBaseUrl, preflight } from './preflight.js';
 import { createRunContext } from './run-context.js';
@@ -85,11 +85,15 @@ export async function runConformance(
   const limits = { timeoutMs: options.requestTimeoutMs, maxWaitMs, maxBodyBytes, deadlineAt };
   const reach = { dispatcher: createDispatcher(transport), settings: transport };
   let baseUrl: string;
+  let liveness: Liveness;
   try {
     const reached = await preflight(givenBaseUrl, options.apiKey, listPath, limits, reach);
     if (reached.warning) warn(reached.warning);
     baseUrl = reached.baseUrl;
-    if (options.secondApiKey !== undefined) await preflight(baseUrl, options.secondApiKey, listPath, limits, reach);
+    liveness = reached.liveness;
+    // A target that did not answer the first probe in time is left to the run to judge, at once.
+    if (options.secondApiKey !== undefined && liveness.answered > 0)
+      await preflight(baseUrl, options.secondApiKey, listPath, limits, reach);
   } finally {
     await reach.dispatcher.close();
   }
@@ -124,6 +128,7 @@ export async function runConformance(
     maxWaitMs,
     maxBodyBytes,
     deadlineAt,
+    liveness,
     stateDir: mkdtempSync(join(tmpdir(), `docproc-conformance-${runId}-state-`)),
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),

@@ -27,7 +27,11 @@ export function createRunContext(config: ConformanceSuiteConfig): { context: Run
       config,
       contract: contractOf(config),
       dispatcher,
-      gate: createRunGate({ stateDir: config.stateDir, deadlineAt: config.deadlineAt }),
+      gate: createRunGate({
+        stateDir: config.stateDir,
+        deadlineAt: config.deadlineAt,
+        ...(config.liveness ? { before: config.liveness } : {}),
+      }),
       pacer: createPacer(config.rateLimit, 1),
     },
     close: async () => {

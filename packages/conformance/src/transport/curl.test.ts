@@ -137,6 +137,35 @@ describe('curl reproducers', () => {
     expect(got[0]!.headers['x-gateway-token']).toBe('from-the-variable');
   });
 
+  it("goes through the run's proxy in absolute form, named by the variable the run read (curl ignores an upper-case HTTP_PROXY)", async () => {
+    const seen: Array<{ url?: string; authorization?: string }> = [];
+    const proxy = createServer((req, res) => {
+      seen.push({ url: req.url, authorization: req.headers['proxy-authorization'] });
+      res.end('relayed');
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxyUrl = `http://ci:s3cret@127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const transport = { ...DIRECT, proxy: { http: proxyUrl, noProxy: 'straight.example' } };
+      const command = curlCommand({ method: 'GET', url: 'http://staging.example:8080/x', key: 'primary', headers: {} }, dir, 10, {
+        transportArgs: curlTransportArgs(transport, 'http://staging.example:8080'),
+      });
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a parameter expansion of the shell, not of JavaScript
+      expect(command).toContain(' -x "${http_proxy:-$HTTP_PROXY}" ');
+      expect(command).not.toContain('s3cret');
+      await promisify(execFile)('sh', ['-c', command], {
+        env: { PATH: process.env.PATH, HTTP_PROXY: proxyUrl, DOCPROC_API_KEY: 'k' },
+        timeout: 20_000,
+      });
+      expect(seen).toEqual([
+        { url: 'http://staging.example:8080/x', authorization: `Basic ${Buffer.from('ci:s3cret').toString('base64')}` },
+      ]);
+      expect(curlTransportArgs(transport, 'http://straight.example')).toEqual([]);
+    } finally {
+      proxy.close();
+    }
+  });
+
   it.each([
     ['plain', 'plain'],
     ["it's", `'it'\\''s'`],

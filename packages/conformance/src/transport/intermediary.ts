@@ -4,7 +4,7 @@ import type { Exchange } from '../definitions/exchange.js';
  * Proxies, gateways, load balancers and CDNs that answer some requests themselves (a malformed path, an
  * upstream that is down), each with the word that names it in `Server`, `Via` or the HTML page it sends.
  */
-const KNOWN_INTERMEDIARIES: ReadonlyArray<{ name: string; word: RegExp }> = [
+export const KNOWN_INTERMEDIARIES: ReadonlyArray<{ name: string; word: RegExp }> = [
   { name: 'nginx', word: /\bnginx\b|\bopenresty\b/i },
   { name: 'Envoy', word: /\benvoy\b/i },
   { name: 'HAProxy', word: /\bhaproxy\b/i },

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, createPacer, retryAfterMs } from './transient.js';
+import { backoffMs, createPacer, createRunGate, readStopMark, retryAfterMs, TargetUnavailable } from './transient.js';
 
 describe('retryAfterMs', () => {
   const now = Date.parse('2026-01-02T03:04:05Z');
@@ -49,5 +52,38 @@ describe('createPacer', () => {
     expect(await timed()).toBeGreaterThanOrEqual(190);
     for (let i = 0; i < 60; i++) pacer.answered(200);
     expect(await timed()).toBeLessThan(50);
+  });
+});
+
+describe('the run gate, on a target that never finishes an answer', () => {
+  it('stops the run at the second request of its start that got no complete answer: exit 2, not a wait for --max-run-s', () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'gate-'));
+    try {
+      const gate = createRunGate({ stateDir });
+      gate.unanswered(30_000);
+      expect(() => gate.unanswered(30_000)).toThrow(TargetUnavailable);
+      expect(() => gate.check()).toThrow(/^no complete answer from the target in 30 s/);
+      expect(readStopMark(stateDir)).toMatchObject({
+        reason: 'unavailable',
+        message: expect.stringMatching(/in 30 s: the first 2 requests/),
+      });
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
+  it("counts the CLI's probe that got no answer as the first", () => {
+    const gate = createRunGate({ before: { answered: 0, unanswered: 1 } });
+    expect(() => gate.unanswered(10_000)).toThrow(/no complete answer from the target in 10 s/);
+  });
+
+  it.each([
+    ['a request of the run', { answered: 0, unanswered: 0 }],
+    ["the CLI's probe", { answered: 1, unanswered: 0 }],
+  ])('never stops a slow target once %s was answered: it gets its full run', (_, before) => {
+    const gate = createRunGate({ before });
+    if (before.answered === 0) gate.answered();
+    for (let i = 0; i < 5; i++) gate.unanswered(30_000);
+    expect(() => gate.check()).not.toThrow();
   });
 });

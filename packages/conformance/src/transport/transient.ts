@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Liveness } from '../definitions/config.js';
 import type { ResendRecord } from '../definitions/records.js';
 
-export type { ResendRecord };
+export type { Liveness, ResendRecord };
 
 /**
  * Statuses that say "not now" rather than judge the request: the contract's own 429 and 503 ("wait
@@ -58,12 +59,33 @@ export interface RunGate {
   remainingMs(): number;
   /** Marks the target unavailable for the whole run. */
   markUnavailable(message: string): void;
+  /** A request got a complete answer (any status): the target is alive, however slow. */
+  answered(): void;
+  /**
+   * A request got no complete answer within the request timeout (`timeoutMs`). While no request of the run
+   * has had one, the {@link SILENT_START}-th such request (the CLI's probe counted) marks the target
+   * unavailable and throws {@link TargetUnavailable}: a target that never finishes an answer is judged in
+   * minutes, not at --max-run-s.
+   */
+  unanswered(timeoutMs: number): void;
 }
 
+/** How many requests in a row, from the run's start, may get no complete answer before the target is taken for dead. */
+export const SILENT_START = 2;
+
 /**
- * @example const gate = createRunGate({ stateDir, deadlineAt: Date.now() + 600_000 });
+ * @example const gate = createRunGate({ stateDir, deadlineAt: Date.now() + 600_000, before: { answered: 0, unanswered: 1 } });
  */
-export function createRunGate({ stateDir, deadlineAt }: { stateDir?: string; deadlineAt?: number }): RunGate {
+export function createRunGate({
+  stateDir,
+  deadlineAt,
+  before = { answered: 0, unanswered: 0 },
+}: {
+  stateDir?: string;
+  deadlineAt?: number;
+  before?: Liveness;
+}): RunGate {
+  const seen = { ...before };
   const markFile = stateDir ? join(stateDir, 'stopped.json') : undefined;
   let mark: StopMark | undefined;
   const read = (): StopMark | undefined => {
@@ -75,16 +97,28 @@ export function createRunGate({ stateDir, deadlineAt }: { stateDir?: string; dea
     }
     return mark;
   };
+  const markUnavailable = (message: string) => {
+    mark = { reason: 'unavailable', message };
+    if (markFile) writeFileSync(markFile, JSON.stringify(mark));
+  };
+  const gateCheck = () => {
+    const found = read();
+    if (found) throw found.reason === 'unavailable' ? new TargetUnavailable(found.message) : new RunStopped(found.message);
+    if (deadlineAt !== undefined && Date.now() >= deadlineAt) throw new RunStopped('the run reached its deadline (--max-run-s)');
+  };
   return {
-    check() {
-      const found = read();
-      if (found) throw found.reason === 'unavailable' ? new TargetUnavailable(found.message) : new RunStopped(found.message);
-      if (deadlineAt !== undefined && Date.now() >= deadlineAt) throw new RunStopped('the run reached its deadline (--max-run-s)');
-    },
+    check: gateCheck,
     remainingMs: () => (deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - Date.now()),
-    markUnavailable(message) {
-      mark = { reason: 'unavailable', message };
-      if (markFile) writeFileSync(markFile, JSON.stringify(mark));
+    markUnavailable,
+    answered() {
+      seen.answered++;
+    },
+    unanswered(timeoutMs) {
+      seen.unanswered++;
+      if (seen.answered > 0 || seen.unanswered < SILENT_START) return;
+      const message = `no complete answer from the target in ${Math.round(timeoutMs / 1000)} s: the first ${seen.unanswered} requests of the run got none within --request-timeout-ms, so the run stops instead of waiting out --max-run-s`;
+      if (!read()) markUnavailable(message);
+      gateCheck();
     },
   };
 }

@@ -1,3 +1,5 @@
+import { ProxyRefused } from './proxy.js';
+
 /** What one request may cost the runner, whatever the target sends. */
 export interface TransportLimits {
   /** How long the target may take to answer (a stalled runner's own pauses are not counted). */
@@ -16,11 +18,12 @@ export interface TooLarge {
 /**
  * An answer, or why there was none. `tooLarge`: the body was cut at the cap (`bytes` holds its start);
  * `beforeAnyByte`: the connection ended (reset, closed) before the answer's head arrived, so an idempotent
- * request may be sent again (RFC 9110 §9.2.2); `timedOut`: the target did not answer within the timeout.
+ * request may be sent again (RFC 9110 §9.2.2); `timedOut`: the target did not answer within the timeout;
+ * `proxyRefused`: a forward proxy refused to tunnel to the target (what it said, see {@link ProxyRefused}).
  */
 export type RawAnswer =
   | { status: number; headers: Headers; bytes: Uint8Array; durationMs: number; tooLarge?: TooLarge }
-  | { error: string; durationMs: number; beforeAnyByte?: boolean; timedOut?: boolean; unreachable?: boolean };
+  | { error: string; durationMs: number; beforeAnyByte?: boolean; timedOut?: boolean; unreachable?: boolean; proxyRefused?: string };
 
 /** An HTTP answer (as opposed to the reason there was none). */
 export type HttpAnswer = Extract<RawAnswer, { status: number }>;
@@ -178,6 +181,8 @@ export async function fetchBounded(request: WireRequest, limits: TransportLimits
     const durationMs = performance.now() - started;
     if (controller.signal.aborted && controller.signal.reason instanceof Timeout)
       return { error: (controller.signal.reason as Error).message, durationMs, timedOut: true };
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof ProxyRefused) return { error: cause.message, durationMs, proxyRefused: cause.refusal };
     const code = errorCode(error);
     return {
       error: code,

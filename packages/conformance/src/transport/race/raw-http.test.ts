@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { DIRECT } from '../../definitions/transport-settings.js';
 import type { PreparedRequest } from '../http.js';
 import { parseResponse, requestBytes } from './raw-http.js';
 
@@ -82,5 +83,27 @@ describe('requestBytes', () => {
     const length = Number(/content-length: (\d+)/.exec(bytes.subarray(0, split).toString('latin1'))![1]);
     expect(bytes.length - split - 4).toBe(length);
     expect(bytes.subarray(0, split).toString('latin1')).toMatch(/content-type: multipart\/form-data; boundary=/);
+  });
+});
+
+describe('requestBytes through a forward proxy', () => {
+  const prepared: PreparedRequest = {
+    seq: 1,
+    request: { method: 'GET', url: 'http://h:1/api/v1/x?a=1', key: 'primary', headers: {} },
+    url: 'http://h:1/api/v1/x?a=1',
+    target: { kind: 'unknown-path', label: 'x', coverageKey: 'x', responses: {} },
+    wireHeaders: { 'x-api-key': 'k' },
+    reproduce: () => 'curl',
+  };
+  const through = (http: string, noProxy?: string) => ({ ...DIRECT, proxy: { http, ...(noProxy ? { noProxy } : {}) } });
+
+  it('writes plain http in absolute form, with the proxy URL credentials as Proxy-Authorization', () => {
+    const text = requestBytes(prepared, through('http://u:p@proxy:3128')).toString('latin1');
+    expect(text).toMatch(/^GET http:\/\/h:1\/api\/v1\/x\?a=1 HTTP\/1\.1\r\nhost: h:1\r\n/);
+    expect(text).toContain(`\r\nproxy-authorization: Basic ${Buffer.from('u:p').toString('base64')}\r\n`);
+  });
+
+  it('writes origin form to a host NO_PROXY names', () => {
+    expect(requestBytes(prepared, through('http://proxy:3128', 'h')).toString('latin1')).toMatch(/^GET \/api\/v1\/x\?a=1 HTTP\/1\.1\r\n/);
   });
 });

@@ -1,17 +1,22 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { addGatewayHeaders } from '../../definitions/transport-settings.js';
+import { addGatewayHeaders, DIRECT, proxyFor, type TransportSettings } from '../../definitions/transport-settings.js';
 import type { PreparedRequest } from '../http.js';
 import { buildMultipart } from '../multipart.js';
+import { proxyAuthorization } from '../proxy.js';
 
 /**
  * The exact bytes of a prepared request as HTTP/1.1 with `Connection: close`, so it can be written to a
- * socket by hand (all but its last byte first). File parts are encoded as a browser's form would be; a
- * gateway's headers are added as the suite's dispatcher adds them to fetches (never over the request's own).
- * @example socket.write(requestBytes(http.prepare({ operation: 'retryDocument', params: { document_id: 7 } })));
+ * socket by hand (all but its last byte first) opened by `openSocket` with the same settings. File parts are
+ * encoded as a browser's form would be; a gateway's headers are added as the suite's dispatcher adds them to
+ * fetches (never over the request's own). Plain http through a proxy goes in absolute form (`GET
+ * http://host:port/path`, RFC 9112 §3.2.2) with the proxy URL's credentials as `Proxy-Authorization`.
+ * @example socket.write(requestBytes(http.prepare({ operation: 'retryDocument', params: { document_id: 7 } }), http.transport));
  */
-export function requestBytes(prepared: PreparedRequest, gatewayHeaders: Array<[string, string]> = []): Buffer {
+export function requestBytes(prepared: PreparedRequest, settings: TransportSettings = DIRECT): Buffer {
   const url = new URL(prepared.url);
-  const headers = addGatewayHeaders(prepared.wireHeaders, gatewayHeaders);
+  const headers = addGatewayHeaders(prepared.wireHeaders, settings.headers);
+  const proxy = url.protocol === 'http:' ? proxyFor(url, settings) : undefined;
+  const authorization = proxy ? proxyAuthorization(new URL(proxy)) : undefined;
   const body = prepared.request.body;
   let data: Uint8Array | undefined;
   if (body?.kind === 'files') {
@@ -21,7 +26,9 @@ export function requestBytes(prepared: PreparedRequest, gatewayHeaders: Array<[s
     data = multipart.body;
     headers['content-type'] = multipart.contentType;
   } else if (body?.kind === 'raw') data = body.data;
-  const lines = [`${prepared.request.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, 'connection: close'];
+  const target = `${proxy ? url.origin : ''}${url.pathname}${url.search}`;
+  const lines = [`${prepared.request.method} ${target} HTTP/1.1`, `host: ${url.host}`, 'connection: close'];
+  if (authorization) lines.push(`proxy-authorization: ${authorization}`);
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   // A POST without a body still says so, as every client does.
   if (data !== undefined || prepared.request.method !== 'GET') lines.push(`content-length: ${data?.length ?? 0}`);

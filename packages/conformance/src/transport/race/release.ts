@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Http, PreparedRequest, RawAnswer } from '../http.js';
+import { ProxyRefused } from '../proxy.js';
 import { targetTimeout } from '../transport.js';
 import { openSocket } from './connect.js';
 import { BodyTooLarge, parseHead, parseResponse, requestBytes } from './raw-http.js';
@@ -36,7 +37,14 @@ export async function releaseOnce(http: Http, prepared: PreparedRequest[], bytes
   let releasedAt = 0n;
   opened.forEach((o, i) => {
     if (o.status === 'rejected') {
-      answers.push(Promise.resolve({ error: (o.reason as NodeJS.ErrnoException).code ?? String(o.reason), durationMs: 0 }));
+      const reason = o.reason as NodeJS.ErrnoException;
+      answers.push(
+        Promise.resolve(
+          reason instanceof ProxyRefused
+            ? { error: reason.message, durationMs: 0, proxyRefused: reason.refusal }
+            : { error: reason.code ?? String(reason), durationMs: 0 },
+        ),
+      );
       return;
     }
     const socket = o.value;
@@ -103,6 +111,6 @@ function readAnswer(data: Buffer, cut: boolean, maxBodyBytes: number, durationMs
  * @example const answer = await sendWhileReading(http, prepared, 30_000);
  */
 export async function sendWhileReading(http: Http, prepared: PreparedRequest, requestTimeoutMs: number): Promise<RawAnswer> {
-  const round = await releaseOnce(http, [prepared], [requestBytes(prepared, http.transport.headers)], requestTimeoutMs);
+  const round = await releaseOnce(http, [prepared], [requestBytes(prepared, http.transport)], requestTimeoutMs);
   return round.raw[0]!;
 }
