@@ -30,10 +30,14 @@ export interface FileSpec {
   misnamed: boolean;
 }
 
-/** A list parameter's value: an ordinary one, a boundary case of the contract's, or (search) a term cut from a document. */
+/**
+ * A list parameter's value: an ordinary one, a boundary case of the contract's, a value of one of its
+ * partitions in the catalogue (inputs/partition-catalog.ts), or (search) a term cut from a document.
+ */
 export type ParamValue =
   | { normal: number }
   | { edge: number }
+  | { partition: number }
   | { cut: { doc: number; from: 'filename' | 'content'; before: number; after: number; spelling: CaseSpelling } };
 
 export type Op =
@@ -93,6 +97,7 @@ const fileSpec: fc.Arbitrary<FileSpec> = fc.record({
 const paramValue: fc.Arbitrary<ParamValue> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ normal: index }) },
   { weight: 2, arbitrary: fc.record({ edge: index }) },
+  { weight: 2, arbitrary: fc.record({ partition: index }) },
   {
     weight: 6,
     arbitrary: fc.record({

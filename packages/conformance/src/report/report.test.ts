@@ -78,7 +78,7 @@ describe('buildReport', () => {
   });
 
   it('fills the coverage matrix and lists what was never observed', () => {
-    expect(report.coverage.listDocuments).toEqual({ documented: ['200', '400'], observed: { '200': 2 }, neverObserved: ['400'] });
+    expect(report.statuses.listDocuments).toEqual({ documented: ['200', '400'], observed: { '200': 2 }, neverObserved: ['400'] });
   });
 
   it("reports a skipped scenario's checks as not exercised with its note, never as passed", () => {
@@ -116,10 +116,10 @@ describe('buildReport', () => {
     ];
     const documented = { listDocuments: ['200', '400', '500'], getDocument: ['200', '404', '500'] };
     const all = buildReport(info, tests, catalog, documented);
-    expect(all.coverage.listDocuments!.neverObserved).toEqual(['400']);
-    expect(all.coverage.getDocument!.neverObserved).toEqual(['200', '404']);
+    expect(all.statuses.listDocuments!.neverObserved).toEqual(['400']);
+    expect(all.statuses.getDocument!.neverObserved).toEqual(['200', '404']);
     const only = buildReport({ ...info, only: ['list'] }, tests, catalog, documented);
-    expect(only.coverage.getDocument!.neverObserved).toEqual([]);
-    expect(only.coverage.listDocuments!.neverObserved).toEqual(['400']);
+    expect(only.statuses.getDocument!.neverObserved).toEqual([]);
+    expect(only.statuses.listDocuments!.neverObserved).toEqual(['400']);
   });
 });

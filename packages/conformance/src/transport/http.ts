@@ -70,6 +70,8 @@ export interface AnswerJudge {
   resent(resend: ResendRecord): void;
   /** Counts one observed status (a transient one too) in the coverage matrix. */
   coverage(row: string, status: number): void;
+  /** Records which input partitions and document states an answered request reached. */
+  reached(exchange: Exchange): void;
 }
 
 /** Settings of {@link createHttp}. */
@@ -297,6 +299,7 @@ export function createHttp<J extends AnswerJudge>(options: HttpOptions<J>): Http
       ...(jsonError !== undefined ? { jsonError } : {}),
     };
     judge.coverage(target.coverageKey, answer.status);
+    judge.reached(exchange);
     judge.answered(exchange, { tooLarge: answer.tooLarge, contract: options.contract, strict: options.strict });
     return exchange;
   };
