@@ -1,6 +1,8 @@
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { type BoundaryCase, boundaryRules, filenameMaxLength, lenientSpellings } from '../checks/boundary-cases.js';
+import { credentialCases } from '../checks/credential-places.js';
+import type { CredentialPlace } from '../definitions/exchange.js';
 import { partitionCatalog } from '../inputs/partition-catalog.js';
 import { OPEN_INTEGER_SPELLINGS } from '../rules/open-readings.js';
 
@@ -33,6 +35,8 @@ export interface OracleInputs {
   maxFilename: number;
   /** The longest `search` the contract allows, if it bounds it. */
   searchMax: number | undefined;
+  /** An undocumented place for the run's key (the first of the credential cases), if the contract documents a key at all. */
+  misplacedKey: CredentialPlace | undefined;
 }
 
 const schemaOf = (p: OpenAPIV3_1.ParameterObject) => (p.schema ?? {}) as OpenAPIV3_1.SchemaObject;
@@ -87,6 +91,7 @@ export function contractInputs(contract: Contract, token: string): OracleInputs 
     declared: [...(types as string[]), 'application/octet-stream', 'text/plain'],
     maxFilename: filenameMaxLength(contract) ?? 255,
     searchMax: search?.schema.maxLength,
+    misplacedKey: credentialCases(contract)[0]?.place,
   };
 }
 

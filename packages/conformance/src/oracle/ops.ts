@@ -7,8 +7,11 @@ import type { FileContent } from './oracle-files.js';
 // still a sequence that runs. Which values reach which constraint is decided from the contract when the
 // step runs (sequence.ts): nothing here restates a limit.
 
-/** Which key a step sends: its tenant's (0: the run's key, 1: the second one's when given), none, or an unknown one. */
-export type Auth = 'own' | 'none' | 'unknown';
+/**
+ * Which key a step sends: its tenant's (0: the run's key, 1: the second one's when given), none, an unknown
+ * one, a near miss of the run's key (its letters' case swapped), or the run's key in an undocumented place.
+ */
+export type Auth = 'own' | 'none' | 'unknown' | 'near-miss' | 'misplaced';
 
 /** A file of an upload and how its part is written. */
 export interface FileSpec {
@@ -61,7 +64,13 @@ export type Op =
       extra: 'none' | 'repeated' | 'unknown';
       requestId: null | { edge: number };
     }
-  | { kind: 'get' | 'retry'; tenant: number; auth: Auth; doc: { doc: number; spelling: number } | { edge: number } }
+  | {
+      kind: 'get' | 'retry';
+      tenant: number;
+      auth: Auth;
+      doc: { doc: number; spelling: number } | { edge: number };
+      requestId: null | { edge: number };
+    }
   | { kind: 'stray'; auth: Auth; path: number; method: number; unknownPath: boolean }
   /** Waits until every document of the sequence has ended on the target (so texts can be searched). */
   | { kind: 'wait' };
@@ -70,7 +79,7 @@ const index = fc.nat({ max: 1000 });
 const tenant = fc.constantFrom(0, 0, 0, 1);
 const auth = fc.oneof(
   { weight: 14, arbitrary: fc.constant<Auth>('own') },
-  { weight: 1, arbitrary: fc.constantFrom<Auth>('none', 'unknown') },
+  { weight: 1, arbitrary: fc.constantFrom<Auth>('none', 'unknown', 'near-miss', 'misplaced') },
 );
 const requestId = fc.option(fc.record({ edge: index }), { freq: 3 });
 
@@ -171,6 +180,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
         { weight: 5, arbitrary: fc.record({ doc: index, spelling: fc.nat({ max: 8 }) }) },
         { weight: 1, arbitrary: fc.record({ edge: index }) },
       ),
+      requestId,
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant<'stray'>('stray'), auth, path: index, method: index, unknownPath: fc.boolean() }) },

@@ -138,7 +138,7 @@ export async function documentStep(seq: OracleSequence, op: Extract<Op, { kind: 
     method: seq.env.operations[op.kind === 'get' ? 'getDocument' : 'retryDocument']!.method.toUpperCase(),
     key: seq.keyOf(op.tenant, op.auth),
     headers: {},
-    requestId: seq.requestId(null),
+    requestId: seq.requestId(op.requestId),
   };
   if (doc && 'doc' in op.doc) {
     const t = spelledId(doc.targetId, op.doc.spelling);
