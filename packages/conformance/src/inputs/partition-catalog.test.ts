@@ -96,6 +96,11 @@ describe('the partition catalogue, derived from the contract', () => {
     expect(prosePartitionSources().filter((id) => !ids.has(id))).toEqual([]);
   });
 
+  it('gives a path id no empty spelling: an empty segment is another path', () => {
+    expect(catalog.scalar('getDocument', 'path document_id')?.partitions.map((p) => p.id)).not.toContain('spelling: empty');
+    expect(catalog.scalar('listDocuments', 'query page')?.partitions.map((p) => p.id)).toContain('spelling: empty');
+  });
+
   it('lets a spelling the contract leaves open be read as its plain value', () => {
     const limit = catalog.scalar('listDocuments', 'query limit')!;
     expect(limit.partitions.filter((p) => p.sameAs !== undefined).map((p) => [p.id, p.value, p.sameAs])).toEqual([

@@ -51,7 +51,10 @@ const INTEGER_SPELLINGS: Array<{ id: string; source: string; open?: boolean; mak
   { id: 'spelling: other (hex, other digits)', source: SPELLING_RULES.refused, make: (n) => `0x${BigInt(n).toString(16)}`, test: /(?:)/ },
 ];
 
-function integerPartitions(schema: Schema): { partitions: Partition[]; classify: (v: string) => string } {
+function integerPartitions(
+  schema: Schema,
+  location: ScalarInput['location'],
+): { partitions: Partition[]; classify: (v: string) => string } {
   const min = typeof schema.minimum === 'number' ? BigInt(schema.minimum) : undefined;
   const max = typeof schema.maximum === 'number' ? BigInt(schema.maximum) : undefined;
   const low = min ?? (max !== undefined ? max - 2n : 0n);
@@ -68,7 +71,8 @@ function integerPartitions(schema: Schema): { partitions: Partition[]; classify:
       { id: 'value: at maximum', source: 'schema maximum', value: String(max) },
       { id: 'value: above maximum', source: 'schema maximum', value: String(max + 1n) },
     );
-  for (const s of INTEGER_SPELLINGS)
+  // An empty path segment is another path (an unknown one), not a spelling of the id.
+  for (const s of INTEGER_SPELLINGS.filter((s) => !(location === 'path' && s.id === 'spelling: empty')))
     partitions.push({ id: s.id, source: s.source, value: s.make(String(inside)), ...(s.open ? { sameAs: String(inside) } : {}) });
   const classify = (v: string): string => {
     if (/^-?(?:0|[1-9]\d*)$/.test(v)) {
@@ -173,7 +177,7 @@ export function scalarInput(
   const derived =
     schema.type === 'integer'
       ? (() => {
-          const d = integerPartitions(schema);
+          const d = integerPartitions(schema, location);
           return { partitions: d.partitions, classify: (v: string) => [d.classify(v)] };
         })()
       : Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')
