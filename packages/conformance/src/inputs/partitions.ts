@@ -18,6 +18,18 @@ export interface Partition {
   drawnBy?: string;
 }
 
+/** The value partitions of a number the contract accepts: its minimum, a value inside its range, its maximum. */
+export const IN_RANGE = { min: 'value: at minimum', inside: 'value: inside the range', max: 'value: at maximum' } as const;
+
+/** The accepted values of an integer input, by where they sit in its range (a bound the schema does not state is absent). */
+export function rangeValues(input: ScalarInput | undefined): { min?: number; inside?: number; max?: number } {
+  const of = (id: string) => {
+    const value = input?.partitions.find((p) => p.id === id)?.value;
+    return value === undefined ? {} : { [Object.entries(IN_RANGE).find(([, v]) => v === id)![0]]: Number(value) };
+  };
+  return { ...of(IN_RANGE.min), ...of(IN_RANGE.inside), ...of(IN_RANGE.max) };
+}
+
 /** A partition with neither a value nor a request that makes it: reported as a gap, never skipped. */
 export const isGap = (p: Partition) => p.value === undefined && p.drawnBy === undefined;
 
@@ -63,12 +75,12 @@ function integerPartitions(
   if (min !== undefined)
     partitions.push(
       { id: 'value: below minimum', source: 'schema minimum', value: String(min - 1n) },
-      { id: 'value: at minimum', source: 'schema minimum', value: String(min) },
+      { id: IN_RANGE.min, source: 'schema minimum', value: String(min) },
     );
-  partitions.push({ id: 'value: inside the range', source: 'schema type integer', value: String(inside) });
+  partitions.push({ id: IN_RANGE.inside, source: 'schema type integer', value: String(inside) });
   if (max !== undefined)
     partitions.push(
-      { id: 'value: at maximum', source: 'schema maximum', value: String(max) },
+      { id: IN_RANGE.max, source: 'schema maximum', value: String(max) },
       { id: 'value: above maximum', source: 'schema maximum', value: String(max + 1n) },
     );
   // An empty path segment is another path (an unknown one), not a spelling of the id.
