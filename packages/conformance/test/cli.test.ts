@@ -90,6 +90,11 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
       message: /--max-run-s.*expected an integer from 1 up, not "0"/,
     },
     {
+      name: 'a --min-coverage over 100',
+      args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--min-coverage', '101'],
+      message: /--min-coverage.*expected a percentage from 0 to 100, not "101"/,
+    },
+    {
       name: 'a --spec that does not exist',
       args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--spec', 'no/such/openapi.yaml'],
       message: /cannot use --spec .*no\/such\/openapi\.yaml/,
@@ -138,6 +143,33 @@ describe('docproc conformance --workers 1', () => {
       expect(overlaps).toEqual([]);
     } finally {
       await proxy.close();
+      await server.close();
+    }
+  }, 120_000);
+});
+
+describe('docproc conformance --min-coverage', () => {
+  it('fails a run that reached less of the partitions and states than asked, on its own line and with no failed check', async () => {
+    const server = await startReferenceServer({ apiKeys: ['coverage-key'], processingDelayMs: 50 });
+    try {
+      const args = ['--base-url', server.baseUrl, '--api-key', 'coverage-key', '--only', 'list'];
+      const [short, enough] = await Promise.all([
+        runSuite(args, { env: { DOCPROC_MIN_COVERAGE: '99.5' } }),
+        runSuite([...args, '--min-coverage', '1']),
+      ]);
+      expect(short.code, short.output).toBe(1);
+      expect(short.output).toMatch(/^ docproc conformance {2}coverage \d+\.\d% is below --min-coverage 99\.5%: exit 1$/m);
+      expect(short.report!.result, 'the checks themselves passed').toBe('passed');
+      expect(enough.code, enough.output).toBe(0);
+      // Every operation has its line in the summary and its entry in the report, whatever the areas run reached.
+      expect(enough.output).toMatch(/^ {4}uploadDocuments +partitions \d+\/\d+, states \d+\/4$/m);
+      expect(enough.report!.coverage.operations.map((o) => o.operation)).toEqual([
+        'uploadDocuments',
+        'listDocuments',
+        'getDocument',
+        'retryDocument',
+      ]);
+    } finally {
       await server.close();
     }
   }, 120_000);

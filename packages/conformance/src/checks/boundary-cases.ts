@@ -11,31 +11,15 @@
 
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { filenameMaxLength } from '../rules/contract-facts.js';
 import { integerRules } from './boundary-integers.js';
 import { filenameNulRule, queryNulRule } from './boundary-nul.js';
 import { enumRule, filenameRule, stringRules } from './boundary-strings.js';
 import type { BoundaryLocation, BoundaryRule, BoundarySchema as Schema } from './boundary-types.js';
 
+export { filenameMaxLength } from '../rules/contract-facts.js';
 export { lenientSpellings } from './boundary-integers.js';
 export type { BoundaryCase, BoundaryLocation, BoundaryRule } from './boundary-types.js';
-
-/** The filename limit of the upload's 202 (`documents[].filename.maxLength`), where the contract states one. */
-export function filenameMaxLength(contract: Contract): number | undefined {
-  const media = contract.response('uploadDocuments', 202)?.content?.['application/json'];
-  const documents = propertyOf(media?.schema, 'documents') as Schema | undefined;
-  const filename = propertyOf((documents as { items?: unknown } | undefined)?.items, 'filename') as Schema | undefined;
-  return typeof filename?.maxLength === 'number' ? filename.maxLength : undefined;
-}
-
-function propertyOf(schema: unknown, name: string): unknown {
-  const node = schema as { properties?: Record<string, unknown>; allOf?: unknown[] } | undefined;
-  if (node?.properties?.[name] !== undefined) return node.properties[name];
-  for (const branch of node?.allOf ?? []) {
-    const found = propertyOf(branch, name);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
 
 /**
  * Every boundary rule of `contract`'s request parameters and upload filename. `prefix` starts every

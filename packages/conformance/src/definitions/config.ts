@@ -50,6 +50,8 @@ export interface ConformanceOptions {
   rateLimit?: number | 'auto';
   /** The most bytes of one decoded response body the suite reads (default: derived, see `bodyCapFor`). */
   maxBodyBytes?: number;
+  /** The least coverage (percent of input partitions and document states reached) a run must reach, or it fails. */
+  minCoverage?: number;
 }
 
 /**
@@ -86,6 +88,7 @@ export type ConformanceSuiteConfig = Omit<
   | 'maxWaitS'
   | 'maxRunS'
   | 'maxBodyBytes'
+  | 'minCoverage'
 > & {
   /** Scenario files run at once. */
   workers: number;

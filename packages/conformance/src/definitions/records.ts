@@ -40,6 +40,8 @@ export interface TestRecord {
   coverage: Record<string, Record<string, number>>;
   /** Requests resent after a transient answer. */
   resends: ResendRecord[];
+  /** What the requests reached, per operation: each partition of the catalogue and each (operation × document state) pair, counted. */
+  reach: Record<string, { partitions: Record<string, number>; states: Record<string, number> }>;
   /** Set when the test stopped without a verdict (target unavailable, run deadline). */
   stopped?: StoppedRecord;
   /** An error no check claimed (a suite bug, an unexpected body): its message and stack frames. */
@@ -48,5 +50,5 @@ export interface TestRecord {
 
 /** An empty record. */
 export function createTestRecord(): TestRecord {
-  return { declared: [], counts: {}, failures: [], warnings: [], notExercised: [], coverage: {}, resends: [] };
+  return { declared: [], counts: {}, failures: [], warnings: [], notExercised: [], coverage: {}, resends: [], reach: {} };
 }

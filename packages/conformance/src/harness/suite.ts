@@ -4,6 +4,7 @@ import type { ConformanceSuiteConfig } from '../definitions/config.js';
 import type { Exchange, FilePart, KeyChoice } from '../definitions/exchange.js';
 import { createTestRecord } from '../definitions/records.js';
 import { ConformanceFailure } from '../definitions/verdict.js';
+import { createReachObserver } from '../inputs/reach.js';
 import { createExpectations, type Expectations } from '../judging/expect.js';
 import { createJudge, type Judge } from '../judging/judge.js';
 import { type ContractFacts, contractFacts } from '../rules/contract-facts.js';
@@ -87,7 +88,13 @@ function quietError(message: string): Error {
 export async function openSuite(area: Check['area'], file: string = area): Promise<SuiteKit> {
   const { config, contract, dispatcher, gate, pacer } = loadingContext();
   const facts = contractFacts(contract);
-  const judge = createJudge(config.profile);
+  const judge = createJudge(config.profile, {
+    reach: createReachObserver(contract, {
+      token: `conformance-${config.runId}`,
+      ...(config.maxFiles !== undefined ? { maxFiles: config.maxFiles } : {}),
+      ...(config.maxFileBytes !== undefined ? { maxFileBytes: config.maxFileBytes } : {}),
+    }),
+  });
   const limits = createLimits(config, facts);
   const http: Http<Judge> = createHttp({
     baseUrl: config.baseUrl,

@@ -3,6 +3,7 @@ import { profileIncludes } from '../definitions/check.js';
 import type { Exchange } from '../definitions/exchange.js';
 import type { ResendRecord, TestRecord, WarningRecord } from '../definitions/records.js';
 import { ConformanceFailure, type FailureDetails, type FailureRecord } from '../definitions/verdict.js';
+import type { ReachObserver } from '../inputs/reach.js';
 import type { AnswerJudge } from '../transport/http.js';
 import { judgeAnswers } from './answers.js';
 
@@ -43,10 +44,10 @@ export interface Judge extends AnswerJudge {
 }
 
 /**
- * Creates the judge of one scenario file.
+ * Creates the judge of one scenario file; `reach` classifies what each answered request reached (none: nothing is recorded).
  * @example const judge = createJudge('full'); judge.use(createTestRecord()); judge.verify(check, ok, () => ({ received, expected }));
  */
-export function createJudge(profile: Profile): Judge {
+export function createJudge(profile: Profile, options: { reach?: ReachObserver } = {}): Judge {
   let current: TestRecord | undefined;
   const active = (): TestRecord => {
     // A verdict outside a scenario would have no one to report to: a suite bug.
@@ -106,6 +107,15 @@ export function createJudge(profile: Profile): Judge {
       const cells = record.coverage[row] ?? {};
       record.coverage[row] = cells;
       cells[String(status)] = (cells[String(status)] ?? 0) + 1;
+    },
+    reached(exchange) {
+      const seen = options.reach?.(exchange);
+      if (!seen) return;
+      const record = active();
+      const entry = record.reach[seen.operation] ?? { partitions: {}, states: {} };
+      record.reach[seen.operation] = entry;
+      for (const p of seen.partitions) entry.partitions[p] = (entry.partitions[p] ?? 0) + 1;
+      for (const s of seen.states) entry.states[s] = (entry.states[s] ?? 0) + 1;
     },
     evaluated(check) {
       const c = current?.counts[check.id];

@@ -89,7 +89,7 @@ class ListCommand implements Cmd {
   constructor(
     readonly tenant: number,
     readonly page: number,
-    readonly limit: 'default' | 'max' | number,
+    readonly limit: 'default' | number,
     readonly filter: Status | null,
     readonly search: 'token' | 'token-upper' | 'name' | 'word',
     readonly pick: number,
@@ -110,7 +110,7 @@ class ListCommand implements Cmd {
       const name = names[this.pick % names.length]!;
       search = swapCase(name.slice(0, name.lastIndexOf('.')));
     } else search = r.token;
-    const limit = this.limit === 'default' ? r.env.defaultLimit : this.limit === 'max' ? r.env.maxLimit : this.limit;
+    const limit = this.limit === 'default' ? r.env.defaultLimit : this.limit;
     const query: ListQuery = { page: Math.max(1, this.page), limit, search, ...(this.filter ? { statusFilter: this.filter } : {}) };
     const step = r.step(
       `list as ${tenantName(tenant)}: ${describeQuery(query)}, page ${query.page}, limit ${limit}`,
@@ -242,11 +242,27 @@ function summary(status: number, body: unknown): string {
   return `${status} ${d?.status}, attempts ${d?.attempts}, updated_at ${d?.updated_at}, processed_at ${d?.processed_at}`;
 }
 
+/** The accepted values of `page` and `limit` the model's lists draw, from the partition catalogue (a bound the contract does not state is left out). */
+export interface ListRanges {
+  page: { min?: number; max?: number };
+  limit: { min?: number; max?: number };
+}
+
 /**
  * The commands of a model run, weighted toward what finds defects: uploads and lists most, then reads,
- * retries and waits for a run to end.
+ * retries and waits for a run to end. Lists page from the first page to a few past it, and now and then
+ * to the largest page the contract allows; their limit is the default, the least, a few, or the largest.
  */
-export function modelCommands(statuses: readonly string[]): Array<fc.Arbitrary<Cmd>> {
+export function modelCommands(statuses: readonly string[], ranges: ListRanges): Array<fc.Arbitrary<Cmd>> {
+  const first = ranges.page.min ?? 1;
+  const least = ranges.limit.min ?? 1;
+  const pages = [0, first, first, first + 1, first + 2, ...(ranges.page.max !== undefined ? [ranges.page.max] : [])];
+  const limits: Array<'default' | number> = [
+    'default',
+    least,
+    ...[least + 1, least + 2].filter((n) => ranges.limit.max === undefined || n <= ranges.limit.max),
+    ...(ranges.limit.max !== undefined ? [ranges.limit.max] : []),
+  ];
   const tenant = fc.constantFrom(0, 1);
   const kind = fc.constantFrom<FileKind>('word', 'word', 'plain', 'damaged', 'truncated-png');
   const upload = fc
@@ -261,8 +277,8 @@ export function modelCommands(statuses: readonly string[]): Array<fc.Arbitrary<C
   const list = fc
     .record({
       tenant,
-      page: fc.constantFrom(0, 1, 1, 2, 3),
-      limit: fc.constantFrom<'default' | 'max' | number>('default', 'max', 1, 2, 3),
+      page: fc.constantFrom(...pages),
+      limit: fc.constantFrom(...limits),
       filter: fc.constantFrom<Status | null>(null, null, ...(statuses as Status[])),
       search: fc.constantFrom<ListCommand['search']>('token', 'token-upper', 'name', 'word'),
       pick: fc.nat(20),

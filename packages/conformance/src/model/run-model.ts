@@ -1,11 +1,13 @@
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { partitionCatalog } from '../inputs/partition-catalog.js';
+import { rangeValues } from '../inputs/partitions.js';
 import type { Judge } from '../judging/judge.js';
 import type { ContractFacts } from '../rules/contract-facts.js';
 import type { Http } from '../transport/http.js';
 import type { Limits } from '../transport/limits.js';
-import { modelCommands } from './commands.js';
+import { type ListRanges, modelCommands } from './commands.js';
 import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './file-kinds.js';
 import { type RunEnv, SequenceContext } from './sequence-context.js';
 import { searchSequences } from './sequence-search.js';
@@ -64,6 +66,15 @@ export function idempotencyHeaders(contract: Contract): { key: string; replayed?
   return { key, ...(replayed ? { replayed } : {}) };
 }
 
+/** The accepted `page` and `limit` values of the contract's list, from the partition catalogue. */
+function listRanges(contract: ModelRunSettings['contract']): ListRanges {
+  const catalog = partitionCatalog(contract);
+  return {
+    page: rangeValues(catalog.scalar('listDocuments', 'query page')),
+    limit: rangeValues(catalog.scalar('listDocuments', 'query limit')),
+  };
+}
+
 /**
  * Runs random sequences of operations (fast-check model-based testing, seeded) against the target and
  * the model side by side; throws the first difference as a failure of the check it breaks, after
@@ -97,7 +108,10 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
   const { sequences, requests } = await searchSequences({
     area: 'model',
     differs: 'that makes the target differ from the model of the contract',
-    arbitrary: fc.commands(modelCommands(settings.facts.statuses), { maxCommands: settings.maxCommands ?? 20, size: 'max' }),
+    arbitrary: fc.commands(modelCommands(settings.facts.statuses, listRanges(settings.contract)), {
+      maxCommands: settings.maxCommands ?? 20,
+      size: 'max',
+    }),
     maxShrinkMs: MAX_SHRINK_MS,
     ...settings,
     // The token ends in a letter after the number, so no sequence's token is a prefix of another's.

@@ -1,6 +1,9 @@
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { type BoundaryCase, boundaryRules, filenameMaxLength, lenientSpellings } from '../checks/boundary-cases.js';
+import { credentialCases } from '../checks/credential-places.js';
+import type { CredentialPlace } from '../definitions/exchange.js';
+import { partitionCatalog } from '../inputs/partition-catalog.js';
 import { OPEN_INTEGER_SPELLINGS } from '../rules/open-readings.js';
 
 // The values a sequence sends, read from the contract the run judges: every constraint it states on a
@@ -14,12 +17,14 @@ export interface ListParameter {
   schema: OpenAPIV3_1.SchemaObject;
   /** Its boundary cases (each with whether the contract accepts it). */
   edges: BoundaryCase[];
+  /** A value of each of its partitions in the catalogue that has one (`sameAs`: a spelling read either way). */
+  partitions: Array<{ id: string; value: string; sameAs?: string }>;
 }
 
 /** What a sequence draws its request values from. */
 export interface OracleInputs {
   list: ListParameter[];
-  /** Boundary cases of `document_id`, none of which may name a document the sequence made. */
+  /** Boundary cases of `document_id` and values of its refused partitions, none of which may name a document the sequence made. */
   ids: BoundaryCase[];
   filenames: BoundaryCase[];
   idempotencyKeys: BoundaryCase[];
@@ -30,6 +35,8 @@ export interface OracleInputs {
   maxFilename: number;
   /** The longest `search` the contract allows, if it bounds it. */
   searchMax: number | undefined;
+  /** An undocumented place for the run's key (the first of the credential cases), if the contract documents a key at all. */
+  misplacedKey: CredentialPlace | undefined;
 }
 
 const schemaOf = (p: OpenAPIV3_1.ParameterObject) => (p.schema ?? {}) as OpenAPIV3_1.SchemaObject;
@@ -48,12 +55,22 @@ function requestIdValues(contract: Contract): string[] {
  */
 export function contractInputs(contract: Contract, token: string): OracleInputs {
   const rules = boundaryRules(contract, token);
+  const catalog = partitionCatalog(contract, { token });
+  const valuesOf = (operation: string, input: string) =>
+    (catalog.scalar(operation, input)?.partitions ?? []).flatMap((p) =>
+      p.value === undefined ? [] : [{ id: p.id, value: p.value, ...(p.sameAs !== undefined ? { sameAs: p.sameAs } : {}) }],
+    );
   const edgesOf = (location: string, name: string) =>
     rules.filter((r) => r.location === location && r.name.toLowerCase() === name.toLowerCase()).flatMap((r) => r.cases);
   const listing = contract.operation('listDocuments')?.definition;
   const list = ((listing?.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
     .filter((p) => p.in === 'query')
-    .map((p) => ({ name: p.name, schema: schemaOf(p), edges: edgesOf('query', p.name) }));
+    .map((p) => ({
+      name: p.name,
+      schema: schemaOf(p),
+      edges: edgesOf('query', p.name),
+      partitions: valuesOf('listDocuments', `query ${p.name}`),
+    }));
   const upload = contract.operation('uploadDocuments')?.definition;
   const keyHeader = ((upload?.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).find(
     (p) => p.in === 'header' && /idempotency/i.test(p.name),
@@ -63,7 +80,10 @@ export function contractInputs(contract: Contract, token: string): OracleInputs 
   return {
     list,
     // An accepted small id may name a real document on the target (another run's): only the far ones are sent.
-    ids: edgesOf('path', 'document_id').filter((c) => c.expect === 'refuse' || Number(c.sameAs ?? c.value) > 1e15),
+    ids: [
+      ...edgesOf('path', 'document_id').filter((c) => c.expect === 'refuse' || Number(c.sameAs ?? c.value) > 1e15),
+      ...refusedIds(valuesOf('getDocument', 'path document_id')),
+    ],
     filenames: rules.filter((r) => r.location === 'filename').flatMap((r) => r.cases),
     // A key the target accepts is remembered for a day: only one holding the token is the sequence's own.
     idempotencyKeys: keyHeader ? edgesOf('header', keyHeader.name).filter((c) => c.expect === 'refuse' || c.value.includes(token)) : [],
@@ -71,7 +91,17 @@ export function contractInputs(contract: Contract, token: string): OracleInputs 
     declared: [...(types as string[]), 'application/octet-stream', 'text/plain'],
     maxFilename: filenameMaxLength(contract) ?? 255,
     searchMax: search?.schema.maxLength,
+    misplacedKey: credentialCases(contract)[0]?.place,
   };
+}
+
+/** The path id partitions no document can be named by: below the minimum, above the maximum, and the refused spellings. */
+function refusedIds(values: Array<{ id: string; value: string; sameAs?: string }>): BoundaryCase[] {
+  return values
+    .filter(
+      (v) => v.id === 'value: below minimum' || v.id === 'value: above maximum' || (v.id.startsWith('spelling:') && v.sameAs === undefined),
+    )
+    .map((v) => ({ label: `document_id ${v.id}`, value: v.value, expect: 'refuse', profile: 'full' }));
 }
 
 /** The value `n` picks among a parameter's ordinary ones: small numbers in range, each enum value, a term holding `token`. */

@@ -7,8 +7,11 @@ import type { FileContent } from './oracle-files.js';
 // still a sequence that runs. Which values reach which constraint is decided from the contract when the
 // step runs (sequence.ts): nothing here restates a limit.
 
-/** Which key a step sends: its tenant's (0: the run's key, 1: the second one's when given), none, or an unknown one. */
-export type Auth = 'own' | 'none' | 'unknown';
+/**
+ * Which key a step sends: its tenant's (0: the run's key, 1: the second one's when given), none, an unknown
+ * one, a near miss of the run's key (its letters' case swapped), or the run's key in an undocumented place.
+ */
+export type Auth = 'own' | 'none' | 'unknown' | 'near-miss' | 'misplaced';
 
 /** A file of an upload and how its part is written. */
 export interface FileSpec {
@@ -30,10 +33,14 @@ export interface FileSpec {
   misnamed: boolean;
 }
 
-/** A list parameter's value: an ordinary one, a boundary case of the contract's, or (search) a term cut from a document. */
+/**
+ * A list parameter's value: an ordinary one, a boundary case of the contract's, a value of one of its
+ * partitions in the catalogue (inputs/partition-catalog.ts), or (search) a term cut from a document.
+ */
 export type ParamValue =
   | { normal: number }
   | { edge: number }
+  | { partition: number }
   | { cut: { doc: number; from: 'filename' | 'content'; before: number; after: number; spelling: CaseSpelling } };
 
 export type Op =
@@ -57,7 +64,13 @@ export type Op =
       extra: 'none' | 'repeated' | 'unknown';
       requestId: null | { edge: number };
     }
-  | { kind: 'get' | 'retry'; tenant: number; auth: Auth; doc: { doc: number; spelling: number } | { edge: number } }
+  | {
+      kind: 'get' | 'retry';
+      tenant: number;
+      auth: Auth;
+      doc: { doc: number; spelling: number } | { edge: number };
+      requestId: null | { edge: number };
+    }
   | { kind: 'stray'; auth: Auth; path: number; method: number; unknownPath: boolean }
   /** Waits until every document of the sequence has ended on the target (so texts can be searched). */
   | { kind: 'wait' };
@@ -67,6 +80,7 @@ const tenant = fc.constantFrom(0, 0, 0, 1);
 const auth = fc.oneof(
   { weight: 14, arbitrary: fc.constant<Auth>('own') },
   { weight: 1, arbitrary: fc.constantFrom<Auth>('none', 'unknown') },
+  { weight: 1, arbitrary: fc.constantFrom<Auth>('near-miss', 'misplaced') },
 );
 const requestId = fc.option(fc.record({ edge: index }), { freq: 3 });
 
@@ -93,6 +107,7 @@ const fileSpec: fc.Arbitrary<FileSpec> = fc.record({
 const paramValue: fc.Arbitrary<ParamValue> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ normal: index }) },
   { weight: 2, arbitrary: fc.record({ edge: index }) },
+  { weight: 2, arbitrary: fc.record({ partition: index }) },
   {
     weight: 6,
     arbitrary: fc.record({
@@ -166,6 +181,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
         { weight: 5, arbitrary: fc.record({ doc: index, spelling: fc.nat({ max: 8 }) }) },
         { weight: 1, arbitrary: fc.record({ edge: index }) },
       ),
+      requestId,
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant<'stray'>('stray'), auth, path: index, method: index, unknownPath: fc.boolean() }) },

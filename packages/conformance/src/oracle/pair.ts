@@ -2,7 +2,7 @@ import type { Exchange, KeyChoice } from '../definitions/exchange.js';
 import { ConformanceFailure } from '../definitions/verdict.js';
 import type { Judge } from '../judging/judge.js';
 import type { LoggedCall, Step } from '../model/sequence-context.js';
-import type { Http } from '../transport/http.js';
+import { type Http, keyVariant } from '../transport/http.js';
 import { type Answer, refusesSpelling, type Sent } from './compare.js';
 import type { ReferenceTwin } from './reference-twin.js';
 
@@ -61,6 +61,8 @@ function keyHeader(key: KeyChoice, keys: { primary: string; secondary?: string }
   if (key === 'primary') return keys.primary;
   if (key === 'secondary') return keys.secondary;
   if (typeof key === 'object' && 'literal' in key) return key.literal;
+  // A near miss is an unknown key to the twin as well; a misplaced key is no key in the header.
+  if (typeof key === 'object' && 'variant' in key) return keyVariant(keys.primary, key.variant);
   return undefined;
 }
 

@@ -66,11 +66,16 @@ export async function listStep(seq: OracleSequence, op: Extract<Op, { kind: 'lis
     if (target.some(([name]) => name === p.name)) continue;
     let sent = ordinaryValue(p, 'normal' in value ? value.normal : 0, token);
     let plain = sent;
-    if ('edge' in value && p.edges.length) {
-      const edge = p.edges[value.edge % p.edges.length]!;
-      sent = edge.value;
-      plain = edge.sameAs ?? edge.value;
-      if (edge.sameAs !== undefined) either.push(`query ${p.name}`);
+    const drawn =
+      'edge' in value
+        ? p.edges[value.edge % Math.max(1, p.edges.length)]
+        : 'partition' in value
+          ? p.partitions[value.partition % Math.max(1, p.partitions.length)]
+          : undefined;
+    if (drawn) {
+      sent = drawn.value;
+      plain = drawn.sameAs ?? drawn.value;
+      if (drawn.sameAs !== undefined) either.push(`query ${p.name}`);
     } else if ('cut' in value && freeText(p)) sent = plain = cutTerm(seq, value.cut);
     target.push([p.name, sent]);
     twin.push([p.name, plain]);
@@ -133,7 +138,7 @@ export async function documentStep(seq: OracleSequence, op: Extract<Op, { kind: 
     method: seq.env.operations[op.kind === 'get' ? 'getDocument' : 'retryDocument']!.method.toUpperCase(),
     key: seq.keyOf(op.tenant, op.auth),
     headers: {},
-    requestId: seq.requestId(null),
+    requestId: seq.requestId(op.requestId),
   };
   if (doc && 'doc' in op.doc) {
     const t = spelledId(doc.targetId, op.doc.spelling);

@@ -74,8 +74,8 @@ const FIRST_SEQUENCE: Op[] = [
     extra: 'none',
     requestId: null,
   },
-  { kind: 'get', tenant: 0, auth: 'own', doc: { doc: 0, spelling: 0 } },
-  { kind: 'retry', tenant: 0, auth: 'own', doc: { doc: 0, spelling: 0 } },
+  { kind: 'get', tenant: 0, auth: 'own', doc: { doc: 0, spelling: 0 }, requestId: null },
+  { kind: 'retry', tenant: 0, auth: 'own', doc: { doc: 0, spelling: 0 }, requestId: null },
   // While the retried document processes again, its text is gone: only its name can match.
   {
     kind: 'list',

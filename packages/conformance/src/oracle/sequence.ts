@@ -101,10 +101,11 @@ export class OracleSequence {
     return step;
   }
 
-  /** The X-Request-Id of a request: one of the sequence's own, or a value at or past the contract's limits. */
+  /** The X-Request-Id of a request: one of the sequence's own, a value at or past the contract's limits, or none. */
   requestId(edge: null | { edge: number }): string | null {
     if (edge === null || !this.inputs.requestIds.length) return `${this.token}-r${this.next()}`;
-    return this.inputs.requestIds[edge.edge % this.inputs.requestIds.length]!;
+    const i = edge.edge % (this.inputs.requestIds.length + 1);
+    return i === this.inputs.requestIds.length ? null : this.inputs.requestIds[i]!;
   }
 
   tenantOf(tenant: number): Tenant {
@@ -114,6 +115,9 @@ export class OracleSequence {
   keyOf(tenant: number, auth: Auth): KeyChoice {
     if (auth === 'none') return 'none';
     if (auth === 'unknown') return { literal: `${this.token}-unknown-key` };
+    if (auth === 'near-miss') return { variant: 'swapped-case' };
+    if (auth === 'misplaced' && this.inputs.misplacedKey) return { misplaced: this.inputs.misplacedKey };
+    if (auth === 'misplaced') return 'none';
     return this.tenantOf(tenant);
   }
 

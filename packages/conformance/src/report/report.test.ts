@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../checks/index.js';
 import { createTestRecord, type TestRecord } from '../definitions/records.js';
-import { buildReport, type RunInfo, type TestInput } from './report.js';
+import { buildReport, coveragePercent, NO_GENERATOR, type RunInfo, type TestInput } from './report.js';
+import { coverageLines } from './summary.js';
 
 const check = (id: string, profile: 'contract' | 'full' = 'contract'): Check => ({
   id,
@@ -78,7 +79,7 @@ describe('buildReport', () => {
   });
 
   it('fills the coverage matrix and lists what was never observed', () => {
-    expect(report.coverage.listDocuments).toEqual({ documented: ['200', '400'], observed: { '200': 2 }, neverObserved: ['400'] });
+    expect(report.statuses.listDocuments).toEqual({ documented: ['200', '400'], observed: { '200': 2 }, neverObserved: ['400'] });
   });
 
   it("reports a skipped scenario's checks as not exercised with its note, never as passed", () => {
@@ -116,10 +117,64 @@ describe('buildReport', () => {
     ];
     const documented = { listDocuments: ['200', '400', '500'], getDocument: ['200', '404', '500'] };
     const all = buildReport(info, tests, catalog, documented);
-    expect(all.coverage.listDocuments!.neverObserved).toEqual(['400']);
-    expect(all.coverage.getDocument!.neverObserved).toEqual(['200', '404']);
+    expect(all.statuses.listDocuments!.neverObserved).toEqual(['400']);
+    expect(all.statuses.getDocument!.neverObserved).toEqual(['200', '404']);
     const only = buildReport({ ...info, only: ['list'] }, tests, catalog, documented);
-    expect(only.coverage.getDocument!.neverObserved).toEqual([]);
-    expect(only.coverage.listDocuments!.neverObserved).toEqual(['400']);
+    expect(only.statuses.getDocument!.neverObserved).toEqual([]);
+    expect(only.statuses.listDocuments!.neverObserved).toEqual(['400']);
+  });
+
+  it('counts the partitions and (operation × state) pairs the tests reached against the universe, naming what they did not', () => {
+    const universe = {
+      operations: [
+        {
+          operation: 'getDocument',
+          partitions: [
+            { name: 'path document_id: value: at minimum', gap: false },
+            { name: 'path document_id: value: above maximum', gap: false },
+            { name: 'header x: odd', gap: true },
+          ],
+          states: ['processing', 'completed', 'failed'],
+        },
+      ],
+    };
+    const reached = (partitions: string[], states: string[]) =>
+      record((r) => {
+        r.reach.getDocument = {
+          partitions: Object.fromEntries(partitions.map((p) => [p, 1])),
+          states: Object.fromEntries(states.map((s) => [s, 1])),
+        };
+      });
+    const built = buildReport(
+      info,
+      [
+        test('a', 'passed', reached(['path document_id: value: at minimum'], ['processing'])),
+        test('b', 'passed', reached([], ['completed'])),
+      ],
+      catalog,
+      {},
+      universe,
+    );
+    expect(built.coverage).toEqual({
+      operations: [
+        {
+          operation: 'getDocument',
+          partitions: { exercised: 1, total: 3, missing: ['path document_id: value: above maximum', `header x: odd${NO_GENERATOR}`] },
+          states: { reached: 2, total: 3, missing: ['failed'] },
+        },
+      ],
+    });
+    expect(coveragePercent(built)).toBe(50);
+    const lines = coverageLines(built).join('\n');
+    expect(lines).toContain('Coverage 50.0%');
+    expect(lines).toMatch(/getDocument +partitions 1\/3, states 2\/3/);
+    expect(lines).toContain('not exercised: path document_id: value: above maximum; header x: odd (no generator)');
+    expect(lines).toContain('not reached: failed');
+  });
+
+  it('has an empty coverage, and 100%, without a universe (a proxy report)', () => {
+    expect(report.coverage).toEqual({ operations: [] });
+    expect(coveragePercent(report)).toBe(100);
+    expect(coverageLines(report)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { type Check, type Profile, profileIncludes } from '../checks/index.js';
 import { SCENARIO_AREAS } from '../definitions/areas.js';
 import type { ResendRecord, StoppedRecord, TestRecord, WarningRecord } from '../definitions/records.js';
 import type { FailureRecord } from '../definitions/verdict.js';
+import type { CoverageUniverse } from '../inputs/reach.js';
 
 /** A check's verdict for the run. */
 export type CheckOutcome = 'passed' | 'warned' | 'failed' | 'not-exercised' | 'not-in-profile';
@@ -61,7 +62,13 @@ export interface ConformanceReport extends RunInfo {
    * Operation -> status -> how many responses had it; `documented` lists what the contract allows and
    * `neverObserved` the documented statuses a client can provoke (not 5xx, not 429) that no response had.
    */
-  coverage: Record<string, { documented: string[]; observed: Record<string, number>; neverObserved: string[] }>;
+  statuses: Record<string, { documented: string[]; observed: Record<string, number>; neverObserved: string[] }>;
+  /**
+   * What the run's requests reached, per operation: the partitions of the contract's partition catalogue
+   * they fell in, and the (operation × document state) pairs they were sent to. `missing` names what was
+   * not reached (a partition nothing generates ends in "(no generator)").
+   */
+  coverage: { operations: OperationCoverage[] };
   /**
    * Every request resent after a transient answer (429, 503, a gateway's 502/504): never judged, waited out
    * as its Retry-After asked (or a backoff), and counted here.
@@ -69,6 +76,49 @@ export interface ConformanceReport extends RunInfo {
   resends: { total: number; byStatus: Record<string, number>; waitedMs: number; requests: Array<ResendRecord & { test: string }> };
   /** Why the run stopped before it finished, when it did: the target became unavailable, or the run's deadline came. */
   stopped?: StoppedRecord;
+}
+
+/** One operation's reach in the report. */
+export interface OperationCoverage {
+  operation: string;
+  partitions: { exercised: number; total: number; missing: string[] };
+  states: { reached: number; total: number; missing: string[] };
+}
+
+/** Marks a missing partition that nothing in the suite generates. */
+export const NO_GENERATOR = ' (no generator)';
+
+function reachOf(tests: readonly TestInput[], universe: CoverageUniverse | undefined): OperationCoverage[] {
+  return (universe?.operations ?? []).map(({ operation, partitions, states }) => {
+    const seen = { partitions: new Set<string>(), states: new Set<string>() };
+    for (const test of tests) {
+      const reach = test.record?.reach?.[operation];
+      for (const p of Object.keys(reach?.partitions ?? {})) seen.partitions.add(p);
+      for (const s of Object.keys(reach?.states ?? {})) seen.states.add(s);
+    }
+    const missingPartitions = partitions.filter((p) => !seen.partitions.has(p.name));
+    const missingStates = states.filter((s) => !seen.states.has(s));
+    return {
+      operation,
+      partitions: {
+        exercised: partitions.length - missingPartitions.length,
+        total: partitions.length,
+        missing: missingPartitions.map((p) => (p.gap ? `${p.name}${NO_GENERATOR}` : p.name)),
+      },
+      states: { reached: states.length - missingStates.length, total: states.length, missing: missingStates },
+    };
+  });
+}
+
+/** The share of every partition and (operation × state) pair the run reached, in percent (100 when there are none). */
+export function coveragePercent(report: Pick<ConformanceReport, 'coverage'>): number {
+  let reached = 0;
+  let total = 0;
+  for (const op of report.coverage.operations) {
+    reached += op.partitions.exercised + op.states.reached;
+    total += op.partitions.total + op.states.total;
+  }
+  return total === 0 ? 100 : (100 * reached) / total;
 }
 
 /**
@@ -87,14 +137,16 @@ function outcomeOf(check: Check, profile: Profile, passes: number, failures: num
 }
 
 /**
- * Builds the report from every test's record: per-check outcomes, unattributed failures and coverage.
- * @example buildReport(info, tests, catalog, { getDocument: ['200', '400', '404'] });
+ * Builds the report from every test's record: per-check outcomes, unattributed failures, the statuses
+ * observed and, given the contract's `universe`, the partitions and document states reached.
+ * @example buildReport(info, tests, catalog, { getDocument: ['200', '400', '404'] }, coverageUniverse(contract));
  */
 export function buildReport(
   info: RunInfo,
   tests: TestInput[],
   catalog: readonly Check[],
   documented: Record<string, string[]>,
+  universe?: CoverageUniverse,
 ): ConformanceReport {
   const checks = catalog.map((check): CheckReport => {
     let passes = 0;
@@ -132,7 +184,7 @@ export function buildReport(
       error: t.errors[0] ?? 'failed without an error message',
       ...(t.record?.crash?.stack ? { stack: t.record.crash.stack } : {}),
     }));
-  const coverage: ConformanceReport['coverage'] = {};
+  const coverage: ConformanceReport['statuses'] = {};
   for (const [op, statuses] of Object.entries(documented)) coverage[op] = { documented: statuses, observed: {}, neverObserved: [] };
   for (const test of tests) {
     for (const [row, cells] of Object.entries(test.record?.coverage ?? {})) {
@@ -174,7 +226,8 @@ export function buildReport(
     checks,
     unattributed,
     tests: tests.map(({ record, ...t }) => ({ ...t, checks: record?.declared ?? [] })),
-    coverage,
+    statuses: coverage,
+    coverage: { operations: reachOf(tests, universe) },
     resends: { total: resent.length, byStatus, waitedMs: resent.reduce((sum, r) => sum + r.waitMs, 0), requests: resent },
     ...(stopped ? { stopped } : {}),
   };

@@ -4,6 +4,7 @@ import type { Writable } from 'node:stream';
 import { contractFromDocument } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { catalogFor } from '../checks/index.js';
+import { coverageUniverse } from '../inputs/reach.js';
 import { formatFailures } from './failures-text.js';
 import { writeJunit } from './junit.js';
 import { buildReport, type ConformanceReport, type RunInfo, type TestInput } from './report.js';
@@ -16,6 +17,8 @@ export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & {
   documented: Record<string, string[]>;
   /** The contract the run judges against: the catalog holds a boundary check per constraint it states. */
   contractDocument: OpenAPIV3_1.Document;
+  /** The deployment's upload limits when given (`--max-files`, `--max-file-bytes`): their partitions sit at them. */
+  uploadLimits?: { maxFiles?: number; maxFileBytes?: number };
 };
 
 /** One scenario file's run: its scenarios' outcomes, or why it did not load. */
@@ -72,9 +75,15 @@ export function createReporter(options: ReporterOptions, out: Writable) {
         for (const test of result.tests) tests.push({ file: result.file, ...test });
       }
       for (const error of unhandled) tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [error] });
-      const { reportFile, junitFile, documented, contractDocument, ...info } = options;
-      const catalog = catalogFor(contractFromDocument(contractDocument));
-      const report = buildReport({ ...info, startedAt, finishedAt: new Date().toISOString() }, tests, catalog, documented);
+      const { reportFile, junitFile, documented, contractDocument, uploadLimits, ...info } = options;
+      const contract = contractFromDocument(contractDocument);
+      const report = buildReport(
+        { ...info, startedAt, finishedAt: new Date().toISOString() },
+        tests,
+        catalogFor(contract),
+        documented,
+        coverageUniverse(contract, uploadLimits),
+      );
       if (reportFile) {
         mkdirSync(dirname(reportFile), { recursive: true });
         writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);

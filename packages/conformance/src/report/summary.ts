@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { cap } from './failure-format.js';
-import { type ConformanceReport, leftOutByOnly } from './report.js';
+import { type ConformanceReport, coveragePercent, leftOutByOnly } from './report.js';
 
 const MAX_LINES = 12;
 
@@ -63,7 +63,8 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
     out.push('   Not exercised (not passed)', ...list(unexercised.map((c) => `    ○ ${c.id}: ${cap(c.notExercised[0] ?? '', 300)}`)));
   if (unselected.length)
     out.push(`    ○ ${unselected.length} checks in areas --only left out (${[...new Set(unselected.map((c) => c.area))].join(', ')})`);
-  const gaps = Object.entries(report.coverage)
+  out.push(...coverageLines(report));
+  const gaps = Object.entries(report.statuses)
     .filter(([, e]) => e.neverObserved.length)
     .map(([op, e]) => `    ${op}: ${e.neverObserved.join(', ')}`);
   if (gaps.length) out.push('   Documented statuses never observed', ...gaps);
@@ -74,4 +75,29 @@ export function formatSummary(report: ConformanceReport, reportFile: string | nu
   }
   out.push('');
   return out.join('\n');
+}
+
+/** How many names of what was not reached one operation's line shows (the report has them all). */
+const MISSING_SHOWN = 4;
+
+function named(missing: string[]): string {
+  const shown = missing.slice(0, MISSING_SHOWN).join('; ');
+  return missing.length > MISSING_SHOWN ? `${shown}; … and ${missing.length - MISSING_SHOWN} more` : shown;
+}
+
+/** One line per operation: partitions exercised / total, states reached / total, and what was not reached. */
+export function coverageLines(report: Pick<ConformanceReport, 'coverage'>): string[] {
+  const operations = report.coverage?.operations ?? [];
+  if (!operations.length) return [];
+  const width = Math.max(...operations.map((o) => o.operation.length));
+  const lines = [
+    `   Coverage ${coveragePercent(report).toFixed(1)}% (input partitions exercised, document states reached; the report names each)`,
+  ];
+  for (const o of operations) {
+    const { partitions: p, states: s } = o;
+    lines.push(`    ${o.operation.padEnd(width)}  partitions ${p.exercised}/${p.total}, states ${s.reached}/${s.total}`);
+    if (p.missing.length) lines.push(`      not exercised: ${named(p.missing)}`);
+    if (s.missing.length) lines.push(`      not reached: ${named(s.missing)}`);
+  }
+  return lines;
 }

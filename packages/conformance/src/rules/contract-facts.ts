@@ -51,3 +51,21 @@ function unknownPaths(contract: Contract): string[] {
  * operation: a word, zero, a negative, a fraction, 30 digits, and 2^53 (one past the largest).
  */
 export const INVALID_DOCUMENT_IDS = ['abc', '0', '-1', '1.5', '123456789012345678901234567890', '9007199254740992'] as const;
+
+/** The filename limit of the upload's 202 (`documents[].filename.maxLength`), where the contract states one. */
+export function filenameMaxLength(contract: Contract): number | undefined {
+  const media = contract.response('uploadDocuments', 202)?.content?.['application/json'];
+  const documents = propertyOf(media?.schema, 'documents');
+  const filename = propertyOf((documents as { items?: unknown } | undefined)?.items, 'filename') as OpenAPIV3_1.SchemaObject | undefined;
+  return typeof filename?.maxLength === 'number' ? filename.maxLength : undefined;
+}
+
+function propertyOf(schema: unknown, name: string): unknown {
+  const node = schema as { properties?: Record<string, unknown>; allOf?: unknown[] } | undefined;
+  if (node?.properties?.[name] !== undefined) return node.properties[name];
+  for (const branch of node?.allOf ?? []) {
+    const found = propertyOf(branch, name);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

@@ -32,6 +32,14 @@ function rateLimitOption(value: string): number | 'auto' {
   return n;
 }
 
+/** `--min-coverage`: a percentage from 0 to 100 (a fraction allowed). */
+function percentOption(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || n > 100)
+    throw new InvalidArgumentError(`expected a percentage from 0 to 100, not ${JSON.stringify(value)}.`);
+  return n;
+}
+
 /** Reads a boolean environment variable: true/1/yes or false/0/no/empty (case-insensitive). */
 export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const value = (env[name] ?? '').trim().toLowerCase();
@@ -189,6 +197,14 @@ export function conformanceCommand(name = 'conformance'): Command {
         new Option('--max-body-bytes <n>', 'the most bytes of one response body read (default: the per-file limit, 8 to 64 MiB)')
           .env(env('MAX_BODY_BYTES'))
           .argParser(integerOption(1024)),
+      )
+      .addOption(
+        new Option(
+          '--min-coverage <percent>',
+          'fail the run (exit 1) when it reached less than this share of the input partitions and document states (0-100)',
+        )
+          .env(env('MIN_COVERAGE'))
+          .argParser(percentOption),
       )
       // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))

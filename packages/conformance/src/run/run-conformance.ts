@@ -16,6 +16,7 @@ import {
   THOROUGH,
   UsageError,
 } from '../definitions/config.js';
+import { coveragePercent } from '../report/report.js';
 import { createReporter } from '../report/reporter.js';
 import { contractFacts } from '../rules/contract-facts.js';
 import { createDispatcher } from '../transport/dispatcher.js';
@@ -149,6 +150,10 @@ export async function runConformance(
       junitFile: options.junit ? resolve(options.junit) : null,
       documented,
       contractDocument,
+      uploadLimits: {
+        ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
+        ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+      },
     },
     output?.stdout ?? process.stdout,
   );
@@ -181,6 +186,14 @@ export async function runConformance(
   // A target that answered only "not now" has not been judged: exit 2, never 1, whatever failed before.
   if (stopMark?.reason === 'unavailable') throw new UsageError(stopMark.message);
   const failed = report.result === 'failed';
+  const reached = coveragePercent(report);
+  if (options.minCoverage !== undefined && reached < options.minCoverage) {
+    // Its own line, not a check: the target is not at fault when the suite reached too little of the contract.
+    (output?.stdout ?? process.stdout).write(
+      ` docproc conformance  coverage ${reached.toFixed(1)}% is below --min-coverage ${options.minCoverage}%: exit ${EXIT.failed}\n`,
+    );
+    return EXIT.failed;
+  }
   if (report.stopped?.reason === 'deadline' && !failed)
     throw new UsageError(`the run reached --max-run-s before every check ran, with no failure so far; the report has what it had`);
   return failed ? EXIT.failed : EXIT.passed;

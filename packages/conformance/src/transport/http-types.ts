@@ -54,6 +54,8 @@ export interface AnswerJudge {
   resent(resend: ResendRecord): void;
   /** Counts one observed status (a transient one too) in the coverage matrix. */
   coverage(row: string, status: number): void;
+  /** Records which input partitions and document states an answered request reached. */
+  reached(exchange: Exchange): void;
 }
 
 /** Settings of {@link createHttp}. */

@@ -54,6 +54,7 @@ export function createReceive<J extends AnswerJudge>(
     if (proxy && refused) throw judge.proxyAnswered(exchange, proxyShown(proxy), `answered ${refused}`);
     gate.answered();
     judge.coverage(target.coverageKey, answer.status);
+    judge.reached(exchange);
     judge.answered(exchange, { tooLarge: answer.tooLarge, contract: options.contract, strict: options.strict });
     return exchange;
   };

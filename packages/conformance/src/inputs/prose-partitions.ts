@@ -1,0 +1,80 @@
+import type { KeyChoice } from '../definitions/exchange.js';
+import type { Partition, ProsePartition } from './partitions.js';
+
+// Partitions only the contract's prose states, each written once beside the id of the rule that quotes
+// its sentence (rules/prose.ts); prose-partitions.test.ts fails when a rule id here names no rule.
+
+/** Partitions of the free-text `search` term that its parameter's description states. */
+export function searchPartitions(token: string): ProsePartition[] {
+  return [
+    {
+      id: 'alphabet: NUL',
+      source: 'list.search-no-nul',
+      value: `${token}\u0000`,
+      holds: (v) => v.includes('\u0000'),
+    },
+    {
+      id: 'alphabet: wildcard or regular-expression characters',
+      source: 'list.search-literal',
+      value: `${token}%_*.`,
+      holds: (v) => /[%_*?.[\]()^$\\|+]/.test(v),
+    },
+    {
+      id: 'alphabet: accents and other marks',
+      source: 'list.search-keeps-marks',
+      value: `${token}é`,
+      holds: (v) => /\p{M}|[\u00c0-\u024f]/u.test(v),
+    },
+    {
+      id: 'alphabet: a character full case folding expands',
+      source: 'list.search-case-folding',
+      value: `${token}ß`,
+      holds: (v) => /[\u00df\u0130\u1e9e\ufb00-\ufb06]/u.test(v),
+    },
+  ];
+}
+
+/** The free-text parameters the prose gives partitions of their own, by name. */
+export const PROSE_PARAMETERS: Record<string, (token: string) => ProsePartition[]> = { search: searchPartitions };
+
+/** The partitions of the API key the request carries: the security scheme's header and the tenancy sentences. */
+export const KEY_PARTITIONS: ReadonlyArray<Partition & { holds(key: KeyChoice): boolean }> = [
+  { id: "key: the run's key", source: 'auth.header', drawnBy: 'every scenario', holds: (k) => k === 'primary' },
+  {
+    id: "key: another tenant's key",
+    source: 'tenancy.own-documents',
+    drawnBy: 'the tenancy scenarios, the sequences',
+    holds: (k) => k === 'secondary',
+  },
+  { id: 'key: absent', source: 'auth.checked-first', drawnBy: 'the auth scenarios, the sequences', holds: (k) => k === 'none' },
+  {
+    id: 'key: unknown',
+    source: 'auth.checked-first',
+    drawnBy: 'the auth scenarios, the sequences',
+    holds: (k) => typeof k === 'object' && 'literal' in k,
+  },
+  {
+    id: "key: a near miss of the run's key",
+    source: 'auth.header',
+    drawnBy: 'the auth scenarios',
+    holds: (k) => typeof k === 'object' && 'variant' in k,
+  },
+  {
+    id: 'key: in another place than the header',
+    source: 'auth.header',
+    drawnBy: 'the auth scenarios',
+    holds: (k) => typeof k === 'object' && 'misplaced' in k,
+  },
+];
+
+/** A query parameter the contract does not list: ignored, as the list operation's description says. */
+export const UNKNOWN_PARAMETER: Partition = {
+  id: 'presence: one sent',
+  source: 'list.unknown-params-ignored',
+  drawnBy: 'a list with a cache-buster',
+};
+
+/** The rule ids every prose partition names (for the test that they all exist). */
+export function prosePartitionSources(): string[] {
+  return [...searchPartitions('t'), ...KEY_PARTITIONS, UNKNOWN_PARAMETER].map((p) => p.source);
+}
