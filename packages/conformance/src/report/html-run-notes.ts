@@ -51,11 +51,11 @@ function notExercised(report: ConformanceReport): SafeHtml {
   ${rest.length === 0 ? html`<p>Every check in the profile was exercised${unselected.length ? ' but those --only left out' : ''}.</p>` : ''}
   ${
     rest.length > 0 &&
-    html`<div class="matrix-wrap" tabindex="0" role="region" aria-label="Checks not exercised"><table id="not-exercised-table"><thead><tr><th scope="col">Check</th><th scope="col">Why</th></tr></thead><tbody>
+    html`<details${rest.length <= 12 ? ' open' : ''}><summary>${rest.length} check${rest.length === 1 ? '' : 's'} not exercised, with why</summary><div class="body matrix-wrap"><table id="not-exercised-table"><thead><tr><th scope="col">Check</th><th scope="col">Why</th></tr></thead><tbody>
   ${rest.map(
     (c) =>
       html`<tr data-check="${c.id}"><th scope="row"><span aria-hidden="true">○</span> <code>${c.id}</code></th><td><ul class="reasons">${c.notExercised.slice(0, 5).map((r) => html`<li>${capText(r, 1_000)}</li>`)}</ul>${c.notExercised.length > 5 && html`<span class="muted">and ${c.notExercised.length - 5} more reasons</span>`}</td></tr>`,
-  )}</tbody></table></div>`
+  )}</tbody></table></div></details>`
   }
   ${unselected.length > 0 && html`<p><span aria-hidden="true">○</span> ${unselected.length} checks in areas --only left out (${[...new Set(unselected.map((c) => c.area))].join(', ')}).</p>`}
   ${profile.length > 0 && html`<p><span aria-hidden="true">–</span> ${profile.length} checks run only in the full profile (<code>--profile full</code>).</p>`}`;

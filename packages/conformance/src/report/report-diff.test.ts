@@ -71,10 +71,13 @@ describe('diffReports: which checks changed between two runs', () => {
     { name: 'a status seen only after', before: { '200': 3 }, after: { '200': 5, '400': 1 }, cells: ['listDocuments 400: 0 → 1'] },
     { name: 'a status no longer seen', before: { '200': 3, '400': 2 }, after: { '200': 3 }, cells: ['listDocuments 400: 2 → 0'] },
     { name: 'counts that only vary are no change', before: { '200': 3, '400': 2 }, after: { '200': 9, '400': 1 }, cells: [] },
-  ] as Array<{ name: string; before: Record<string, number>; after: Record<string, number>; cells: string[] }>)('status cells: $name', ({ before, after, cells }) => {
-    const diff = diffReports(reportWith({ 'list.a': 'passed' }, before), reportWith({ 'list.a': 'passed' }, after));
-    expect(diff.statusCells.map((c) => `${c.operation} ${c.status}: ${c.before} → ${c.after}`)).toEqual(cells);
-  });
+  ] as Array<{ name: string; before: Record<string, number>; after: Record<string, number>; cells: string[] }>)(
+    'status cells: $name',
+    ({ before, after, cells }) => {
+      const diff = diffReports(reportWith({ 'list.a': 'passed' }, before), reportWith({ 'list.a': 'passed' }, after));
+      expect(diff.statusCells.map((c) => `${c.operation} ${c.status}: ${c.before} → ${c.after}`)).toEqual(cells);
+    },
+  );
 
   it('partitions and states are compared when both runs record them, and left out when one does not', () => {
     const entry = (missing: string[]): OperationCoverage => ({
