@@ -14,12 +14,12 @@ function cell(op: string, status: string, entry: StatusEntry, only: boolean): Sa
     const documented = entry.documented.some((d) => covers(d, status));
     return documented
       ? html`<td ${attrs('c-seen')}><span aria-hidden="true">✓</span> ${n}</td>`
-      : html`<td ${attrs('c-undoc')}><span aria-hidden="true">⚠</span> ${n} <span class="small">undocumented</span></td>`;
+      : html`<td ${attrs('c-undoc')} title="undocumented"><span aria-hidden="true">⚠</span> ${n}<span class="sr"> undocumented</span></td>`;
   }
   if (entry.neverObserved.includes(status)) return html`<td ${attrs('c-never')}><span aria-hidden="true">✗</span> never</td>`;
   if (entry.documented.includes(status)) {
     const why = only && Object.keys(entry.observed).length === 0 ? 'not run' : 'not provokable';
-    return html`<td ${attrs('c-unprov')}>– <span class="small">${why}</span></td>`;
+    return html`<td ${attrs('c-unprov')} title="${why}"><span aria-hidden="true">–</span><span class="sr">${why}</span></td>`;
   }
   return html`<td class="c-na"><span class="sr">not documented</span></td>`;
 }
@@ -33,9 +33,9 @@ function statusMatrix(report: ConformanceReport): SafeHtml {
   <ul class="legend" aria-label="Legend">
     <li><span class="c-seen">✓ n</span> observed n times</li>
     <li><span class="c-never">✗ never</span> documented, never observed</li>
-    <li><span class="c-unprov">– not provokable</span> a 5xx or 429 no client can provoke on purpose</li>
-    <li><span class="c-undoc">⚠ n undocumented</span> observed, not documented</li>
-    <li><span class="c-na">blank</span> not documented</li>
+    <li><span class="c-unprov">–</span> a 5xx or 429 no client can provoke on purpose (or an operation --only left out)</li>
+    <li><span class="c-undoc">⚠ n</span> observed n times, not documented</li>
+    <li>blank: not documented</li>
   </ul>
   <div class="matrix-wrap" tabindex="0" role="region" aria-label="Operation by status matrix">
   <table class="matrix" id="matrix"><caption class="sr">Responses observed per operation and status</caption>

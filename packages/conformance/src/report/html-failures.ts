@@ -20,25 +20,25 @@ function failureBlock(check: CheckReport, failure: Failure, index: number): Safe
     <dt>Scenario</dt><dd>${failure.test}</dd>
   </dl>
   <div class="side">
-    <div><h4>✗ Received</h4><pre>${capText(failure.received)}</pre></div>
-    <div><h4>✓ Expected</h4><pre>${capText(failure.expected)}</pre></div>
+    <div><h4>✗ Received</h4><pre tabindex="0">${capText(failure.received)}</pre></div>
+    <div><h4>✓ Expected</h4><pre tabindex="0">${capText(failure.expected)}</pre></div>
   </div>
   ${
     failure.decidedBy?.length &&
     html`<div class="decided"><h4>Decided by the contract</h4><ul>${failure.decidedBy.map((line) => html`<li>${line}</li>`)}</ul></div>`
   }
-  ${failure.note && html`<h4>${sequence ? 'The shortest sequence found' : 'Note'}</h4><pre>${capText(failure.note)}</pre>`}
+  ${failure.note && html`<h4>${sequence ? 'The shortest sequence found' : 'Note'}</h4><pre tabindex="0">${capText(failure.note)}</pre>`}
   ${
     failure.curl &&
     html`<h4>${sequence ? 'Replay it (curl script)' : 'Reproduce it (curl)'}</h4>
-  <div class="cmd"><pre id="${id}-curl" class="curl">${failure.curl}</pre>${copyButton(`${id}-curl`, `the curl command of ${check.id}`)}</div>`
+  <div class="cmd"><pre tabindex="0" id="${id}-curl" class="curl">${failure.curl}</pre>${copyButton(`${id}-curl`, `the curl command of ${check.id}`)}</div>`
   }
 </article>`;
 }
 
 function checkBlock(check: CheckReport): SafeHtml {
   return html`<details open id="${anchorId('check', check.id)}" data-check="${check.id}">
-  <summary><span aria-hidden="true">✗</span> <code>${check.id}</code>: ${check.description} <span class="muted">(${check.failures.length} failure${check.failures.length === 1 ? '' : 's'})</span></summary>
+  <summary><span aria-hidden="true">✗</span> <code>${check.id}</code>: ${withCode(check.description)} <span class="muted">(${check.failures.length} failure${check.failures.length === 1 ? '' : 's'})</span></summary>
   <div class="body">${check.failures.map((f, i) => failureBlock(check, f, i))}</div>
 </details>`;
 }
@@ -52,6 +52,10 @@ export function failuresSection(report: ConformanceReport): SafeHtml {
     .map(([area, title]) => ({ area, title, checks: failed.filter((c) => c.area === area) }))
     .filter((a) => a.checks.length > 0);
   return html`<section aria-labelledby="failures"><h2 id="failures">Failures</h2>
+  <ul class="glance" aria-label="Failed checks by area">${areas.map(
+    ({ area, checks }) =>
+      html`<li><a href="#${anchorId('area', area)}">${area}</a>: ${checks.map((c, i) => html`${i ? ', ' : ''}<a href="#${anchorId('check', c.id)}"><code>${c.id}</code></a> (${c.failures.length})`)}</li>`,
+  )}${report.unattributed.length > 0 && html`<li><a href="#crashed">crashed scenarios</a> (${report.unattributed.length})</li>`}</ul>
   ${areas.map(
     ({ area, title, checks }) =>
       html`<div class="area" id="${anchorId('area', area)}"><h3>${area}: ${withCode(title)} <span class="muted">(${checks.length} check${checks.length === 1 ? '' : 's'} failed)</span></h3>${checks.map(checkBlock)}</div>`,
@@ -61,7 +65,7 @@ export function failuresSection(report: ConformanceReport): SafeHtml {
     html`<div class="area" id="crashed"><h3>Crashed scenarios (no check attributed)</h3>
     ${report.unattributed.map(
       (u) =>
-        html`<details open data-crash="${u.test}"><summary><span aria-hidden="true">✗</span> ${u.test}</summary><div class="body"><pre>${capText(u.error)}</pre>${u.stack && html`<pre>${capText(u.stack)}</pre>`}</div></details>`,
+        html`<details open data-crash="${u.test}"><summary><span aria-hidden="true">✗</span> ${u.test}</summary><div class="body"><pre tabindex="0">${capText(u.error)}</pre>${u.stack && html`<pre tabindex="0">${capText(u.stack)}</pre>`}</div></details>`,
     )}</div>`
   }
 </section>`;

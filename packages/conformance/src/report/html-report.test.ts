@@ -66,7 +66,9 @@ describe('the HTML page of a report', () => {
   it('marks each status cell in words as well as colour: observed, never observed, not provokable', () => {
     expect(page).toMatch(/data-op="listDocuments" data-status="200" data-count="4"><span aria-hidden="true">✓<\/span> 4/);
     expect(page).toMatch(/data-status="400" data-count="0"><span aria-hidden="true">✗<\/span> never/);
-    expect(page).toMatch(/data-status="500" data-count="0">– <span class="small">not provokable/);
+    expect(page).toMatch(
+      /data-status="500" data-count="0" title="not provokable"><span aria-hidden="true">–<\/span><span class="sr">not provokable/,
+    );
   });
 
   it('shows partitions and states only when the report has them', () => {

@@ -32,11 +32,12 @@ function warnings(report: ConformanceReport): SafeHtml {
   const warned = report.checks.filter((c) => c.warnings.length > 0);
   if (warned.length === 0) return html`<h3 id="warnings">Warnings</h3><p>None.</p>`;
   const intermediaries = warned.find((c) => c.id === INTERMEDIARY_CHECK);
+  const seen = intermediaries?.warnings.reduce((sum, w) => sum + w.count, 0) ?? 0;
   return html`<h3 id="warnings">Warnings</h3>
-  ${intermediaries && html`<p><span aria-hidden="true">⚠</span> <strong>An intermediary answered instead of the service</strong> ${intermediaries.warnings.length} time${intermediaries.warnings.length === 1 ? '' : 's'}: what those requests were to show was not exercised.</p>`}
+  ${intermediaries && html`<p><span aria-hidden="true">⚠</span> <strong>An intermediary answered instead of the service</strong> ${seen} time${seen === 1 ? '' : 's'}: what those requests were to show was not exercised.</p>`}
   ${warned.map(
     (c) =>
-      html`<details id="${anchorId('warn', c.id)}" data-check="${c.id}"><summary><span aria-hidden="true">!</span> <code>${c.id}</code>: ${c.warnings.length} warning${c.warnings.length === 1 ? '' : 's'}</summary><div class="body"><ul class="reasons">
+      html`<details${c.id === INTERMEDIARY_CHECK ? ' open' : ''} id="${anchorId('warn', c.id)}" data-check="${c.id}"><summary><span aria-hidden="true">!</span> <code>${c.id}</code>: ${c.warnings.length} warning${c.warnings.length === 1 ? '' : 's'}</summary><div class="body"><ul class="reasons">
       ${c.warnings.slice(0, SHOWN).map((w) => html`<li>${capText(w.message, 2_000)} <span class="muted">(${w.operation}, seen ${w.count}×${w.requestId ? `, request id ${w.requestId}` : ''})</span></li>`)}
       </ul>${more(c.warnings.length)}</div></details>`,
   )}`;

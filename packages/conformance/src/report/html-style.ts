@@ -23,7 +23,7 @@ pre{margin:0;padding:8px 10px;background:var(--panel);border:1px solid var(--lin
 .counts{display:flex;flex-wrap:wrap;gap:8px;list-style:none;padding:0;margin:12px 0}
 .counts li{padding:4px 10px;border-radius:999px;border:1px solid var(--line);font-weight:600}
 .o-passed{color:var(--pass);background:var(--pass-bg)}.o-failed{color:var(--fail);background:var(--fail-bg)}
-.o-warned{color:var(--warn);background:var(--warn-bg)}.o-none{color:var(--none);background:var(--none-bg)}
+.o-warned{color:var(--warn);background:var(--warn-bg)}.o-zero{color:var(--muted);background:#fff;font-weight:400}.o-none{color:var(--none);background:var(--none-bg)}
 .cmd{display:flex;gap:8px;align-items:flex-start}.cmd pre{flex:1}
 button{font:inherit;font-size:.85rem;padding:4px 10px;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--fg);cursor:pointer;white-space:nowrap}
 button:hover{background:var(--panel)}
@@ -33,6 +33,7 @@ details>summary{cursor:pointer;padding:8px 12px;font-weight:600;list-style-posit
 details[open]>summary{border-bottom:1px solid var(--line)}
 details>.body{padding:8px 12px}
 .area{margin-top:1.2em}
+.glance{margin:0;padding-left:1.2em}.glance li{margin:2px 0}
 .failure{border-top:1px dashed var(--line);padding:10px 0}.failure:first-child{border-top:0}
 .failure dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 8px}.failure dt{color:var(--muted)}.failure dd{margin:0;overflow-wrap:anywhere}
 .side{display:grid;grid-template-columns:1fr 1fr;gap:10px}.side h4{margin:.2em 0;font-size:.9rem}
@@ -41,7 +42,7 @@ details>.body{padding:8px 12px}
 table{border-collapse:collapse;margin:8px 0}
 th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 th{background:var(--panel)}
-.matrix td{text-align:center;white-space:nowrap;min-width:4.2em}
+.matrix td{text-align:center;white-space:nowrap;min-width:3.6em}
 .matrix th[scope=row]{white-space:nowrap}
 .c-seen{color:var(--pass);background:var(--pass-bg)}.c-never{color:var(--fail);background:var(--fail-bg);font-weight:600}
 .c-undoc{color:var(--warn);background:var(--warn-bg);font-weight:600}.c-unprov{color:var(--none);background:var(--none-bg)}.c-na{color:var(--muted)}

@@ -65,7 +65,7 @@ export function verdictSection(report: ConformanceReport, extraFacts: ReadonlyAr
     <span class="word"><span aria-hidden="true">${v.icon}</span> ${v.word}</span><span>${v.why}</span>
   </div>
   <ul class="counts" aria-label="Checks by outcome">
-    ${counts.map(([cls, icon, n, label]) => html`<li class="${cls}" data-outcome="${label}"><span aria-hidden="true">${icon}</span> ${n} ${label}</li>`)}
+    ${counts.map(([cls, icon, n, label]) => html`<li class="${n ? cls : 'o-zero'}" data-outcome="${label}"><span aria-hidden="true">${icon}</span> ${n} ${label}</li>`)}
   </ul>
   <dl class="facts">
     <dt>Target</dt><dd><code>${report.target}</code></dd>
@@ -82,7 +82,7 @@ export function verdictSection(report: ConformanceReport, extraFacts: ReadonlyAr
   ${
     rerun &&
     html`<h2 id="rerun">Run it again with the same seed</h2>
-  <div class="cmd"><pre id="rerun-command">${rerun}</pre>${copyButton('rerun-command', 'the command')}</div>
+  <div class="cmd"><pre tabindex="0" id="rerun-command">${rerun}</pre>${copyButton('rerun-command', 'the command')}</div>
   <p class="muted">Add the limits the run had (<code>--max-files</code>, <code>--max-file-bytes</code>) and keep the keys in those variables: no key is ever written in a report.</p>`
   }
 </header>`;
