@@ -1,4 +1,4 @@
-import { anchorId, html, type SafeHtml } from './html-escape.js';
+import { anchorId, html, type SafeHtml, withCode } from './html-escape.js';
 import { htmlPage } from './html-report.js';
 import type { CheckChange, ReportDiff } from './report-diff.js';
 
@@ -10,7 +10,7 @@ function checkTable(id: string, title: string, icon: string, changes: CheckChang
       : html`<div class="matrix-wrap" tabindex="0" role="region" aria-label="${title}"><table id="${id}-table"><thead><tr><th scope="col">Check</th><th scope="col">Before</th><th scope="col">After</th><th scope="col">What it proves</th></tr></thead><tbody>
     ${changes.map(
       (c) =>
-        html`<tr id="${anchorId(id, c.id)}" data-check="${c.id}"><th scope="row"><span aria-hidden="true">${icon}</span> <code>${c.id}</code></th><td>${c.before}</td><td>${c.after}${c.after === 'failed' ? ` (${c.failures} failure${c.failures === 1 ? '' : 's'})` : ''}</td><td>${c.description}</td></tr>`,
+        html`<tr id="${anchorId(id, c.id)}" data-check="${c.id}"><th scope="row"><span aria-hidden="true">${icon}</span> <code>${c.id}</code></th><td class="nowrap">${c.before}</td><td class="nowrap">${c.after}${c.after === 'failed' ? ` (${c.failures} failure${c.failures === 1 ? '' : 's'})` : ''}</td><td>${withCode(c.description)}</td></tr>`,
     )}</tbody></table></div>`
   }</section>`;
 }

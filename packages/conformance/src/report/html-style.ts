@@ -49,7 +49,8 @@ th{background:var(--panel)}
 .legend{display:flex;flex-wrap:wrap;gap:6px 14px;list-style:none;padding:0;font-size:.9rem}.legend span{padding:0 6px;border-radius:4px}
 .bar{display:inline-block;width:8em;height:.8em;background:var(--none-bg);border:1px solid var(--line);border-radius:3px;vertical-align:middle;overflow:hidden}
 .bar>span{display:block;height:100%;background:var(--pass)}
-.muted{color:var(--muted)}.small{font-size:.8em}
+.muted{color:var(--muted)}.nowrap{white-space:nowrap}
+th[scope=row] code{white-space:nowrap}.small{font-size:.8em}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 ul.reasons{margin:.2em 0;padding-left:1.2em}
 footer{margin:2em 0 1em;color:var(--muted);font-size:.85rem}
