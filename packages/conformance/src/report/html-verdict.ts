@@ -76,7 +76,7 @@ export function verdictSection(report: ConformanceReport, extraFacts: ReadonlyAr
     <dt>Started</dt><dd><time datetime="${report.startedAt}">${report.startedAt}</time></dd>
     <dt>Duration</dt><dd>${duration(report)}</dd>
     <dt>Run id</dt><dd><code>${report.runId}</code></dd>
-    <dt>Scenarios</dt><dd>${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped + s.tests.pending} skipped</dd>
+    ${report.tool === 'docproc conformance' && html`<dt>Scenarios</dt><dd>${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped + s.tests.pending} skipped</dd>`}
     ${extraFacts.map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`)}
   </dl>
   ${
