@@ -50,7 +50,8 @@ export function conformanceCommand(name = 'conformance'): Command {
   const env = (variable: string) => `DOCPROC_${variable}`;
   const command: Command = new Command(name);
   command
-    .addCommand(diffCommand(() => command.opts<{ html?: string }>().html))
+    // `diff a b --html x` leaves `--html` to this command's own option; DOCPROC_HTML names a run's page, never the diff's.
+    .addCommand(diffCommand(() => (command.getOptionValueSource('html') === 'cli' ? command.opts<{ html?: string }>().html : undefined)))
     // `diff` needs none of the run's options: the run's mandatory ones are not asked of it.
     .hook('preSubcommand', () => {
       for (const option of command.options) option.mandatory = false;
