@@ -99,6 +99,11 @@ describe('docproc conformance: usage errors and unreachable targets exit 2 with 
       args: (p) => ['--base-url', `http://127.0.0.1:${p}`, '--api-key', 'k', '--spec', 'no/such/openapi.yaml'],
       message: /cannot use --spec .*no\/such\/openapi\.yaml/,
     },
+    {
+      name: 'diff of a report that does not exist',
+      args: () => ['diff', 'no/such/before.json', 'no/such/after.json'],
+      message: /conformance diff: cannot read no\/such\/before\.json/,
+    },
   ];
   it.each(cases)(
     '$name',

@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
 import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { checksNotPassed, fullProfileArgs, runSuite } from '@docproc-kit/test-support/run-suite.js';
@@ -113,9 +116,17 @@ describe('transient answers are waited out, never judged', () => {
     });
     try {
       const started = Date.now();
+      const pageDir = mkdtempSync(join(tmpdir(), 'conformance-unavailable-page-'));
       const run = await runSuite(['--base-url', proxy.baseUrl, '--api-key', KEYS[0]!, '--profile', 'contract', '--max-wait-s', '2'], {
         timeoutMs: 120_000,
+        env: { DOCPROC_HTML: join(pageDir, 'conformance.html') },
       });
+      // The page is written as the JSON is, saying why the run stopped and what it waited.
+      const page = readFileSync(join(pageDir, 'conformance.html'), 'utf8');
+      rmSync(pageDir, { recursive: true, force: true });
+      expect(page).toContain('UNAVAILABLE');
+      expect(page).toMatch(/<strong>Stopped early<\/strong> \(unavailable\)/);
+      expect(page).toMatch(/\d+ requests? resent after a transient answer \(503: \d+\)/);
       expect(run.code, run.output).toBe(2);
       expect(run.output).toMatch(
         /docproc conformance: target unavailable: (GET|POST) http\S+ got only transient answers \(last 503, Retry-After 1\) for 2 s/,

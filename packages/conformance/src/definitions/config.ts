@@ -17,6 +17,8 @@ export interface ConformanceOptions {
   maxFileBytes?: number;
   junit?: string;
   report?: string;
+  /** Where to write the report as one self-contained HTML page. */
+  html?: string;
   strict: boolean;
   only?: string[];
   /** Scenario files run at once (default 2). */
@@ -74,6 +76,7 @@ export type ConformanceSuiteConfig = Omit<
   ConformanceOptions,
   | 'junit'
   | 'report'
+  | 'html'
   | 'only'
   | 'workers'
   | 'seed'

@@ -45,6 +45,8 @@ export interface RunInfo {
   only: string[] | null;
   /** The target's TLS certificate was not verified (--insecure): nothing proves who answered. */
   insecure?: boolean;
+  /** The contract's `info.version`, as the run read it. */
+  contractVersion?: string;
   startedAt: string;
   finishedAt: string;
 }

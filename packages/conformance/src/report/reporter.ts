@@ -6,6 +6,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { catalogFor } from '../checks/index.js';
 import { coverageUniverse } from '../inputs/reach.js';
 import { formatFailures } from './failures-text.js';
+import { writeHtmlReport } from './html-report.js';
 import { writeJunit } from './junit.js';
 import { buildReport, type ConformanceReport, type RunInfo, type TestInput } from './report.js';
 import { formatSummary } from './summary.js';
@@ -14,6 +15,8 @@ import { formatSummary } from './summary.js';
 export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & {
   reportFile: string | null;
   junitFile: string | null;
+  /** Where to write the report as one HTML page (report/html-report.ts). */
+  htmlFile?: string | null;
   documented: Record<string, string[]>;
   /** The contract the run judges against: the catalog holds a boundary check per constraint it states. */
   contractDocument: OpenAPIV3_1.Document;
@@ -75,7 +78,7 @@ export function createReporter(options: ReporterOptions, out: Writable) {
         for (const test of result.tests) tests.push({ file: result.file, ...test });
       }
       for (const error of unhandled) tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [error] });
-      const { reportFile, junitFile, documented, contractDocument, uploadLimits, ...info } = options;
+      const { reportFile, junitFile, htmlFile, documented, contractDocument, uploadLimits, ...info } = options;
       const contract = contractFromDocument(contractDocument);
       const report = buildReport(
         { ...info, startedAt, finishedAt: new Date().toISOString() },
@@ -89,6 +92,7 @@ export function createReporter(options: ReporterOptions, out: Writable) {
         writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
       }
       if (junitFile) writeJunit(report, junitFile);
+      if (htmlFile) writeHtmlReport(report, htmlFile);
       const failures = formatFailures(report);
       if (failures) print(`\n${failures}\n`);
       print(formatSummary(report, reportFile));

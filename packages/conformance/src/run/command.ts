@@ -10,6 +10,7 @@ import {
   THOROUGH,
   UsageError,
 } from '../definitions/config.js';
+import { diffCommand } from './diff-command.js';
 import { integerOption } from './option-parsers.js';
 import { runConformance } from './run-conformance.js';
 
@@ -56,6 +57,13 @@ export function envFlag(name: string, env: NodeJS.ProcessEnv = process.env): boo
 export function conformanceCommand(name = 'conformance'): Command {
   const env = (variable: string) => `DOCPROC_${variable}`;
   const command: Command = new Command(name);
+  command
+    // `diff a b --html x` leaves `--html` to this command's own option; DOCPROC_HTML names a run's page, never the diff's.
+    .addCommand(diffCommand(() => (command.getOptionValueSource('html') === 'cli' ? command.opts<{ html?: string }>().html : undefined)))
+    // `diff` needs none of the run's options: the run's mandatory ones are not asked of it.
+    .hook('preSubcommand', () => {
+      for (const option of command.options) option.mandatory = false;
+    });
   return (
     command
       .description(
@@ -105,6 +113,11 @@ export function conformanceCommand(name = 'conformance'): Command {
       )
       .addOption(new Option('--junit <file>', 'write JUnit XML here').env(env('JUNIT')))
       .addOption(new Option('--report <file>', 'write the JSON report (every check, coverage matrix) here').env(env('REPORT')))
+      .addOption(
+        new Option('--html <file>', 'write the report as one self-contained HTML page here (no network needed to open it)').env(
+          env('HTML'),
+        ),
+      )
       // Not .env(): commander turns a boolean on for any value, and DOCPROC_STRICT=false must mean false.
       .addOption(
         new Option('--strict', 'undocumented response properties fail instead of warning (env: DOCPROC_STRICT=true|false)').default(false),

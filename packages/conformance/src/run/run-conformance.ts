@@ -146,8 +146,10 @@ export async function runConformance(
       strict: options.strict,
       only: options.only ?? null,
       ...(transport.insecure ? { insecure: true } : {}),
+      ...(contractDocument.info?.version ? { contractVersion: contractDocument.info.version } : {}),
       reportFile,
       junitFile: options.junit ? resolve(options.junit) : null,
+      htmlFile: options.html ? resolve(options.html) : null,
       documented,
       contractDocument,
       uploadLimits: {

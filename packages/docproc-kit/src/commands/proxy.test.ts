@@ -81,6 +81,34 @@ describe('docproc proxy', () => {
     expect(cli.output()).not.toContain('violation [');
   }, 90_000);
 
+  it('answers its report as a page to a browser and as JSON to curl, and writes the page at exit with --html', async () => {
+    const mutant = contractMutants.find((m) => m.name === 'list-carries-content')!;
+    const broken = await startMutationProxy(server.baseUrl, mutant.mutation(KEYS));
+    closers.push(broken.close);
+    const page = join(dir, 'proxy-page.html');
+    const cli = await proxyCli(broken.baseUrl, ['--html', page]);
+    await typedClientTraffic(cli.baseUrl, KEY);
+    // Judged off the request's path: the page is asked for once the violations are in.
+    await expect.poll(async () => (await (await fetch(`${cli.baseUrl}/_proxy/violations`)).json()).total).toBeGreaterThan(0);
+    const browser = await fetch(`${cli.baseUrl}/_proxy/report`, {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
+    expect(browser.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await browser.text();
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('docproc proxy report');
+    expect(html).toContain('data-check="response.no-forbidden-properties"');
+    const { spawnSync } = await import('node:child_process');
+    const curl = spawnSync('curl', ['-sS', '-i', `${cli.baseUrl}/_proxy/report`], { encoding: 'utf8', timeout: 10_000 });
+    expect(curl.stdout).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(curl.stdout.split('\r\n\r\n')[1]!)).toMatchObject({ result: 'failed', violations: { client: 0 } });
+    expect(await cli.stop('SIGTERM')).toBe(0);
+    const written = await readFile(page, 'utf8');
+    expect(written).toContain('data-check="response.no-forbidden-properties"');
+    expect(written).toContain('Exchanges');
+    expect(written + html).not.toContain(KEY);
+  }, 90_000);
+
   it('refuses a target that is not an http(s) base URL, as a usage error', async () => {
     const { spawnSync } = await import('node:child_process');
     const { docprocArgs } = await import('@docproc-kit/test-support/processes.js');

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { EXIT } from '@docproc-kit/conformance/definitions/config.js';
+import { writeHtmlReport } from '@docproc-kit/conformance/report/html-report.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Judging } from '../proxy/judging.js';
-import { reportFiles, writeProxyReport } from '../proxy/proxy-report.js';
+import { proxyFacts, reportFiles, writeProxyReport } from '../proxy/proxy-report.js';
 import { createProxyServer } from '../proxy/proxy-server.js';
 import { createWorkerJudging } from '../proxy/worker-judging.js';
 import { integerOption, portOption } from './option-parsers.js';
@@ -15,6 +16,7 @@ export interface ProxyOptions {
   port: number;
   host: string;
   report?: string;
+  html?: string;
   failOnViolation: boolean;
   strict: boolean;
   spec: string;
@@ -57,6 +59,7 @@ export function proxyCommand(): Command {
         'at exit, write the JSON report here, JUnit XML beside it (.xml) and a HAR of the violating exchanges (.har)',
       ).env('DOCPROC_PROXY_REPORT'),
     )
+    .addOption(new Option('--html <file>', 'at exit, write the report as one self-contained HTML page here').env('DOCPROC_PROXY_HTML'))
     .addOption(new Option('--fail-on-violation', 'exit 1 at shutdown when any violation was seen').default(false))
     .addOption(
       new Option('--strict', 'undocumented properties and answers made by an intermediary are violations, not warnings').default(false),
@@ -113,6 +116,7 @@ export function proxyCommand(): Command {
           `  contract       ${options.spec}`,
           `  violations     ${url}/_proxy/violations (newest first), summary ${url}/_proxy/report`,
           ...(files ? [`  at exit        ${files.json}, ${files.junit}, ${files.har}`] : []),
+          ...(options.html ? [`  at exit        ${options.html} (the report as a page; ${url}/_proxy/report in a browser meanwhile)`] : []),
           '',
         ].join('\n'),
       );
@@ -123,9 +127,10 @@ export function proxyCommand(): Command {
         await proxy.close(2_000);
         try {
           const summary = await judging.summary();
-          if (files) {
+          if (files || options.html) {
             const { report, har } = await judging.report();
-            writeProxyReport(files, report, har);
+            if (files) writeProxyReport(files, report, har);
+            if (options.html) writeHtmlReport(report, options.html, { facts: proxyFacts(summary) });
           }
           await judging.close();
           process.stdout.write(

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderHtmlReport } from '@docproc-kit/conformance/report/html-report.js';
 import type { Judging } from './judging.js';
+import { proxyFacts } from './proxy-report.js';
 
 /** The path prefix the proxy answers itself; everything else goes to the target. */
 export const CONTROL_PREFIX = '/_proxy/';
@@ -14,15 +16,22 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(text);
 };
 
+/** A browser asks for `text/html` by name; curl and fetch send `*\/*` and get JSON. */
+function wantsHtml(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? '')
+    .split(',')
+    .some((part) => /^\s*text\/html\s*(;|$)/i.test(part) && !/;\s*q=0(\.0*)?\s*(;|$)/i.test(part));
+}
+
 /**
- * Answers `GET /_proxy/violations[?limit=N]` (newest first) and `GET /_proxy/report` (the summary); any
- * other control path is a 404, any other method a 405.
+ * Answers `GET /_proxy/violations[?limit=N]` (newest first) and `GET /_proxy/report` (the summary as JSON,
+ * or to a browser the suite's report as a page); any other control path is a 404, any other method a 405.
  * @example if (req.url?.startsWith(CONTROL_PREFIX)) await answerControl(req, res, judging);
  */
 export async function answerControl(
   req: IncomingMessage,
   res: ServerResponse,
-  source: Pick<Judging, 'newest' | 'total' | 'summary'>,
+  source: Pick<Judging, 'newest' | 'total' | 'summary' | 'report'>,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://proxy');
   req.resume();
@@ -31,8 +40,20 @@ export async function answerControl(
   } else if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     json(res, 405, { error: 'only GET' });
-  } else if (url.pathname === '/_proxy/report') json(res, 200, await source.summary());
-  else {
+  } else if (url.pathname === '/_proxy/report' && wantsHtml(req)) {
+    const [{ report }, summary] = await Promise.all([source.report(), source.summary()]);
+    const page = renderHtmlReport(report, { facts: proxyFacts(summary) });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      vary: 'accept',
+      'content-length': Buffer.byteLength(page),
+    });
+    res.end(page);
+  } else if (url.pathname === '/_proxy/report') {
+    res.setHeader('vary', 'accept');
+    json(res, 200, await source.summary());
+  } else {
     const asked = Number(url.searchParams.get('limit') ?? '100');
     const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, 1_000) : 100;
     const [violations, total] = await Promise.all([source.newest(limit), source.total()]);

@@ -5,7 +5,7 @@ import { writeJunit } from '@docproc-kit/conformance/report/junit.js';
 import { buildReport, type ConformanceReport } from '@docproc-kit/conformance/report/report.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { toHar } from '@docproc-kit/reference/journal/har.js';
-import type { ViolationStore } from './violation-store.js';
+import type { ProxySummary, ViolationStore } from './violation-store.js';
 
 /** The files a proxy's report is written to. */
 export interface ReportFiles {
@@ -33,7 +33,17 @@ export function proxyReport(
   record.declared = Object.keys(record.counts);
   const documented = Object.fromEntries(contract.operations.map((op) => [op.operationId, Object.keys(op.definition.responses ?? {})]));
   const report = buildReport(
-    { runId: `proxy-${startedAt}`, profile: 'full', target, spec, strict, only: null, startedAt, finishedAt: new Date().toISOString() },
+    {
+      runId: `proxy-${startedAt}`,
+      profile: 'full',
+      target,
+      spec,
+      strict,
+      only: null,
+      ...(contract.document.info?.version ? { contractVersion: contract.document.info.version } : {}),
+      startedAt,
+      finishedAt: new Date().toISOString(),
+    },
     [
       {
         file: 'docproc proxy',
@@ -71,4 +81,17 @@ export function writeProxyReport(files: ReportFiles, report: ConformanceReport, 
   writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`);
   writeJunit(report, files.junit);
   writeFileSync(files.har, `${JSON.stringify(har, null, 2)}\n`);
+}
+
+/** The proxy's counts, as the top of its report's page shows them. */
+export function proxyFacts(summary: ProxySummary): Array<[string, string]> {
+  const e = summary.exchanges;
+  const v = summary.violations;
+  return [
+    [
+      'Exchanges',
+      `${e.total} seen, ${e.judged} judged, ${e.transient} transient (not judged), ${e.notJudged} not judged, ${e.bodyNotJudged} judged without their body`,
+    ],
+    ['Violations', `${v.total}: ${v.service} by the service, ${v.client} by clients (the newest ${v.kept} kept)`],
+  ];
 }
