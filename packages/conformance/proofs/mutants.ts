@@ -359,6 +359,20 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'unavailable-without-retry-after',
+    defect: "every fourth request is answered the service's own 503 with no Retry-After, so a client cannot know how long to wait",
+    only: ['get'],
+    fails: ['response.headers-present'],
+    mentions: 'Retry-After is missing',
+    mutation: () => {
+      let requests = 0;
+      return {
+        respond: async (request, upstream) =>
+          request.url.startsWith('/api/v1/') && ++requests % 4 === 0 ? problem(request, 503, 'service_unavailable') : upstream(request),
+      };
+    },
+  },
+  {
     name: 'completed-with-error',
     defect: 'completed documents carry an error',
     only: ['get'],
@@ -368,6 +382,21 @@ export const mutants: Mutant[] = [
         editJson(res, (b) =>
           eachDocument(b, (d) => {
             if (d.status === 'completed') d.error = { code: 'processing_error', message: 'stale' };
+          }),
+        ),
+    }),
+  },
+  {
+    name: 'images-completed-empty',
+    defect: 'images are never read by OCR: a JPEG or PNG completes with content "", as if no text were on it',
+    only: ['lifecycle'],
+    fails: ['lifecycle.scan-read-by-ocr'],
+    mentions: 'scanned.png',
+    mutation: () => ({
+      response: (res) =>
+        editJson(res, (b) =>
+          eachDocument(b, (d) => {
+            if (String(d.content_type).startsWith('image/') && d.status === 'completed' && 'content' in d) d.content = '';
           }),
         ),
     }),

@@ -15,7 +15,7 @@ export interface Proofs {
 export interface RuleRow {
   rule: ContractRule;
   checks: string[];
-  /** Mutant names and `unit: <file>` entries proving the checks. */
+  /** The names of the mutants (broken servers) that fail the checks: only these prove a rule. */
   proofs: string[];
   /** Why the rule is a gap, when it is one: `no check` or `no mutant`. */
   gap?: 'no check' | 'no mutant';
@@ -27,21 +27,15 @@ function selects(entry: string, rule: ContractRule): boolean {
 }
 
 /**
- * Traces every rule to the checks declaring it and to what proves those checks; a rule without a check or
- * without a proof is a gap.
+ * Traces every rule to the checks declaring it and to the mutants that fail those checks; a rule without a
+ * check, or whose checks no broken server fails, is a gap. A unit test that fails a check on a hand-made
+ * answer proves the check's judge, not that a server breaking the rule is caught: it proves no rule.
  * @example ruleMatrix(contractRules(doc), catalog, proofs).filter((r) => r.gap)
  */
 export function ruleMatrix(rules: readonly ContractRule[], catalog: readonly RuledCheck[], proofs: Proofs): RuleRow[] {
   return rules.map((rule) => {
     const checks = catalog.filter((c) => c.rules.some((entry) => selects(entry, rule))).map((c) => c.id);
-    const proven = [
-      ...new Set(
-        checks.flatMap((id) => [
-          ...(proofs.mutants.get(id) ?? []),
-          ...(proofs.unitTests.has(id) ? [`unit: ${proofs.unitTests.get(id)}`] : []),
-        ]),
-      ),
-    ];
+    const proven = [...new Set(checks.flatMap((id) => proofs.mutants.get(id) ?? []))];
     const gap = checks.length === 0 ? 'no check' : proven.length === 0 ? 'no mutant' : undefined;
     return { rule, checks, proofs: proven, ...(gap ? { gap } : {}) };
   });

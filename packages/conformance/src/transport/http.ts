@@ -68,6 +68,11 @@ export interface AnswerJudge {
   reconnected(exchange: Pick<Exchange, 'target' | 'requestId'>, reason: string): void;
   /** A transient answer was waited out and the request resent. */
   resent(resend: ResendRecord): void;
+  /**
+   * Judges a transient answer before it is waited out (throws the verdict on one that fails); a judge
+   * without it waits every transient answer out unjudged.
+   */
+  transient?(prepared: PreparedRequest, answer: HttpAnswer, seen: { contract: Contract; strict: boolean }): void;
   /** Counts one observed status (a transient one too) in the coverage matrix. */
   coverage(row: string, status: number): void;
 }
@@ -302,6 +307,7 @@ export function createHttp<J extends AnswerJudge>(options: HttpOptions<J>): Http
   };
   /** Waits out one transient answer, or ends the run's use of the target when the wait budget is spent. */
   const waitOut = async (prepared: PreparedRequest, answer: HttpAnswer, resends: number, waitedMs: number) => {
+    judge.transient?.(prepared, answer, { contract: options.contract, strict: options.strict });
     const asked = retryAfterMs(answer.headers);
     const waitMs = asked ?? backoffMs(resends);
     const what = `${prepared.request.method} ${prepared.request.url}`;
