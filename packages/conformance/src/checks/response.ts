@@ -142,7 +142,7 @@ export const responseChecks = {
     id: 'response.status-documented',
     profile: 'contract',
     description: 'The status is one the contract documents for the operation (404/405 for unknown paths and methods).',
-    rules: ['errors.validation-400'],
+    rules: ['errors.validation-400', 'upload.accepted-202', 'errors.wrong-method-405', 'list.page-past-end'],
     appliesTo: always,
     judge: ({ exchange }) =>
       documentedResponse(exchange) !== undefined

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { allMutants } from '../../proofs/mutant-catalog.js';
 import { bundledMatrix } from '../../scripts/bundled-matrix.js';
 import { descriptionAt, normalise } from './contract-text.js';
 import { decidedBy } from './decided-by.js';
@@ -138,13 +139,39 @@ describe('a clause is traced only when quoted whole', () => {
   });
 });
 
+describe('the mutants built for rules', () => {
+  it('name the rules they break when they fail a shared check (one they give `mentions` for)', () => {
+    expect(allMutants.filter((m) => m.mentions !== undefined && !m.rules?.length).map((m) => m.name)).toEqual([]);
+  });
+
+  it('name only rules a check they fail declares: each proves every rule it names', () => {
+    const proven = new Set(matrix.flatMap((row) => row.proofs.map((m) => `${m} ${row.rule.id}`)));
+    const named = allMutants.flatMap((m) =>
+      (m.rules ?? []).map((entry) => ({
+        m: m.name,
+        entry,
+        ids: rules.filter((r) => r.id === entry || (entry.startsWith('@') && r.tags.includes(entry))),
+      })),
+    );
+    expect(named.filter(({ m, ids }) => !ids.some((r) => proven.has(`${m} ${r.id}`))).map(({ m, entry }) => `${m}: ${entry}`)).toEqual([]);
+  });
+});
+
 describe('a rule is proven', () => {
   const rule = { id: 'r', kind: 'prose' as const, text: 'r', tags: [], byTag: false };
   const catalog = [{ id: 'c', rules: ['r'] }];
   it.each([
     ['by a broken server that fails its check', new Map([['c', ['m']]]), new Map<string, string>(), undefined],
     ['never by a unit test alone', new Map<string, string[]>(), new Map([['c', 'some.test.ts']]), 'no mutant'],
-  ])('%s', (_, mutants, unitTests, gap) => {
-    expect(ruleMatrix([rule], catalog, { mutants, unitTests })[0]?.gap).toBe(gap);
+    [
+      'never by a broken server built for another rule of its check',
+      new Map([['c', ['m']]]),
+      new Map<string, string>(),
+      'no mutant',
+      ['q'],
+    ],
+  ])('%s', (_, mutants, unitTests, gap, breaks?: string[]) => {
+    const rulesOf = new Map(breaks ? [['m', breaks]] : []);
+    expect(ruleMatrix([rule], catalog, { mutants, unitTests, rulesOf })[0]?.gap).toBe(gap);
   });
 });
