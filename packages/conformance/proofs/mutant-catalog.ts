@@ -77,5 +77,6 @@ export const provenByUnitTests: ReadonlyMap<string, string> = new Map([
 export function proofsOf(list: readonly Mutant[] = allMutants): Proofs {
   const mutants = new Map<string, string[]>();
   for (const m of list) for (const id of m.fails) mutants.set(id, [...(mutants.get(id) ?? []), m.name]);
-  return { mutants, unitTests: provenByUnitTests };
+  const rulesOf = new Map(list.flatMap((m) => (m.rules ? [[m.name, m.rules] as const] : [])));
+  return { mutants, unitTests: provenByUnitTests, rulesOf };
 }

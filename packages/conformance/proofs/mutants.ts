@@ -34,6 +34,11 @@ export interface Mutant {
   options?: (keys: { primary: string; secondary: string }) => Partial<ConformanceOptions>;
   /** A substring the failure message must contain (for checks shared by several mutants). */
   mentions?: string;
+  /**
+   * The rules of the contract the defect breaks (ids, or `@tag`): the mutant proves only these of its failed
+   * checks' rules. Required with `mentions`: a shared check declares rules this defect does not touch.
+   */
+  rules?: readonly string[];
   /** Checks the defect keeps from being judged: they must never be reported as passed. */
   notPassed?: string[];
   mutation: (keys: { primary: string; secondary: string }) => Mutation;
@@ -97,6 +102,7 @@ export const mutants: Mutant[] = [
     only: ['upload'],
     fails: ['response.status-documented'],
     mentions: '200',
+    rules: ['upload.accepted-202'],
     mutation: () => ({ response: (res, req) => (isUpload(req) && res.status === 202 ? { ...res, status: 200 } : res) }),
   },
   {
@@ -105,6 +111,7 @@ export const mutants: Mutant[] = [
     only: ['get'],
     fails: ['response.body-matches-schema'],
     mentions: "must have required property 'document_id'",
+    rules: ['@response-body'],
     mutation: () => ({
       response: (res) =>
         editJson(res, (b) =>
@@ -121,6 +128,7 @@ export const mutants: Mutant[] = [
     only: ['get'],
     fails: ['response.body-matches-schema'],
     mentions: '/document_id must be integer',
+    rules: ['@response-body'],
     mutation: () => ({
       response: (res) =>
         editJson(res, (b) =>
@@ -350,6 +358,7 @@ export const mutants: Mutant[] = [
     only: ['get'],
     fails: ['response.headers-present'],
     mentions: 'X-Request-Id is missing',
+    rules: ['request-id.every-response', 'header:X-Request-Id.required'],
     mutation: () => ({
       response: (res) => {
         const headers = { ...res.headers };
@@ -357,6 +366,21 @@ export const mutants: Mutant[] = [
         return { ...res, headers };
       },
     }),
+  },
+  {
+    name: 'unavailable-without-retry-after',
+    defect: "every fourth request is answered the service's own 503 with no Retry-After, so a client cannot know how long to wait",
+    only: ['get'],
+    fails: ['response.headers-present'],
+    mentions: 'Retry-After is missing',
+    rules: ['transient.retry-after', 'header:Retry-After.required'],
+    mutation: () => {
+      let requests = 0;
+      return {
+        respond: async (request, upstream) =>
+          request.url.startsWith('/api/v1/') && ++requests % 4 === 0 ? problem(request, 503, 'service_unavailable') : upstream(request),
+      };
+    },
   },
   {
     name: 'completed-with-error',
@@ -368,6 +392,57 @@ export const mutants: Mutant[] = [
         editJson(res, (b) =>
           eachDocument(b, (d) => {
             if (d.status === 'completed') d.error = { code: 'processing_error', message: 'stale' };
+          }),
+        ),
+    }),
+  },
+  {
+    name: 'unavailable-with-http-date',
+    defect:
+      "every fourth request is answered the service's own 503 with Retry-After as an HTTP-date, a form the contract's delay-seconds forbids",
+    only: ['get'],
+    fails: ['response.headers-present'],
+    mentions: 'Retry-After: "',
+    rules: ['header:Retry-After.pattern', 'transient.retry-after'],
+    mutation: () => {
+      let requests = 0;
+      return {
+        respond: async (request, upstream) => {
+          if (!request.url.startsWith('/api/v1/') || ++requests % 4 !== 0) return upstream(request);
+          const refused = problem(request, 503, 'service_unavailable');
+          return { ...refused, headers: { ...refused.headers, 'retry-after': new Date(Date.now() + 1000).toUTCString() } };
+        },
+      };
+    },
+  },
+  {
+    name: 'allow-missing',
+    defect: 'a 405 carries no Allow header',
+    only: ['robustness'],
+    fails: ['response.headers-present'],
+    mentions: 'Allow is missing',
+    rules: ['header:Allow.required', 'errors.allow-header'],
+    mutation: () => ({
+      response: (res) => {
+        if (res.status !== 405) return res;
+        const headers = { ...res.headers };
+        delete headers.allow;
+        return { ...res, headers };
+      },
+    }),
+  },
+  {
+    name: 'images-completed-empty',
+    defect: 'images are never read by OCR: a JPEG or PNG completes with content "", as if no text were on it',
+    only: ['lifecycle'],
+    fails: ['lifecycle.scan-read-by-ocr'],
+    mentions: 'scanned.png',
+    rules: ['processing.ocr', 'document.content-ocr'],
+    mutation: () => ({
+      response: (res) =>
+        editJson(res, (b) =>
+          eachDocument(b, (d) => {
+            if (String(d.content_type).startsWith('image/') && d.status === 'completed' && 'content' in d) d.content = '';
           }),
         ),
     }),
@@ -402,6 +477,7 @@ export const mutants: Mutant[] = [
     only: ['robustness'],
     fails: ['response.status-documented'],
     mentions: '404 application/problem+json',
+    rules: ['errors.wrong-method-405'],
     mutation: () => ({
       response: (res) =>
         res.status === 405
@@ -433,6 +509,7 @@ export const mutants: Mutant[] = [
     only: ['get'],
     fails: ['response.answered-by-service'],
     mentions: 'made by nginx itself',
+    rules: ['request-id.every-response', 'request-id.echoed'],
     options: () => ({ strict: true }),
     mutation: () => ({
       response: (res) =>
@@ -591,6 +668,23 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'request-id-made-with-spaces',
+    defect: 'the X-Request-Id a server makes for a request without a usable one has spaces in it',
+    only: ['robustness'],
+    fails: ['response.headers-present'],
+    mentions: 'X-Request-Id: "made ',
+    rules: ['header:X-Request-Id.pattern'],
+    mutation: () => {
+      let made = 0;
+      return {
+        response: (res, req) =>
+          /^[\x21-\x7E]{1,200}$/.test(req.headers['x-request-id'] ?? '')
+            ? res
+            : { ...res, headers: { ...res.headers, 'x-request-id': `made ${++made}` } },
+      };
+    },
+  },
+  {
     name: 'limit-clamped',
     defect: 'a limit over the maximum is clamped instead of refused',
     only: ['list'],
@@ -740,6 +834,7 @@ export const mutants: Mutant[] = [
     only: ['list'],
     fails: ['response.status-documented'],
     mentions: '404',
+    rules: ['list.page-past-end'],
     notPassed: ['list.page-past-end'],
     mutation: () => ({
       response: (res, req) => {

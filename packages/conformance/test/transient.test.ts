@@ -9,8 +9,9 @@ import { checksNotPassed, fullProfileArgs, runSuite } from '@docproc-kit/test-su
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Gateways and overloaded deployments answer 429/503 with Retry-After, which the contract documents as
-// "wait `Retry-After` seconds, then retry. Nothing was changed.": the suite waits them out and never
-// judges them, and a target that answers nothing else ends the run as unavailable (exit 2, never 1).
+// "wait `Retry-After` seconds, then retry. Nothing was changed.": the suite judges the service's own such
+// answer as it judges any (the documented problem, `Retry-After` in seconds), then waits it out and resends;
+// a target that answers nothing else ends the run as unavailable (exit 2, never 1).
 const KEYS = ['transient-key', 'transient-second-key'];
 const MAX_FILE_BYTES = 65_536;
 let server: RunningReferenceServer;
@@ -36,14 +37,30 @@ async function injectFaults(key: string, errors: Record<string, { rate: number; 
   );
 }
 
+/** The `503 service_unavailable` a conforming service answers to a request that sent `requestId`: `Retry-After: 1`. */
+function unavailable(requestId: string | undefined): { headers: Record<string, string>; body: Buffer } {
+  const id = requestId ?? 'made-by-the-service';
+  const problem = {
+    type: 'about:blank',
+    title: 'Service Unavailable',
+    status: 503,
+    detail: 'Overloaded; retry after 1 s.',
+    code: 'service_unavailable',
+  };
+  return {
+    headers: { 'content-type': 'application/problem+json', 'retry-after': '1', 'x-request-id': id },
+    body: Buffer.from(JSON.stringify({ ...problem, request_id: id })),
+  };
+}
+
 /** A server that answers every request `503 service_unavailable` with `Retry-After: 1`. */
 async function alwaysUnavailable(): Promise<{ baseUrl: string; requests: () => number; close(): Promise<void> }> {
   let requests = 0;
   const target: Server = createServer((req, res) => {
     requests++;
     req.resume();
-    const body = JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'service_unavailable' });
-    res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1', 'x-request-id': 'r' });
+    const { headers, body } = unavailable(req.headers['x-request-id'] as string | undefined);
+    res.writeHead(503, headers);
     res.end(body);
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -54,7 +71,7 @@ async function alwaysUnavailable(): Promise<{ baseUrl: string; requests: () => n
   };
 }
 
-describe('transient answers are waited out, never judged', () => {
+describe("transient answers are judged as the service's, then waited out", () => {
   it('15% of every operation answered 429/503 with Retry-After: 1, for both keys: the full profile exits 0, and every resend is in the report', async () => {
     for (const key of KEYS)
       await injectFaults(key, {
@@ -105,13 +122,7 @@ describe('transient answers are waited out, never judged', () => {
       respond: async (request, upstream) => {
         // The preflight is answered; from then on only 503s.
         if (++requests <= 1) return upstream(request);
-        return {
-          status: 503,
-          headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
-          body: Buffer.from(
-            JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'service_unavailable' }),
-          ),
-        };
+        return { status: 503, ...unavailable(request.headers['x-request-id']) };
       },
     });
     try {

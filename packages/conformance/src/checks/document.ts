@@ -1,5 +1,6 @@
 import { defineCheck, fail } from '../definitions/check.js';
 import { show } from '../definitions/describe.js';
+import type { LegibleScan } from '../inputs/sample-files.js';
 import type { WireDocument, WireFullDocument } from '../transport/api.js';
 
 /** Fields an upload fixes for good; processing may change only status, content, error and the timestamps. */
@@ -149,6 +150,15 @@ export const retryChecks = {
   }),
 } as const;
 
+/** How many of a legible scan's words its text must hold: OCR is fuzzy, so one misread word is forgiven. */
+export const OCR_MIN_WORDS = 2;
+
+/** The words of `scan` that `content` holds, case-folded as the contract's search is. */
+export function scanWordsIn(scan: LegibleScan, content: string | null): string[] {
+  const text = (content ?? '').toLowerCase();
+  return scan.words.filter((w) => text.includes(w));
+}
+
 /** Background processing from upload to a terminal state. */
 export const lifecycleChecks = {
   reachesTerminal: defineCheck<{ doc: WireFullDocument; settled: boolean; polls: number; timeoutMs: number }>({
@@ -189,6 +199,27 @@ export const lifecycleChecks = {
       doc.status === 'completed' && doc.content === '' && doc.error === null
         ? undefined
         : fail(show({ status: doc.status, content: doc.content, error: doc.error }), 'completed, content "" (read, and no text found)'),
+  }),
+  scanReadByOcr: defineCheck<{ scan: LegibleScan; doc: WireFullDocument; search?: { term: string; listed: boolean } }>({
+    id: 'lifecycle.scan-read-by-ocr',
+    profile: 'full',
+    area: 'lifecycle',
+    description: `A legible scan (the contract's \`scanned.png\`, and \`scan-jpeg.pdf\` whose page has no text layer) ends \`completed\` with at least ${OCR_MIN_WORDS} of its printed words in \`content\` (case-folded; OCR may misread the rest), and a search for one of them lists it. A deployment that fails the scan instead (it cannot read it) leaves the check not exercised.`,
+    rules: ['processing.ocr', 'document.content-ocr', 'lifecycle.run-ends', 'list.search'],
+    judge: ({ scan, doc, search }) => {
+      const found = scanWordsIn(scan, doc.content);
+      if (doc.status !== 'completed' || found.length < OCR_MIN_WORDS)
+        return fail(
+          `${scan.file}: ${show({ status: doc.status, content: doc.content, error: doc.error })}`,
+          `completed, content holding at least ${OCR_MIN_WORDS} of ${show(scan.words)} (OCR of the printed text; "" claims no text was found, which a legible scan has)`,
+        );
+      if (search && !search.listed)
+        return fail(
+          `${scan.file}: a search for ${show(search.term)} (in its content) did not list document ${doc.document_id}`,
+          'search keeps documents whose extracted text contains the term',
+        );
+      return undefined;
+    },
   }),
   failedHasError: defineCheck<{ doc: WireFullDocument }>({
     id: 'lifecycle.failed-has-error',

@@ -129,8 +129,10 @@ export const responseChecks = {
     profile: 'contract',
     description: 'No request the suite sends, valid or hostile, makes the target answer 5xx.',
     rules: ['errors.500-unexpected'],
-    appliesTo: always,
-    // A 5xx is never acceptable, even where the contract documents a 500.
+    // A 503 is the contract's "wait `Retry-After` seconds, then retry" (ServiceUnavailable): judged as the
+    // documented answer it is (judging/answers.ts judgeTransient), then waited out and resent.
+    appliesTo: ({ exchange }) => exchange.status !== 503,
+    // Any other 5xx is never acceptable, even where the contract documents a 500.
     judge: ({ exchange }) =>
       exchange.status < 500
         ? undefined
@@ -140,7 +142,7 @@ export const responseChecks = {
     id: 'response.status-documented',
     profile: 'contract',
     description: 'The status is one the contract documents for the operation (404/405 for unknown paths and methods).',
-    rules: ['errors.validation-400'],
+    rules: ['errors.validation-400', 'upload.accepted-202', 'errors.wrong-method-405', 'list.page-past-end'],
     appliesTo: always,
     judge: ({ exchange }) =>
       documentedResponse(exchange) !== undefined

@@ -44,3 +44,17 @@ export function pdfOfSize(size: number): Uint8Array {
 export function part(filename: string, data: Uint8Array, contentType = 'application/pdf', field = 'files[]'): FilePart {
   return { field, filename, contentType, data };
 }
+
+/** A legible scan among the contract's fixtures (fixtures/README.md): printed text with no text layer. */
+export interface LegibleScan {
+  file: string;
+  contentType: 'image/png' | 'application/pdf';
+  /** Words printed on it that any OCR engine reads, lower-cased (an engine may misread one: a check asks for a few). */
+  words: readonly string[];
+}
+
+/** An image (OCR for images) and a PDF whose page is a scan (OCR of a page with no text layer). */
+export const LEGIBLE_SCANS: readonly LegibleScan[] = [
+  { file: 'scanned.png', contentType: 'image/png', words: ['corner', 'bakery', 'receipt', '20931', 'sourdough', 'loaf'] },
+  { file: 'scan-jpeg.pdf', contentType: 'application/pdf', words: ['warehouse', 'receipt', '7731', 'reference', 'halibut'] },
+];

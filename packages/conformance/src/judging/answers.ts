@@ -5,8 +5,10 @@ import { profileIncludes } from '../definitions/check.js';
 import type { Exchange } from '../definitions/exchange.js';
 import type { WarningRecord } from '../definitions/records.js';
 import { ConformanceFailure } from '../definitions/verdict.js';
-import type { AnswerJudge } from '../transport/http.js';
+import { documentedResponse } from '../transport/documented-target.js';
+import type { AnswerJudge, PreparedRequest } from '../transport/http.js';
 import { IntermediaryAnswered, intermediaryAnswer } from '../transport/intermediary.js';
+import { decodeBody, type HttpAnswer } from '../transport/transport.js';
 
 /** Where the judging of answers records what held and what only warned (the file's judge). */
 export interface AnswerVerdicts {
@@ -41,13 +43,74 @@ export function judgeResponse(
   }
 }
 
+/** A transient answer as an exchange, for judging and for the failure that shows it. */
+function transientExchange(prepared: PreparedRequest, answer: HttpAnswer): Exchange {
+  const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const { text } = decodeBody(answer.bytes, false);
+  let json: unknown;
+  try {
+    json = mediaType.endsWith('json') ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return {
+    seq: prepared.seq,
+    request: prepared.request,
+    target: prepared.target,
+    reproduce: prepared.reproduce,
+    durationMs: answer.durationMs,
+    ...(prepared.requestId !== undefined ? { requestId: prepared.requestId } : {}),
+    status: answer.status,
+    headers: answer.headers,
+    mediaType,
+    text,
+    json,
+  };
+}
+
+/** The statuses the contract documents for every operation as "wait `Retry-After` seconds, then retry". */
+const DOCUMENTED_TRANSIENT = new Set([429, 503]);
+
+/**
+ * Judges a transient answer before it is waited out. The service's own `429` or `503` to an operation that
+ * documents it (components.responses TooManyRequests, ServiceUnavailable) goes through every response check,
+ * as any answer does: a problem with the documented `code`, and `Retry-After` in delay-seconds
+ * (response.headers-present). An intermediary's own (transport/intermediary.ts) says nothing about the
+ * service and stays a warning naming it; a gateway's 502/504, or a refusal of a request that names no
+ * operation, is waited out unjudged.
+ */
+export function judgeTransient(
+  judge: AnswerVerdicts,
+  prepared: PreparedRequest,
+  answer: HttpAnswer,
+  contract: Contract,
+  strict: boolean,
+): void {
+  if (!DOCUMENTED_TRANSIENT.has(answer.status) || prepared.target.kind !== 'operation') return;
+  const exchange = transientExchange(prepared, answer);
+  if (!documentedResponse(exchange)) return;
+  const proxy = intermediaryAnswer(exchange);
+  if (proxy) {
+    judge.warn(responseChecks.answeredByService, {
+      operation: exchange.target.label,
+      message: `${exchange.target.label}: a ${answer.status} answered by ${proxy.name} itself, not by the service (${proxy.evidence.join(', ')}); waited out and resent`,
+      ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
+    });
+    return;
+  }
+  judgeResponse(exchange, { contract, strict, judge });
+}
+
 /**
  * The HTTP layer's part of a judge: `http.responds`, `http.bounded-body` and every response check, judged on
  * each answer as it arrives, before a scenario sees it; a forward proxy's own answer is a warning naming it.
  * @example const http = createHttp({ ...options, judge: { ...verdicts, ...judgeAnswers(verdicts) } });
  */
-export function judgeAnswers(judge: AnswerVerdicts): Pick<AnswerJudge, 'noAnswer' | 'answered' | 'proxyAnswered' | 'reconnected'> {
+export function judgeAnswers(
+  judge: AnswerVerdicts,
+): Pick<AnswerJudge, 'noAnswer' | 'answered' | 'proxyAnswered' | 'reconnected' | 'transient'> {
   return {
+    transient: (prepared, answer, { contract, strict }) => judgeTransient(judge, prepared, answer, contract, strict),
     noAnswer(exchange, reason, durationMs, timeoutMs) {
       const finding = responseChecks.responds.judge!({ reason, durationMs, timeoutMs });
       return new ConformanceFailure(responseChecks.responds, { ...finding!, exchange, noResponse: reason });

@@ -11,7 +11,8 @@ import { releaseTogether } from './race.js';
 const contract = await loadContract();
 const N = 5;
 const completions: Array<{ at: bigint }> = [];
-// How many of the next requests a gateway turns away with a 429 (Retry-After: 0).
+// How many of the next requests a gateway turns away with a 429 (Retry-After: 0): nginx's own, naming
+// itself and carrying no X-Request-Id, so it is waited out as an intermediary's (a service's own is judged).
 let turnAway = 0;
 const server = createServer((socket) => {
   let received = Buffer.alloc(0);
@@ -23,7 +24,7 @@ const server = createServer((socket) => {
       turnAway--;
       const busy = JSON.stringify({ type: 'about:blank', title: 'Too Many Requests', status: 429, code: 'too_many_requests' });
       return socket.end(
-        `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/problem+json\r\nretry-after: 0\r\ncontent-length: ${busy.length}\r\n\r\n${busy}`,
+        `HTTP/1.1 429 Too Many Requests\r\nserver: nginx\r\ncontent-type: application/problem+json\r\nretry-after: 0\r\ncontent-length: ${busy.length}\r\n\r\n${busy}`,
       );
     }
     const body = JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'busy', code: 'document_busy' });

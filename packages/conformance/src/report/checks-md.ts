@@ -37,7 +37,8 @@ export function renderChecksMarkdown(
     'profile (stateless-safe: it passes against a mock such as `docproc mock`) or only in `full` (stateful',
     'behaviour: uploads that are read back, processing, retries). A check a target gives no occasion for is',
     'reported as *not exercised*, never as passed. "Proven by" names the broken servers (mutants,',
-    '`packages/conformance/proofs/`) the check fails, or the unit test that makes it fail.',
+    '`packages/conformance/proofs/`) the check fails, or the unit test that makes it fail. A rule of the contract',
+    "counts as proven only by a broken server: a unit test proves a check's judge, not that a server breaking the rule is caught.",
     '',
     `${catalog.length} checks: ${catalog.filter((c) => c.profile === 'contract').length} in both profiles, ${catalog.filter((c) => c.profile === 'full').length} in \`full\` only. ` +
       `${matrix.length} rules of the contract (${prose.length} stated in prose, ${schema.length} schema constraints), ${gaps.length} of them gaps.`,
@@ -70,7 +71,7 @@ export function renderChecksMarkdown(
     '',
     '### Gaps',
     '',
-    'Rules with no check, or whose checks no mutant proves. `packages/conformance/src/rules/gaps-baseline.txt` holds this list and',
+    'Rules with no check, or whose checks no mutant built for the rule fails. `packages/conformance/src/rules/gaps-baseline.txt` holds this list and',
     '`packages/conformance/src/rules/rules.test.ts` fails when it grows (or shrinks without the baseline following).',
     '',
   );
@@ -78,7 +79,9 @@ export function renderChecksMarkdown(
   else {
     out.push('| Rule | Gap | Why | The contract says |', '|---|---|---|---|');
     for (const r of gaps)
-      out.push(`| \`${r.rule.id}\` | ${r.gap} | ${cell(r.rule.unobservable ?? 'not checked yet')} | ${cell(r.rule.text)} |`);
+      out.push(
+        `| \`${r.rule.id}\` | ${r.gap} | ${cell(r.rule.unobservable ?? (r.gap === 'no mutant' ? `checked by ${r.checks.join(', ')}, but no broken server built for it` : 'not checked yet'))} | ${cell(r.rule.text)} |`,
+      );
   }
   if (sentences) {
     const kind = (why: string) => /^\w+/.exec(why)?.[0] ?? '';
@@ -86,12 +89,14 @@ export function renderChecksMarkdown(
     const open = sentences.listed.filter((l) => ['gap', 'unobservable'].includes(kind(l.why)));
     out.push(
       '',
-      '### Sentences no rule quotes',
+      '### Clauses no rule quotes',
       '',
-      `The contract's descriptions hold ${sentences.total} sentences; ${sentences.quoted} are quoted by a prose rule above. The other ${sentences.listed.length}`,
-      `are listed in \`packages/conformance/src/rules/sentences-baseline.txt\` with why: ${count('informative')} informative (no requirement on an answer),`,
-      `${count('restates')} restating a rule that is traced, ${count('unobservable')} unobservable and ${count('gap')} ${count('gap') === 1 ? 'gap' : 'gaps'} (below). \`rules.test.ts\` fails on a`,
-      'sentence neither quoted nor listed, and on a listed one a rule now quotes: the list may only shrink.',
+      `The contract's descriptions hold ${sentences.total} sentences, cut into ${sentences.clauses} clauses (at \`;\`, at \`:\` before a space, and at a comma before`,
+      `\`and\`, \`but\` or \`so\`). A clause is traced only when the quotes of prose rules above hold every word of it (a quote of part of a`,
+      `clause traces nothing): ${sentences.quoted} are. The other ${sentences.listed.length} are listed in \`packages/conformance/src/rules/sentences-baseline.txt\``,
+      `with why: ${count('informative')} informative (no requirement on an answer), ${count('restates')} restating rules that have checks,`,
+      `${count('unobservable')} unobservable and ${count('gap')} ${count('gap') === 1 ? 'gap' : 'gaps'} (below). \`rules.test.ts\` fails on a clause neither quoted nor`,
+      'listed, on a listed one a rule now quotes (the list may only shrink), and on a "restates" naming a rule no check tests.',
       '',
       '| Where | The contract says | Why no check |',
       '|---|---|---|',

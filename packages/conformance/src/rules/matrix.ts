@@ -9,13 +9,18 @@ export interface Proofs {
   mutants: ReadonlyMap<string, readonly string[]>;
   /** Check id -> the unit test that makes it fail on a hand-made response. */
   unitTests: ReadonlyMap<string, string>;
+  /**
+   * Mutant name -> the rules its defect breaks (ids, or `@tag`), for the mutants that say: such a mutant
+   * proves only those of its failed checks' rules. One that fails a shared check says.
+   */
+  rulesOf?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** One row of the matrix: a rule, the checks that test it, and what proves those checks. */
 export interface RuleRow {
   rule: ContractRule;
   checks: string[];
-  /** Mutant names and `unit: <file>` entries proving the checks. */
+  /** The names of the mutants (broken servers) that fail the checks: only these prove a rule. */
   proofs: string[];
   /** Why the rule is a gap, when it is one: `no check` or `no mutant`. */
   gap?: 'no check' | 'no mutant';
@@ -27,21 +32,17 @@ function selects(entry: string, rule: ContractRule): boolean {
 }
 
 /**
- * Traces every rule to the checks declaring it and to what proves those checks; a rule without a check or
- * without a proof is a gap.
+ * Traces every rule to the checks declaring it and to the mutants built for it that fail those checks (a
+ * mutant that names the rules it breaks proves only those); a rule without a check, or whose checks no such
+ * broken server fails, is a gap. A unit test that fails a check on a hand-made answer proves the check's
+ * judge, not that a server breaking the rule is caught: it proves no rule.
  * @example ruleMatrix(contractRules(doc), catalog, proofs).filter((r) => r.gap)
  */
 export function ruleMatrix(rules: readonly ContractRule[], catalog: readonly RuledCheck[], proofs: Proofs): RuleRow[] {
   return rules.map((rule) => {
     const checks = catalog.filter((c) => c.rules.some((entry) => selects(entry, rule))).map((c) => c.id);
-    const proven = [
-      ...new Set(
-        checks.flatMap((id) => [
-          ...(proofs.mutants.get(id) ?? []),
-          ...(proofs.unitTests.has(id) ? [`unit: ${proofs.unitTests.get(id)}`] : []),
-        ]),
-      ),
-    ];
+    const builtFor = (mutant: string) => proofs.rulesOf?.get(mutant)?.some((entry) => entry === rule.id || selects(entry, rule)) ?? true;
+    const proven = [...new Set(checks.flatMap((id) => (proofs.mutants.get(id) ?? []).filter(builtFor)))];
     const gap = checks.length === 0 ? 'no check' : proven.length === 0 ? 'no mutant' : undefined;
     return { rule, checks, proofs: proven, ...(gap ? { gap } : {}) };
   });

@@ -89,6 +89,20 @@ export const openReadings: readonly OpenReading[] = [
     acceptedBy: 'no check judges `instance` (rules/sentences-baseline.txt says why)',
   },
   {
+    id: 'ocr.fidelity',
+    detail:
+      'The contract says scans and images are read "with OCR", not how well: which words an engine reads, their case, spacing and line breaks, and a misread word are the engine\'s.',
+    readings: ['any text holding a few of the printed words, in any case and layout', 'a misread word besides them'],
+    acceptedBy: 'checks/document.ts lifecycle.scan-read-by-ocr (at least 2 of the words, case-folded)',
+  },
+  {
+    id: 'ocr.cannot-read',
+    detail:
+      'A deployment that cannot read a legible scan (no OCR engine) and fails it says so under "A file that cannot be read fails with `error.code` `unreadable_document`"; only `""` claims the scan holds no text.',
+    readings: ['`completed` with the words', '`failed`: the OCR is then not judged (not exercised)'],
+    acceptedBy: 'scenarios/lifecycle.suite.ts (the legible-scan scenario)',
+  },
+  {
     id: 'intermediary.own-answers',
     detail:
       "The contract describes the service, not a proxy or gateway in front of it: an answer a known intermediary made itself (no X-Request-Id echoed, its own Server/Via) is not the service's.",

@@ -94,7 +94,7 @@ export const proseRules: readonly ProseRule[] = [
     id: 'transient.retry-after',
     where: 'info',
     quote:
-      'Any operation may be answered `429` (`too_many_requests`) or `503` (`service_unavailable`) with a `Retry-After` header in seconds',
+      'Any operation may be answered `429` (`too_many_requests`) or `503` (`service_unavailable`) with a `Retry-After` header in seconds, as gateways and overloaded deployments do',
   },
   // Document lifecycle (info.description)
   { id: 'lifecycle.created-processing', where: 'info', quote: 'A document is created `processing` by an upload.' },
@@ -118,6 +118,11 @@ export const proseRules: readonly ProseRule[] = [
     unobservable: 'a client cannot cause a transient fault in the target on purpose',
   },
   { id: 'processing.extracts-text', where: 'info', quote: 'Processing extracts the text layer of PDFs' },
+  {
+    id: 'processing.ocr',
+    where: 'info',
+    quote: 'reads PDF pages without one (scans) and images (JPEG, PNG) with OCR',
+  },
   {
     id: 'processing.no-text',
     where: 'info',
@@ -304,6 +309,11 @@ export const proseRules: readonly ProseRule[] = [
     id: 'document.content-never-empty',
     where: 'schema:Document.content',
     quote: 'Text that was read is never empty.',
+  },
+  {
+    id: 'document.content-ocr',
+    where: 'schema:Document.content',
+    quote: "The extracted text: a PDF page's text layer, or OCR of the page when it has none (a scan), and OCR for images.",
   },
   { id: 'document.content-same-on-retry', where: 'schema:Document.content', quote: 'a retry of the same bytes gives the same result' },
   // Errors

@@ -1,9 +1,10 @@
+import { OCR_MIN_WORDS, scanWordsIn } from '../checks/document.js';
 import { checks } from '../checks/index.js';
 import { show } from '../definitions/describe.js';
 import { describe, once, openSuite } from '../harness/suite.js';
-import { blankPdf, fixture, part, randomWord, textPdf } from '../inputs/sample-files.js';
+import { blankPdf, fixture, LEGIBLE_SCANS, part, randomWord, textPdf } from '../inputs/sample-files.js';
 import { waitForTerminal } from '../judging/wait.js';
-import { uploaded, type WireFullDocument } from '../transport/api.js';
+import { listed, uploaded, type WireFullDocument } from '../transport/api.js';
 
 const kit = await openSuite('lifecycle');
 const { expectStatus } = kit;
@@ -61,6 +62,38 @@ describe('processing', () => {
       const sent = uploaded(exchange)[0]!;
       const doc = await waitForTerminal(kit.api, sent.document_id, kit.config.timeoutMs, sent);
       kit.check(lifecycle.noTextCompletesEmpty, { doc }, exchange);
+    },
+  );
+
+  kit.scenario(
+    'a legible scan, an image and a PDF page without a text layer, completes with its words in content and is found by them',
+    { profile: 'full', checks: [lifecycle.reachesTerminal, lifecycle.scanReadByOcr] },
+    async (tools) => {
+      const exchanges = await kit.uploadInBatches(
+        LEGIBLE_SCANS.map((s) => part(`${kit.token()}-${s.file}`, fixture(s.file), s.contentType)),
+      );
+      for (const exchange of exchanges) expectStatus(upload.accepted, exchange, 202, 'legible scans');
+      const sent = exchanges.flatMap(uploaded);
+      const unread: string[] = [];
+      for (const [i, scan] of LEGIBLE_SCANS.entries()) {
+        const doc = await waitForTerminal(kit.api, sent[i]!.document_id, kit.config.timeoutMs, sent[i]);
+        const read = await kit.api.get(doc.document_id);
+        // A deployment that cannot read the scan says so ("A file that cannot be read fails"): its OCR is not judged.
+        if (doc.status === 'failed') {
+          unread.push(`${scan.file} failed (${show(doc.error)})`);
+          continue;
+        }
+        const words = scanWordsIn(scan, doc.content);
+        const term = [...words].sort((a, b) => b.length - a.length)[0];
+        let search: { term: string; listed: boolean } | undefined;
+        if (doc.status === 'completed' && term !== undefined && words.length >= OCR_MIN_WORDS) {
+          const found = await kit.api.list({ search: term, limit: kit.facts.maxLimit });
+          search = { term, listed: found.status === 200 && listed(found).documents.some((d) => d.document_id === doc.document_id) };
+          kit.check(lifecycle.scanReadByOcr, { scan, doc, search }, found);
+        } else kit.check(lifecycle.scanReadByOcr, { scan, doc }, read);
+      }
+      if (unread.length > 0 && !kit.judge.evaluated(lifecycle.scanReadByOcr))
+        tools.notExercised(`the deployment read no scan: ${unread.join('; ')}`, [lifecycle.scanReadByOcr]);
     },
   );
 });

@@ -52,6 +52,11 @@ export interface AnswerJudge {
   reconnected(exchange: Pick<Exchange, 'target' | 'requestId'>, reason: string): void;
   /** A transient answer was waited out and the request resent. */
   resent(resend: ResendRecord): void;
+  /**
+   * Judges a transient answer before it is waited out (throws the verdict on one that fails); a judge
+   * without it waits every transient answer out unjudged.
+   */
+  transient?(prepared: PreparedRequest, answer: HttpAnswer, seen: { contract: Contract; strict: boolean }): void;
   /** Counts one observed status (a transient one too) in the coverage matrix. */
   coverage(row: string, status: number): void;
   /** Records which input partitions and document states an answered request reached. */

@@ -30,7 +30,12 @@ export function createHttp<J extends AnswerJudge>(options: HttpOptions<J>): Http
   const pacer = options.pacer ?? createPacer(undefined, 1);
   const prepare = createPrepare(options, transport);
   const receive = createReceive({ ...options, gate, transport });
-  const waitOut = createWaitOut({ judge, gate, maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS });
+  const waitOut = createWaitOut({
+    judge,
+    gate,
+    maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+    seen: { contract: options.contract, strict: options.strict },
+  });
   const dispatch = createSendLoop({ options, gate, pacer, maxBodyBytes, transport, receive, waitOut });
   return {
     judge,

@@ -1,3 +1,4 @@
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { AnswerJudge, PreparedRequest } from './http-types.js';
 import { backoffMs, type RunGate, RunStopped, retryAfterMs, TargetUnavailable } from './transient.js';
 import type { HttpAnswer } from './transport.js';
@@ -12,11 +13,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * {@link RunStopped} when the wait would pass the run's deadline. Resolves to the wait.
  * @example waitedMs += await waitOut(prepared, answer, ++resends, waitedMs);
  */
-export function createWaitOut(options: { judge: AnswerJudge; gate: RunGate; maxWaitMs: number }) {
-  const { judge, gate, maxWaitMs } = options;
+export function createWaitOut(options: {
+  judge: AnswerJudge;
+  gate: RunGate;
+  maxWaitMs: number;
+  seen: { contract: Contract; strict: boolean };
+}) {
+  const { judge, gate, maxWaitMs, seen } = options;
   return async (prepared: PreparedRequest, answer: HttpAnswer, resends: number, waitedMs: number): Promise<number> => {
     // "Not now" is an answer: the target is alive.
     gate.answered();
+    judge.transient?.(prepared, answer, seen);
     const asked = retryAfterMs(answer.headers);
     const waitMs = asked ?? backoffMs(resends);
     const what = `${prepared.request.method} ${prepared.request.url}`;
