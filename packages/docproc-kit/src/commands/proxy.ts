@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Judging } from '../proxy/judging.js';
 import { reportFiles, writeProxyReport } from '../proxy/proxy-report.js';
 import { createProxyServer } from '../proxy/proxy-server.js';
+import { createRecordingWriter, type FlushResult } from '../proxy/recorder.js';
 import { createWorkerJudging } from '../proxy/worker-judging.js';
 import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
@@ -21,6 +22,20 @@ export interface ProxyOptions {
   judgeBodyBytes: number;
   insecure: boolean;
   caFile?: string;
+  record?: string;
+  redactContent: boolean;
+  redactFilenames: boolean;
+  redactSeed?: string;
+}
+
+/** The exit line of a recording: what it holds, and what it left out and why. */
+export function recordingLine(result: FlushResult): string {
+  const reasons = Object.entries(result.notRecorded.byReason)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(', ');
+  return `docproc proxy: recorded ${result.documents} documents from ${result.answers} answers into ${result.file}${
+    result.notRecorded.total > 0 ? `; ${result.notRecorded.total} answers not recorded (${reasons})` : ''
+  }${result.completedWithoutText > 0 ? `; ${result.completedWithoutText} completed documents were never read, so their text is not in it` : ''}`;
 }
 
 function targetOption(value: string): string {
@@ -74,8 +89,38 @@ export function proxyCommand(): Command {
     )
     .addOption(new Option('--insecure', "do not verify the target's TLS certificate").default(false))
     .addOption(new Option('--ca-file <file>', "trust this CA (PEM) for the target's certificate, besides Node's own"))
+    .addOption(
+      new Option(
+        '--record <file>',
+        'record every document valid answers show into a seed file (for serve --seed-file, POST /_mock/seed, the MSW handlers), written at exit and on POST /_proxy/record/flush',
+      ).env('DOCPROC_PROXY_RECORD'),
+    )
+    .addOption(
+      new Option(
+        '--redact-content',
+        "with --record: replace each document's text by generated words of the same lengths and scripts",
+      ).default(false),
+    )
+    .addOption(new Option('--redact-filenames', 'with --record: the same for filenames, extensions kept').default(false))
+    .addOption(
+      new Option(
+        '--redact-seed <text>',
+        'the key of the generated words: the same key, the same words (default: a random one per run)',
+      ).env('DOCPROC_REDACT_SEED'),
+    )
     .action(async (options: ProxyOptions) => {
-      const settings = { target: options.target, spec: options.spec, strict: options.strict, bodyCap: options.judgeBodyBytes, keep: 1_000 };
+      if (!options.record && (options.redactContent || options.redactFilenames || options.redactSeed)) {
+        process.stderr.write('docproc proxy: --redact-content, --redact-filenames and --redact-seed go with --record <file>\n');
+        process.exit(EXIT.usage);
+      }
+      const settings = {
+        target: options.target,
+        spec: options.spec,
+        strict: options.strict,
+        bodyCap: options.judgeBodyBytes,
+        keep: 1_000,
+        record: options.record !== undefined,
+      };
       let judging: Judging;
       try {
         // Judged on a thread of its own (it loads the contract there): forwarding never waits for a verdict.
@@ -91,9 +136,22 @@ export function proxyCommand(): Command {
         process.stderr.write(`docproc proxy: cannot read --ca-file: ${(error as Error).message}\n`);
         process.exit(EXIT.usage);
       }
+      // One key for the whole run, so every flush writes the same words for the same originals.
+      const redactSeed = options.redactSeed ?? crypto.randomUUID();
+      const flush = options.record
+        ? createRecordingWriter(
+            options.record,
+            async (writeOptions) => {
+              await judging.settled();
+              return (await judging.recording(writeOptions))!;
+            },
+            { redactContent: options.redactContent, redactFilenames: options.redactFilenames, redactSeed },
+          )
+        : undefined;
       const proxy = createProxyServer({
         target: options.target,
         judging,
+        ...(flush ? { flushRecording: flush } : {}),
         bodyCap: options.judgeBodyBytes,
         verifyTls: !options.insecure,
         ...(ca ? { ca } : {}),
@@ -113,6 +171,11 @@ export function proxyCommand(): Command {
           `  contract       ${options.spec}`,
           `  violations     ${url}/_proxy/violations (newest first), summary ${url}/_proxy/report`,
           ...(files ? [`  at exit        ${files.json}, ${files.junit}, ${files.har}`] : []),
+          ...(options.record
+            ? [
+                `  recording      ${options.record} at exit and on POST ${url}/_proxy/record/flush${options.redactContent ? ', texts redacted' : ''}${options.redactFilenames ? ', filenames redacted' : ''}`,
+              ]
+            : []),
           '',
         ].join('\n'),
       );
@@ -123,6 +186,7 @@ export function proxyCommand(): Command {
         await proxy.close(2_000);
         try {
           const summary = await judging.summary();
+          if (flush) process.stdout.write(`${recordingLine(await flush())}\n`);
           if (files) {
             const { report, har } = await judging.report();
             writeProxyReport(files, report, har);
