@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { conformanceCommand } from './commands/conformance.js';
 import { mockCommand } from './commands/mock.js';
 import { proxyCommand } from './commands/proxy.js';
+import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 
 const program = new Command('docproc')
@@ -12,6 +13,7 @@ const program = new Command('docproc')
   .addCommand(mockCommand())
   .addCommand(serveCommand())
   .addCommand(conformanceCommand())
-  .addCommand(proxyCommand());
+  .addCommand(proxyCommand())
+  .addCommand(seedCommand());
 
 await program.parseAsync(process.argv);

@@ -7,6 +7,7 @@ import { reportFiles, writeProxyReport } from '../proxy/proxy-report.js';
 import { createProxyServer } from '../proxy/proxy-server.js';
 import { createRecordingWriter, type FlushResult } from '../proxy/recorder.js';
 import { createWorkerJudging } from '../proxy/worker-judging.js';
+import { describeRecording } from '../recording/seed-recording.js';
 import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
@@ -29,14 +30,7 @@ export interface ProxyOptions {
 }
 
 /** The exit line of a recording: what it holds, and what it left out and why. */
-export function recordingLine(result: FlushResult): string {
-  const reasons = Object.entries(result.notRecorded.byReason)
-    .map(([reason, count]) => `${reason} ${count}`)
-    .join(', ');
-  return `docproc proxy: recorded ${result.documents} documents from ${result.answers} answers into ${result.file}${
-    result.notRecorded.total > 0 ? `; ${result.notRecorded.total} answers not recorded (${reasons})` : ''
-  }${result.completedWithoutText > 0 ? `; ${result.completedWithoutText} completed documents were never read, so their text is not in it` : ''}`;
-}
+export const recordingLine = (result: FlushResult) => `docproc proxy: recorded into ${result.file}: ${describeRecording(result)}`;
 
 function targetOption(value: string): string {
   let url: URL;

@@ -3,7 +3,13 @@ import { TRANSIENT_STATUSES } from '@docproc-kit/conformance/kit/transient.js';
 import { cap } from '@docproc-kit/conformance/report/failure-format.js';
 import type { ConformanceReport } from '@docproc-kit/conformance/report/report.js';
 import type { Contract } from '@docproc-kit/conformance/rules/contract.js';
-import { createSeedRecording, type RecordingSummary, type SeedFileContents, type WriteOptions } from '../recording/seed-recording.js';
+import {
+  createSeedRecording,
+  type RecordingSummary,
+  type SeedFileContents,
+  type SeedRecording,
+  type WriteOptions,
+} from '../recording/seed-recording.js';
 import { type SeenExchange, toExchange } from './observed-exchange.js';
 import { proxyReport, violationsHar } from './proxy-report.js';
 import { createProxyRecorder } from './recorder.js';
@@ -25,6 +31,8 @@ export interface JudgingSettings {
   keep: number;
   /** Record the documents valid answers show, for a seed file (`--record`). */
   record?: boolean;
+  /** Judge the requests too (default true); a HAR's requests may have lost their key and bodies to its export. */
+  judgeRequests?: boolean;
 }
 
 /** The report files' contents at one moment. */
@@ -69,15 +77,21 @@ function tenantOf(rawHeaders: readonly string[]): string {
 
 /**
  * Judging in this thread: each exchange through the request checks, the suite's response checks and the
- * stateful facts, its violations logged (one line each) and stored. The worker runs the same.
+ * stateful facts, its violations logged (one line each) and stored; with a recording, the documents of
+ * each answer with no violation go into it. The worker runs the same.
  * @example const judging = createLocalJudging(settings, contract, console.log); judging.judge(seen);
  */
-export function createLocalJudging(settings: JudgingSettings, contract: Contract, log?: (line: string) => void): Judging {
+export function createLocalJudging(
+  settings: JudgingSettings,
+  contract: Contract,
+  log?: (line: string) => void,
+  recording: SeedRecording | undefined = settings.record ? createSeedRecording() : undefined,
+): Judging {
   const startedAt = new Date().toISOString();
   const target = new URL(settings.target);
   const store = createViolationStore({ target: target.href, capacity: settings.keep });
   const facts = createSessionFacts(10_000);
-  const recorder = settings.record ? createProxyRecorder(createSeedRecording()) : undefined;
+  const recorder = recording ? createProxyRecorder(recording) : undefined;
   const judgeNow = (seen: SeenExchange) => {
     try {
       if (TRANSIENT_STATUSES.has(seen.status)) return store.skip('transient');
@@ -86,7 +100,7 @@ export function createLocalJudging(settings: JudgingSettings, contract: Contract
       const upload = seen.requestBody.kind === 'multipart' ? seen.requestBody.tapped : undefined;
       const tenant = tenantOf(seen.requestRawHeaders);
       const verdicts = [
-        ...judgeRequest(seen, exchange, contract),
+        ...(settings.judgeRequests === false ? [] : judgeRequest(seen, exchange, contract)),
         ...judgeResponse(exchange, { contract, strict: settings.strict, bodyJudged }),
         ...(bodyJudged ? facts.observe(exchange, upload, tenant) : []),
       ];

@@ -164,3 +164,18 @@ export function createSeedRecording(): SeedRecording {
     },
   };
 }
+
+/**
+ * A recording's summary as one sentence: what it holds, what it left out and why.
+ * @example describeRecording(recording.summary()); // '12 documents from 30 answers; 2 answers not recorded (response.body-matches-schema 2)'
+ */
+export function describeRecording(summary: RecordingSummary): string {
+  const reasons = Object.entries(summary.notRecorded.byReason).map(([reason, count]) => `${reason} ${count}`);
+  return [
+    `${summary.documents} documents from ${summary.answers} answers`,
+    ...(summary.notRecorded.total > 0 ? [`${summary.notRecorded.total} answers not recorded (${reasons.join(', ')})`] : []),
+    ...(summary.completedWithoutText > 0
+      ? [`${summary.completedWithoutText} completed documents were never read, so their text is not in it (seeded with the default text)`]
+      : []),
+  ].join('; ');
+}
