@@ -34,8 +34,16 @@ const DEFAULT_FILENAME = 'seeded-{n}.pdf';
 const defaultContent = (n: number) => `Seeded document ${n}.`;
 const DEFAULT_ERROR: DocumentError = { code: 'unreadable_document', message: 'Seeded failure: the document could not be read.' };
 
-const encoder = new TextEncoder();
-const utf8Bytes = (text: string) => encoder.encode(text).length;
+// Counted, not encoded: a seed's texts are megabytes, and an encoding of each would only be measured.
+function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A pair of surrogates is 4 bytes, 2 per unit; others below 0x800 are 2 bytes, the rest 3.
+    if (unit >= 0x80) bytes += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
 
 // Field errors, the first MAX_LISTED_ERRORS of them listed: a body of thousands of bad entries gets a short answer.
 function createErrorList() {
