@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningCli, startCli } from '../../../../test/support/processes.js';
 import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
 import { idOf, retryToEnd, type SeedView, seedViews } from '../../../../test/support/seed-views.js';
+import { contractMutants } from '../../../conformance/proofs/mutants-contract.js';
+import { startMutationProxy } from '../../../conformance/proofs/mutation-proxy.js';
 
 // `docproc proxy --record` as a real process in front of the reference server, driven by the typed client:
 // the recording starts a fresh sandbox (`docproc serve --seed-file`) and MSW handlers that answer what the
@@ -138,6 +140,34 @@ describe('docproc proxy --record', () => {
       await handlers.close();
     }
   }, 60_000);
+});
+
+describe('docproc proxy --record in front of a service that breaks the contract', () => {
+  it('records only the answers it judged valid, and counts the others under the check they failed', async () => {
+    const mutant = contractMutants.find((m) => m.name === 'list-carries-content')!;
+    const broken = await startMutationProxy(server.baseUrl, mutant.mutation({ primary: KEY, secondary: 'docproc-second-key' }));
+    try {
+      const file = join(dir, 'broken.json');
+      const proxy = await start(['proxy', '--target', broken.baseUrl, '--record', file], '/_proxy/report');
+      const through = client(proxy.baseUrl);
+      for (const query of [{}, { status_filter: 'failed' as const }, { search: 'pdf' }]) await through.listDocuments(query);
+      await through.getDocument(await idOf(client(server.baseUrl), 'text.pdf'));
+      const flushed = await (await fetch(`${proxy.baseUrl}/_proxy/record/flush`, { method: 'POST' })).json();
+      expect(flushed).toMatchObject({
+        documents: 1,
+        answers: 1,
+        notRecorded: { total: 3, byReason: { 'response.no-forbidden-properties': 3 } },
+      });
+      expect((await (await fetch(`${proxy.baseUrl}/_proxy/report`)).json()).recording).toMatchObject({ notRecorded: { total: 3 } });
+      expect(await proxy.stop('SIGTERM')).toBe(0);
+      expect(proxy.output()).toContain(
+        `docproc proxy: recorded into ${file}: 1 document from 1 answer; 3 answers not recorded (response.no-forbidden-properties 3)`,
+      );
+      expect(JSON.parse(await readFile(file, 'utf8')).documents.map((d: { filename: string }) => d.filename)).toEqual(['text.pdf']);
+    } finally {
+      await broken.close();
+    }
+  }, 90_000);
 });
 
 describe('docproc proxy --record --redact-content --redact-filenames', () => {

@@ -171,11 +171,16 @@ export function createSeedRecording(): SeedRecording {
  */
 export function describeRecording(summary: RecordingSummary): string {
   const reasons = Object.entries(summary.notRecorded.byReason).map(([reason, count]) => `${reason} ${count}`);
+  const { documents, answers, notRecorded, completedWithoutText: unread } = summary;
   return [
-    `${summary.documents} documents from ${summary.answers} answers`,
-    ...(summary.notRecorded.total > 0 ? [`${summary.notRecorded.total} answers not recorded (${reasons.join(', ')})`] : []),
-    ...(summary.completedWithoutText > 0
-      ? [`${summary.completedWithoutText} completed documents were never read, so their text is not in it (seeded with the default text)`]
+    `${documents} document${documents === 1 ? '' : 's'} from ${answers} answer${answers === 1 ? '' : 's'}`,
+    ...(notRecorded.total > 0
+      ? [`${notRecorded.total} answer${notRecorded.total === 1 ? '' : 's'} not recorded (${reasons.join(', ')})`]
+      : []),
+    ...(unread > 0
+      ? [
+          `${unread} completed document${unread === 1 ? ' was' : 's were'} never read, so the text is not in it (seeded with the default text)`,
+        ]
       : []),
   ].join('; ');
 }
