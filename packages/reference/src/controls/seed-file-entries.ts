@@ -17,7 +17,7 @@ export interface SeedFileEntry {
 export function seedFileEntries(parsed: unknown): SeedFileEntry[] {
   const entries = Array.isArray(parsed) ? parsed : [parsed];
   return entries.map((entry: unknown, i) => {
-    const at = Array.isArray(parsed) ? `[${i}]` : '';
+    const at = Array.isArray(parsed) ? `[${i}].` : '';
     if (!isObject(entry) || !Array.isArray(entry.documents))
       throw invalidRequest([{ in: 'body', name: `${at}documents`, message: 'must be an array of documents to create' }]);
     for (const key of Object.keys(entry))
