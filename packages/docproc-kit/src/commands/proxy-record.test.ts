@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import { createDocprocFetch, createDocprocHandlers, type SeedFileBody } from '@docproc-kit/msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningCli, startCli } from '../../../../test/support/processes.js';
+import { docprocArgs, type RunningCli, startCli } from '../../../../test/support/processes.js';
 import { type RunningReferenceServer, startReferenceServer } from '../../../../test/support/reference-server.js';
 import { idOf, retryToEnd, type SeedView, seedViews } from '../../../../test/support/seed-views.js';
 import { contractMutants } from '../../../conformance/proofs/mutants-contract.js';
@@ -139,6 +140,17 @@ describe('docproc proxy --record', () => {
       msw.close();
       await handlers.close();
     }
+  }, 60_000);
+});
+
+describe('docproc proxy --redact-content without --record', () => {
+  it('is a usage error naming the option it goes with', () => {
+    const result = spawnSync(process.execPath, docprocArgs(['proxy', '--target', server.baseUrl, '--redact-content']), {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--redact-content, --redact-filenames and --redact-seed go with --record <file>');
   }, 60_000);
 });
 

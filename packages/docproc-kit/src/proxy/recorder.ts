@@ -21,8 +21,9 @@ export function createProxyRecorder(recording: SeedRecording): ProxyRecorder {
     recording,
     judged(exchange, verdicts, bodyJudged, tenant) {
       const operationId = exchange.target.kind === 'operation' ? exchange.target.operationId : undefined;
-      // Whether it shows documents at all is read from the body; a body not read whole is judged by its status.
-      const shows = documentViews(operationId, exchange.status, bodyJudged ? exchange.json : { documents: [] });
+      // Whether it shows documents at all is read from the body; a body not read whole (or not JSON) by its status.
+      const readable = bodyJudged && exchange.json !== undefined;
+      const shows = documentViews(operationId, exchange.status, readable ? exchange.json : { documents: [] });
       if (!shows) return;
       const failed = [...new Set(verdicts.filter((v) => v.kind === 'violation').map((v) => v.check.id))];
       if (!bodyJudged) recording.refuse(['body-not-judged']);
