@@ -23,6 +23,16 @@ describe('the seed option', () => {
     expect(() => createDocprocFetch({ baseUrl: BASE_URL, seed: seed as never })).toThrow(message);
   });
 
+  it("takes a seed file's contents as a JSON import types them (a status is just a string)", async () => {
+    const imported: { documents: Array<{ filename: string; status: string; content: string }> } = {
+      documents: [{ filename: 'q3.pdf', status: 'completed', content: 'Q3 revenue' }],
+    };
+    const fetch = createDocprocFetch({ baseUrl: BASE_URL, processingDelayMs: 0, seed: imported });
+    const found = await fetch(`${BASE_URL}/api/v1/documents/get_documents?search=revenue`, { headers: { 'x-api-key': 'docproc-dev-key' } });
+    expect((await found.json()).documents.map((d: { filename: string }) => d.filename)).toEqual(['q3.pdf']);
+    await fetch.close();
+  });
+
   it('seeds each body for its key, and still takes a number as the seed of simulated failures', async () => {
     const fetch = createDocprocFetch({
       baseUrl: BASE_URL,

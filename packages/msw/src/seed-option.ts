@@ -11,12 +11,17 @@ export interface SeedFileBody {
   documents: SeedDocument[];
 }
 
+/** A seed file's contents as a JSON import or `JSON.parse` types them: checked whole when the mock is created. */
+export type SeedFileContents =
+  | { api_key?: string; documents: readonly unknown[] }
+  | ReadonlyArray<{ api_key?: string; documents: readonly unknown[] }>;
+
 /**
  * The documents the mock starts with: what `controls.seed()` takes (an array of documents), or a seed
  * file's contents as `docproc serve --seed-file`, `POST /_mock/seed` and `docproc proxy --record` /
  * `docproc seed from-har` write them (one body, or an array of bodies).
  */
-export type DocprocSeed = SeedDocument[] | SeedFileBody | SeedFileBody[];
+export type DocprocSeed = SeedDocument[] | SeedFileBody | SeedFileBody[] | SeedFileContents;
 
 const isBodies = (seed: unknown[]) =>
   seed.length > 0 && seed.every((entry) => typeof entry === 'object' && entry !== null && 'documents' in entry);
