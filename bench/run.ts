@@ -2,7 +2,7 @@
 // Express app), printed as markdown and saved under bench/results/.
 //   npm run bench                       # everything, one section after another
 //   npm run bench -- --only hot-path    # one section: hot-path, throughput, uploads, scale, processing, extraction,
-//                                       #   extraction-process, hostile-memory, cold-start, proxy
+//                                       #   extraction-process, hostile-memory, cold-start, proxy, msw-seed
 //   npm run bench -- --quick            # shorter runs and smaller scale, to try the harness
 //   npm run bench -- --only hot-path --only hostile-memory --baseline ../docproc-kit-before   # beside another built checkout
 import { execFileSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { extraction } from './sections/extraction.js';
 import { extractionProcess } from './sections/extraction-process.js';
 import { hostileMemory } from './sections/hostile-memory.js';
 import { hotPath } from './sections/hot-path.js';
+import { mswSeed } from './sections/msw-seed.js';
 import { processing } from './sections/processing.js';
 import { proxy } from './sections/proxy.js';
 import { scale } from './sections/scale.js';
@@ -56,6 +57,7 @@ try {
   if (wanted('hostile-memory')) tables.push(...(await hostileMemory({ workDir, baseline: args.baseline })));
   if (wanted('proxy')) tables.push(...(await proxy({ workDir, rounds: 3, seconds: args.quick ? 3 : 10 })));
   if (wanted('cold-start')) tables.push(...(await coldStart({ workDir, runs: args.quick ? 2 : 5 })));
+  if (wanted('msw-seed')) tables.push(...(await mswSeed({ runs: args.quick ? 2 : 5 })));
 } finally {
   await rm(workDir, { recursive: true, force: true });
 }

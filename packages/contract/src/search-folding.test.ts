@@ -1,3 +1,4 @@
+import { lookupFolding } from 'unicode-case-folding';
 import { describe, expect, it } from 'vitest';
 import { foldForSearch } from './search-folding.js';
 
@@ -22,6 +23,12 @@ describe('the search parameter matches case-insensitively under full case foldin
     ['accents are not ignored', 'résumé', 'resume'],
   ])('%s: %j does not find %j', (_what, text, term) => {
     expect(matches(text, term)).toBe(false);
+  });
+
+  it('folds every character CaseFolding.txt maps: none lies past the range it is scanned for (U+1EFFF)', () => {
+    const past: number[] = [];
+    for (let cp = 0x1f000; cp <= 0x10ffff; cp++) if (lookupFolding(cp)) past.push(cp);
+    expect(past).toEqual([]);
   });
 
   it('leaves ASCII-only text as its lowercase', () => {

@@ -1,3 +1,4 @@
+const SURROGATE = /[\uD800-\uDFFF]/;
 // A UTF-16 code unit of a surrogate pair that has no partner: no Unicode character, and no UTF-8 encoding.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -12,7 +13,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function textFault(text: string): string | undefined {
   const nul = text.indexOf('\u0000');
   if (nul >= 0) return `must not contain U+0000 (NUL); character ${[...text.slice(0, nul)].length + 1} is one`;
-  const lone = LONE_SURROGATE.exec(text);
+  // Most texts hold no surrogate at all: the pairing check (a lookbehind at every character) only for those that do.
+  const lone = SURROGATE.test(text) ? LONE_SURROGATE.exec(text) : null;
   if (lone) {
     const unit = lone[0].charCodeAt(0).toString(16).toUpperCase();
     return `must be Unicode text; character ${[...text.slice(0, lone.index)].length + 1} is a lone surrogate (U+${unit})`;

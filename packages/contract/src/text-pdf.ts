@@ -50,7 +50,12 @@ export function textPdf(lines: readonly string[], layout: TextPdfLayout = SMALL_
   pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
   pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  // ASCII (most files) is its own UTF-8, which the platform encodes natively; Latin-1 a byte at a time.
+  if (!NOT_ASCII.test(pdf)) return ascii.encode(pdf);
   const bytes = new Uint8Array(pdf.length);
   for (let i = 0; i < pdf.length; i++) bytes[i] = pdf.charCodeAt(i);
   return bytes;
 }
+
+const NOT_ASCII = /[\u0080-\uFFFF]/;
+const ascii = new TextEncoder();

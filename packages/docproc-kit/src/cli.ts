@@ -8,6 +8,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.js')).serveCommand(),
   conformance: async () => (await import('./commands/conformance.js')).conformanceCommand(),
   proxy: async () => (await import('./commands/proxy.js')).proxyCommand(),
+  seed: async () => (await import('./commands/seed.js')).seedCommand(),
 };
 
 const program = new Command('docproc')

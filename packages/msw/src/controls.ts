@@ -14,6 +14,8 @@ export interface SeedDocument {
   error?: DocumentError;
   /** How long ago it was uploaded, in seconds (default 0). */
   age_s?: number;
+  /** How many processing runs it has had (default 1). */
+  attempts?: number;
   /** How many such documents (default 1). */
   count?: number;
 }

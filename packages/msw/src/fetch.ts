@@ -18,4 +18,5 @@ export type {
 export { DocprocControlError } from './controls.js';
 export { createDocprocFetch, type DocprocFetch } from './docproc-fetch.js';
 export type { DocprocMockOptions, DocprocMockOrigin, DocprocMockSettings } from './in-process-service.js';
+export type { DocprocSeed, SeedFileBody, SeedFileContents } from './seed-option.js';
 export type { ExtractImageText } from './text-layer-extractor.js';

@@ -9,6 +9,7 @@ import {
   MAX_PROCESSING_DELAY_MS,
 } from '@docproc-kit/reference/processing/settings.js';
 import { createControls, type DocprocControls } from './controls.js';
+import { applySeed, type DocprocSeed, planSeed } from './seed-option.js';
 import { createTextLayerExtractor, type ExtractImageText, IN_PROCESS_RUN_BUDGET_MS } from './text-layer-extractor.js';
 
 /** Options of the in-process mock besides where it answers; every one is optional. */
@@ -19,8 +20,12 @@ export interface DocprocMockSettings {
   processingDelayMs?: number;
   /** Share (0..1) of otherwise good runs that fail with `processing_error` (default 0). */
   failureRate?: number;
-  /** Makes simulated failures reproducible. */
-  seed?: number;
+  /**
+   * A number makes simulated failures reproducible. Documents to start with instead: what `controls.seed()`
+   * takes, or a seed file's contents (`docproc proxy --record`, `docproc seed from-har`, `--seed-file`); every
+   * request waits until they are created.
+   */
+  seed?: number | DocprocSeed;
   /** The text of an uploaded PNG or JPEG (there is no OCR engine here): '' unless given. */
   extractText?: ExtractImageText;
   /** Files per upload (default: the contract's `x-default-limits`). */
@@ -117,8 +122,9 @@ export function createInProcessService(options: DocprocMockOptions): InProcessSe
   check('maxFiles', options.maxFiles, 1, Number.MAX_SAFE_INTEGER, true);
   check('maxFileBytes', options.maxFileBytes, 1, Number.MAX_SAFE_INTEGER, true);
   check('journalSize', options.journalSize, 0, MAX_JOURNAL_SIZE, true);
+  const planned = typeof options.seed === 'object' && options.seed !== null ? planSeed(options.seed, keyring) : [];
   const extractor = createTextLayerExtractor({ extractImageText: options.extractText });
-  const { handle, processor } = createMemoryReference({
+  const { handle, processor, store } = createMemoryReference({
     keyring,
     extractor,
     limits: {
@@ -129,21 +135,28 @@ export function createInProcessService(options: DocprocMockOptions): InProcessSe
     settings: { processing_delay_ms: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS, failure_rate: options.failureRate ?? 0 },
     concurrency: DEFAULT_CONCURRENCY,
     runBudgetMs: IN_PROCESS_RUN_BUDGET_MS,
-    random: createRandom(options.seed),
+    random: createRandom(typeof options.seed === 'number' ? options.seed : undefined),
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     logger: { info: () => {}, error: (details: unknown, message?: string) => console.error(`docproc mock: ${message}`, details) },
   });
+
+  // The seed is created before anything is answered: every request (and control) waits for it.
+  const ready = planned.length > 0 ? applySeed({ store, processor, clock: () => new Date() }, planned) : Promise.resolve();
+  const answer = async (request: Request) => {
+    await ready;
+    return handle(request);
+  };
 
   const prefix = base ? `^${escapeRegExp(base.origin + base.path)}` : '^[a-z][a-z0-9+.-]*://[^/]+';
   const urlPattern = new RegExp(`${prefix}(?:${PREFIXES.map(escapeRegExp).join('|')})(?:/|$)`);
 
   // The core sees paths from /api/v1 on: a base path in front of them is taken off.
   const serve = async (request: Request): Promise<Response> => {
-    if (!base?.path) return handle(request);
+    if (!base?.path) return answer(request);
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(base.path.length);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-    return handle(new Request(url, { method: request.method, headers: request.headers, body, signal: request.signal }));
+    return answer(new Request(url, { method: request.method, headers: request.headers, body, signal: request.signal }));
   };
 
   return {
@@ -151,9 +164,13 @@ export function createInProcessService(options: DocprocMockOptions): InProcessSe
     underBase: (url) => !base || (url.origin === base.origin && `${url.pathname}/`.startsWith(`${base.path}/`)),
     urlPattern,
     serve,
-    controls: createControls((path, init) => handle(new Request(`http://docproc.in-process${path}`, init)), keyring.keys),
-    idle: () => processor.idle(),
+    controls: createControls((path, init) => answer(new Request(`http://docproc.in-process${path}`, init)), keyring.keys),
+    idle: async () => {
+      await ready;
+      await processor.idle();
+    },
     async close() {
+      await ready.catch(() => {});
       await processor.stop();
       await extractor.close();
     },

@@ -13,13 +13,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // typed client, in headless Chromium: the handlers run in the page, pdf.js included, the worker only relays.
 // The API's base URL is another origin that does not exist: nothing leaves the browser.
 const BASE_URL = 'http://docproc.browser.test';
+// Another mock, started from a recording (the seed option), under a base URL of its own.
+const SEEDED_URL = 'http://docproc.seeded.test';
 const page = `
 import { setupWorker } from 'msw/browser';
 import { createDocprocHandlers } from './msw.ts';
+import { RECORDING } from './environments/recording-sample.ts';
 import { createDocprocClient } from '@docproc-kit/client';
 const mock = createDocprocHandlers({ baseUrl: '${BASE_URL}', processingDelayMs: 0, extractText: () => 'RECEIPT 20931' });
-await setupWorker(...mock).start({ quiet: true, onUnhandledRequest: 'bypass' });
-window.docproc = { mock, client: createDocprocClient({ baseUrl: '${BASE_URL}', apiKey: 'docproc-dev-key' }) };
+const seeded = createDocprocHandlers({ baseUrl: '${SEEDED_URL}', processingDelayMs: 0, seed: RECORDING });
+await setupWorker(...mock, ...seeded).start({ quiet: true, onUnhandledRequest: 'bypass' });
+window.docproc = {
+  mock,
+  client: createDocprocClient({ baseUrl: '${BASE_URL}', apiKey: 'docproc-dev-key' }),
+  seeded: createDocprocClient({ baseUrl: '${SEEDED_URL}', apiKey: 'docproc-dev-key' }),
+};
 document.title = 'ready';
 `;
 
@@ -95,6 +103,32 @@ describe('createDocprocHandlers in Chromium, behind msw/browser service worker, 
       ],
       pelican: ['invoice.pdf'],
       receipt: ['receipt.png'],
+    });
+  });
+
+  it('starts from a recording (the seed option): lists its documents, finds one by a word of its text, and retries its failure', async () => {
+    const result = await tab.evaluate(async () => {
+      const { seeded } = (window as unknown as { docproc: { seeded: import('@docproc-kit/client').DocprocClient } }).docproc;
+      const listed = await seeded.listDocuments();
+      const failed = listed.data!.documents.find((d) => d.status === 'failed')!;
+      const retried = await seeded.retryDocument(failed.document_id);
+      const done = await seeded.waitForDocument(failed.document_id, { timeoutMs: 20_000 });
+      return {
+        listed: listed.data?.documents.map((d) => [d.filename, d.status, d.attempts]),
+        found: (await seeded.listDocuments({ search: 'ромашка' })).data?.documents.map((d) => d.filename),
+        retried: [retried.response.status, retried.data?.status, retried.data?.attempts],
+        done: [done.data?.status, done.data?.attempts],
+      };
+    });
+    expect(result).toEqual({
+      listed: [
+        ['scan 2024-05-02.png', 'failed', 2],
+        ['請求書.pdf', 'completed', 2],
+        ['Счёт-фактура №17.pdf', 'completed', 1],
+      ],
+      found: ['Счёт-фактура №17.pdf'],
+      retried: [202, 'processing', 3],
+      done: ['completed', 3],
     });
   });
 

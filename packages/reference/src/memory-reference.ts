@@ -35,6 +35,8 @@ export interface MemoryReference {
   /** Answers one request (the API's paths and `/_mock`). */
   handle(request: Request): Promise<Response>;
   processor: Processor;
+  /** The store it keeps documents in (a seed is written there directly). */
+  store: DocumentStore;
 }
 
 /**
@@ -43,8 +45,9 @@ export interface MemoryReference {
  * @example const { handle } = createMemoryReference({ keyring, extractor, limits, settings, concurrency: 4, runBudgetMs, random: Math.random, journalSize: 100, logger });
  */
 export function createMemoryReference(options: MemoryReferenceOptions): MemoryReference {
+  const store = options.store ?? createMemoryStore();
   const { api, processor } = createReferenceCore({
-    store: options.store ?? createMemoryStore(),
+    store,
     extractor: options.extractor,
     queue: createLocalRunQueue({ concurrency: options.concurrency }),
     keyring: options.keyring,
@@ -56,5 +59,5 @@ export function createMemoryReference(options: MemoryReferenceOptions): MemoryRe
     journal: createMemoryJournal({ capacity: options.journalSize }),
     logger: options.logger,
   });
-  return { handle: fetchApi(api, { limits: options.limits }), processor };
+  return { handle: fetchApi(api, { limits: options.limits }), processor, store };
 }

@@ -3,10 +3,14 @@ import { EXIT } from '@docproc-kit/conformance/definitions/config.js';
 import { writeHtmlReport } from '@docproc-kit/conformance/report/html-report.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { banner } from '../lifecycle/banner.js';
+import { onShutdown } from '../lifecycle/shutdown.js';
 import type { Judging } from '../proxy/judging.js';
 import { proxyFacts, reportFiles, writeProxyReport } from '../proxy/proxy-report.js';
 import { createProxyServer } from '../proxy/proxy-server.js';
+import { createRecordingWriter, type FlushResult } from '../proxy/recorder.js';
 import { createWorkerJudging } from '../proxy/worker-judging.js';
+import { describeRecording } from '../recording/seed-recording.js';
 import { integerOption, portOption } from './option-parsers.js';
 import { exitOnUsageError } from './usage-error.js';
 
@@ -23,7 +27,14 @@ export interface ProxyOptions {
   judgeBodyBytes: number;
   insecure: boolean;
   caFile?: string;
+  record?: string;
+  redactContent: boolean;
+  redactFilenames: boolean;
+  redactSeed?: string;
 }
+
+/** The exit line of a recording: what it holds, and what it left out and why. */
+export const recordingLine = (result: FlushResult) => `docproc proxy: recorded into ${result.file}: ${describeRecording(result)}`;
 
 function targetOption(value: string): string {
   let url: URL;
@@ -77,8 +88,38 @@ export function proxyCommand(): Command {
     )
     .addOption(new Option('--insecure', "do not verify the target's TLS certificate").default(false))
     .addOption(new Option('--ca-file <file>', "trust this CA (PEM) for the target's certificate, besides Node's own"))
+    .addOption(
+      new Option(
+        '--record <file>',
+        'record every document valid answers show into a seed file (for serve --seed-file, POST /_mock/seed, the MSW handlers), written at exit and on POST /_proxy/record/flush',
+      ).env('DOCPROC_PROXY_RECORD'),
+    )
+    .addOption(
+      new Option(
+        '--redact-content',
+        "with --record: replace each document's text by generated words of the same lengths and scripts",
+      ).default(false),
+    )
+    .addOption(new Option('--redact-filenames', 'with --record: the same for filenames, extensions kept').default(false))
+    .addOption(
+      new Option(
+        '--redact-seed <text>',
+        'the key of the generated words: the same key, the same words (default: a random one per run)',
+      ).env('DOCPROC_REDACT_SEED'),
+    )
     .action(async (options: ProxyOptions) => {
-      const settings = { target: options.target, spec: options.spec, strict: options.strict, bodyCap: options.judgeBodyBytes, keep: 1_000 };
+      if (!options.record && (options.redactContent || options.redactFilenames || options.redactSeed)) {
+        process.stderr.write('docproc proxy: --redact-content, --redact-filenames and --redact-seed go with --record <file>\n');
+        process.exit(EXIT.usage);
+      }
+      const settings = {
+        target: options.target,
+        spec: options.spec,
+        strict: options.strict,
+        bodyCap: options.judgeBodyBytes,
+        keep: 1_000,
+        record: options.record !== undefined,
+      };
       let judging: Judging;
       try {
         // Judged on a thread of its own (it loads the contract there): forwarding never waits for a verdict.
@@ -94,9 +135,22 @@ export function proxyCommand(): Command {
         process.stderr.write(`docproc proxy: cannot read --ca-file: ${(error as Error).message}\n`);
         process.exit(EXIT.usage);
       }
+      // One key for the whole run, so every flush writes the same words for the same originals.
+      const redactSeed = options.redactSeed ?? crypto.randomUUID();
+      const flush = options.record
+        ? createRecordingWriter(
+            options.record,
+            async (writeOptions) => {
+              await judging.settled();
+              return (await judging.recording(writeOptions))!;
+            },
+            { redactContent: options.redactContent, redactFilenames: options.redactFilenames, redactSeed },
+          )
+        : undefined;
       const proxy = createProxyServer({
         target: options.target,
         judging,
+        ...(flush ? { flushRecording: flush } : {}),
         bodyCap: options.judgeBodyBytes,
         verifyTls: !options.insecure,
         ...(ca ? { ca } : {}),
@@ -110,23 +164,24 @@ export function proxyCommand(): Command {
       }
       const files = options.report ? reportFiles(options.report) : undefined;
       process.stdout.write(
-        [
-          `docproc proxy listening on ${url}`,
-          `  forwarding to  ${options.target}`,
-          `  contract       ${options.spec}`,
-          `  violations     ${url}/_proxy/violations (newest first), summary ${url}/_proxy/report`,
-          ...(files ? [`  at exit        ${files.json}, ${files.junit}, ${files.har}`] : []),
-          ...(options.html ? [`  at exit        ${options.html} (the report as a page; ${url}/_proxy/report in a browser meanwhile)`] : []),
-          '',
-        ].join('\n'),
+        banner(`docproc proxy listening on ${url}`, [
+          ['forwarding to', options.target],
+          ['contract', options.spec],
+          ['violations', `${url}/_proxy/violations (newest first), summary ${url}/_proxy/report`],
+          files && ['at exit', `${files.json}, ${files.junit}, ${files.har}`],
+          options.html !== undefined && ['at exit', `${options.html} (the report as a page; ${url}/_proxy/report in a browser meanwhile)`],
+          options.record !== undefined && [
+            'recording',
+            `${options.record} at exit and on POST ${url}/_proxy/record/flush${options.redactContent ? ', texts redacted' : ''}${options.redactFilenames ? ', filenames redacted' : ''}`,
+          ],
+        ]),
       );
-      let stopping = false;
-      const shutdown = async () => {
-        if (stopping) return;
-        stopping = true;
+      let exitCode: number = EXIT.passed;
+      onShutdown({ name: 'docproc proxy', exitCode: () => exitCode }, async () => {
         await proxy.close(2_000);
         try {
           const summary = await judging.summary();
+          if (flush) process.stdout.write(`${recordingLine(await flush())}\n`);
           if (files || options.html) {
             const { report, har } = await judging.report();
             if (files) writeProxyReport(files, report, har);
@@ -136,14 +191,12 @@ export function proxyCommand(): Command {
           process.stdout.write(
             `docproc proxy: ${summary.exchanges.total} exchanges, ${summary.violations.total} violations (${summary.violations.service} by the service, ${summary.violations.client} by clients)${files ? `; report in ${files.json}` : ''}\n`,
           );
-          process.exit(options.failOnViolation && summary.violations.total > 0 ? EXIT.failed : EXIT.passed);
+          exitCode = options.failOnViolation && summary.violations.total > 0 ? EXIT.failed : EXIT.passed;
         } catch (error) {
           // Without the verdicts nothing can be said to have passed.
           process.stderr.write(`docproc proxy: could not finish the report: ${(error as Error).message}\n`);
-          process.exit(EXIT.failed);
+          exitCode = EXIT.failed;
         }
-      };
-      process.on('SIGINT', () => void shutdown());
-      process.on('SIGTERM', () => void shutdown());
+      });
     });
 }

@@ -23,20 +23,31 @@ function wantsHtml(req: IncomingMessage): boolean {
     .some((part) => /^\s*text\/html\s*(;|$)/i.test(part) && !/;\s*q=0(\.0*)?\s*(;|$)/i.test(part));
 }
 
+const FLUSH = '/_proxy/record/flush';
+
 /**
- * Answers `GET /_proxy/violations[?limit=N]` (newest first) and `GET /_proxy/report` (the summary as JSON,
- * or to a browser the suite's report as a page); any other control path is a 404, any other method a 405.
- * @example if (req.url?.startsWith(CONTROL_PREFIX)) await answerControl(req, res, judging);
+ * Answers `GET /_proxy/violations[?limit=N]` (newest first), `GET /_proxy/report` (the summary as JSON, or
+ * to a browser the suite's report as a page) and, when recording, `POST /_proxy/record/flush` (writes the
+ * recording now, answers its summary); any other control path is a 404, any other method a 405.
+ * @example if (req.url?.startsWith(CONTROL_PREFIX)) await answerControl(req, res, judging, flush);
  */
 export async function answerControl(
   req: IncomingMessage,
   res: ServerResponse,
   source: Pick<Judging, 'newest' | 'total' | 'summary' | 'report'>,
+  flush?: () => Promise<unknown>,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://proxy');
   req.resume();
-  if (url.pathname !== '/_proxy/violations' && url.pathname !== '/_proxy/report') {
-    json(res, 404, { error: `no such proxy route ${url.pathname}: GET /_proxy/violations or /_proxy/report` });
+  if (url.pathname === FLUSH && flush) {
+    if (req.method === 'POST') json(res, 200, await flush());
+    else {
+      res.setHeader('allow', 'POST');
+      json(res, 405, { error: 'only POST' });
+    }
+  } else if (url.pathname !== '/_proxy/violations' && url.pathname !== '/_proxy/report') {
+    const routes = `GET /_proxy/violations or /_proxy/report${flush ? `, POST ${FLUSH}` : ` (${FLUSH} only with --record)`}`;
+    json(res, 404, { error: `no such proxy route ${url.pathname}: ${routes}` });
   } else if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     json(res, 405, { error: 'only GET' });

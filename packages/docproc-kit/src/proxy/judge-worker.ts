@@ -33,7 +33,9 @@ port.on('message', (message: WorkerRequest) => {
           ? await judging.total()
           : message.type === 'summary'
             ? await judging.summary()
-            : await judging.report();
+            : message.type === 'recording'
+              ? await judging.recording(message.options)
+              : await judging.report();
     // As JSON: the report's checks carry their judge functions, which no message can.
     post({ type: 'answer', id: message.id, result: JSON.parse(JSON.stringify(result)) });
   })();

@@ -3,8 +3,16 @@ import { cap } from '@docproc-kit/conformance/report/failure-format.js';
 import type { ConformanceReport } from '@docproc-kit/conformance/report/report.js';
 import { TRANSIENT_STATUSES } from '@docproc-kit/conformance/transport/transient.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
+import {
+  createSeedRecording,
+  type RecordingSummary,
+  type SeedFileContents,
+  type SeedRecording,
+  type WriteOptions,
+} from '../recording/seed-recording.js';
 import { type SeenExchange, toExchange } from './observed-exchange.js';
 import { proxyReport, violationsHar } from './proxy-report.js';
+import { createProxyRecorder } from './recorder.js';
 import { judgeRequest } from './request-judge.js';
 import { judgeResponse } from './response-judge.js';
 import { createSessionFacts } from './session-facts.js';
@@ -21,6 +29,10 @@ export interface JudgingSettings {
   bodyCap: number;
   /** Violations (and violating exchanges) kept; counts are kept whole. */
   keep: number;
+  /** Record the documents valid answers show, for a seed file (`--record`). */
+  record?: boolean;
+  /** Judge the requests too (default true); a HAR's requests may have lost their key and bodies to its export. */
+  judgeRequests?: boolean;
 }
 
 /** The report files' contents at one moment. */
@@ -41,6 +53,8 @@ export interface Judging {
   total(): Promise<number>;
   summary(): Promise<ProxySummary>;
   report(): Promise<JudgedReport>;
+  /** The recording's seed file and summary so far (undefined unless `record`). */
+  recording(options: WriteOptions): Promise<{ contents: SeedFileContents; summary: RecordingSummary } | undefined>;
   close(): Promise<void>;
 }
 
@@ -63,25 +77,34 @@ function tenantOf(rawHeaders: readonly string[]): string {
 
 /**
  * Judging in this thread: each exchange through the request checks, the suite's response checks and the
- * stateful facts, its violations logged (one line each) and stored. The worker runs the same.
+ * stateful facts, its violations logged (one line each) and stored; with a recording, the documents of
+ * each answer with no violation go into it. The worker runs the same.
  * @example const judging = createLocalJudging(settings, contract, console.log); judging.judge(seen);
  */
-export function createLocalJudging(settings: JudgingSettings, contract: Contract, log?: (line: string) => void): Judging {
+export function createLocalJudging(
+  settings: JudgingSettings,
+  contract: Contract,
+  log?: (line: string) => void,
+  recording: SeedRecording | undefined = settings.record ? createSeedRecording() : undefined,
+): Judging {
   const startedAt = new Date().toISOString();
   const target = new URL(settings.target);
   const store = createViolationStore({ target: target.href, capacity: settings.keep });
   const facts = createSessionFacts(10_000);
+  const recorder = recording ? createProxyRecorder(recording) : undefined;
   const judgeNow = (seen: SeenExchange) => {
     try {
       if (TRANSIENT_STATUSES.has(seen.status)) return store.skip('transient');
       const { exchange, bodyJudged } = toExchange(seen, { contract, target, bodyCap: settings.bodyCap });
       if (!bodyJudged) store.bodyNotJudged();
       const upload = seen.requestBody.kind === 'multipart' ? seen.requestBody.tapped : undefined;
+      const tenant = tenantOf(seen.requestRawHeaders);
       const verdicts = [
-        ...judgeRequest(seen, exchange, contract),
+        ...(settings.judgeRequests === false ? [] : judgeRequest(seen, exchange, contract)),
         ...judgeResponse(exchange, { contract, strict: settings.strict, bodyJudged }),
-        ...(bodyJudged ? facts.observe(exchange, upload, tenantOf(seen.requestRawHeaders)) : []),
+        ...(bodyJudged ? facts.observe(exchange, upload, tenant) : []),
       ];
+      recorder?.judged(exchange, verdicts, bodyJudged, tenant);
       for (const violation of store.add(seen, exchange, verdicts)) log?.(violationLine(violation));
     } catch (error) {
       // Judging never breaks the proxy: an exchange the judge cannot read is counted and reported as such.
@@ -97,11 +120,13 @@ export function createLocalJudging(settings: JudgingSettings, contract: Contract
     settled: () => Promise.resolve(),
     newest: async (limit) => store.newest(limit),
     total: async () => store.total,
-    summary: async () => store.summary(),
+    summary: async () => ({ ...store.summary(), ...(recorder ? { recording: recorder.recording.summary() } : {}) }),
     report: async () => ({
       report: proxyReport(store, { contract, target: settings.target, spec: settings.spec, strict: settings.strict, startedAt }),
       har: violationsHar(store, settings.target),
     }),
+    recording: async (options) =>
+      recorder ? { contents: recorder.recording.contents(options), summary: recorder.recording.summary() } : undefined,
     close: () => Promise.resolve(),
   };
 }

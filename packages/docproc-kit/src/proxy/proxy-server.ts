@@ -19,6 +19,8 @@ export interface ProxyServerOptions {
   verifyTls?: boolean;
   /** CA certificates (PEM) to trust for the target besides Node's own. */
   ca?: string;
+  /** Writes the recording (`--record`), for `POST /_proxy/record/flush`. */
+  flushRecording?: () => Promise<unknown>;
 }
 
 /** A running proxy. */
@@ -38,7 +40,7 @@ export interface ProxyServer {
  * to the judging once the exchange ended, off the request's path.
  * @example const proxy = createProxyServer({ target, judging: createLocalJudging(settings, contract), bodyCap }); await proxy.listen(0, '127.0.0.1');
  */
-export function createProxyServer({ target: base, judging, bodyCap, verifyTls, ca }: ProxyServerOptions): ProxyServer {
+export function createProxyServer({ target: base, judging, bodyCap, verifyTls, ca, flushRecording }: ProxyServerOptions): ProxyServer {
   const target = new URL(base);
   const { forward, close: closeForwarder } = createForwarder({
     target,
@@ -51,7 +53,7 @@ export function createProxyServer({ target: base, judging, bodyCap, verifyTls, c
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith(CONTROL_PREFIX)) {
-      answerControl(req, res, judging).catch((error: Error) => {
+      answerControl(req, res, judging, flushRecording).catch((error: Error) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
         res.end(`docproc proxy: ${error.message}`);
       });

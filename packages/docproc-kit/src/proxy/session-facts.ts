@@ -1,3 +1,4 @@
+import { FIXED_FIELDS } from '@docproc-kit/conformance/checks/document.js';
 import { checks } from '@docproc-kit/conformance/checks/index.js';
 import type { Check } from '@docproc-kit/conformance/definitions/check.js';
 import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
@@ -5,6 +6,10 @@ import { documentsIn, uploaded, type WireDocument, type WireFullDocument } from 
 import { LRUCache } from 'lru-cache';
 import type { TappedMultipart } from './multipart-tap.js';
 import type { Verdict } from './verdicts.js';
+
+// What a read must still show of its upload. Not `attempts`: retries the proxy did not see (another client's,
+// or its own before this run) raise it, and a document read after a retry is no violation.
+const UNCHANGING = FIXED_FIELDS.filter((field) => field !== 'attempts');
 
 /** What the proxy remembers of one document: as its upload returned it, and as it was last seen. */
 interface Remembered {
@@ -58,7 +63,7 @@ export function createSessionFacts(capacity: number): SessionFacts {
       if (op === 'getDocument' && exchange.status === 200 && Number.isSafeInteger(asked)) {
         const read = exchange.json as WireFullDocument;
         const sent = known.get(keyOf(asked))?.uploaded;
-        if (sent) judge(checks.get.matchesUpload, { when: `a read of document ${asked} after its upload`, read, sent });
+        if (sent) judge(checks.get.matchesUpload, { when: `a read of document ${asked} after its upload`, read, sent, fields: UNCHANGING });
       }
       if (op === 'retryDocument' && exchange.status === 202 && Number.isSafeInteger(asked)) {
         const after = exchange.json as WireFullDocument;

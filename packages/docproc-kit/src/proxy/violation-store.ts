@@ -5,6 +5,7 @@ import { ConformanceFailure, type FailureRecord } from '@docproc-kit/conformance
 import { codeOf } from '@docproc-kit/conformance/transport/api.js';
 import { redactParsedQuery } from '@docproc-kit/reference/http/redaction.js';
 import type { JournalEntry } from '@docproc-kit/reference/journal/request-journal.js';
+import type { RecordingSummary } from '../recording/seed-recording.js';
 import type { SeenExchange } from './observed-exchange.js';
 import type { Side, Verdict } from './verdicts.js';
 
@@ -30,6 +31,8 @@ export interface ProxySummary {
   violations: { total: number; service: number; client: number; byCheck: Record<string, number>; kept: number };
   warnings: number;
   result: 'passed' | 'failed';
+  /** With `--record`: the documents recorded, and the answers not recorded by reason. */
+  recording?: RecordingSummary;
 }
 
 /** Everything the proxy concluded so far, bounded: counts are exact, the records kept are the newest. */

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { WriteOptions } from '../recording/seed-recording.js';
 import type { JudgedReport, Judging, JudgingSettings } from './judging.js';
 import type { SeenExchange } from './observed-exchange.js';
 import type { ProxySummary, Violation } from './violation-store.js';
@@ -10,7 +11,8 @@ export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 export type WorkerRequest =
   | { type: 'judge'; seen: SeenExchange }
   | { type: 'newest'; id: number; limit: number }
-  | { type: 'total' | 'summary' | 'report'; id: number };
+  | { type: 'total' | 'summary' | 'report'; id: number }
+  | { type: 'recording'; id: number; options: WriteOptions };
 
 /** Messages from the judging thread. */
 export type WorkerReply =
@@ -69,7 +71,9 @@ export async function createWorkerJudging(settings: JudgingSettings, log?: (line
     });
   });
   await ready;
-  const ask = <T>(request: { type: 'newest'; limit: number } | { type: 'total' | 'summary' | 'report' }): Promise<T> => {
+  const ask = <T>(
+    request: { type: 'newest'; limit: number } | { type: 'total' | 'summary' | 'report' } | { type: 'recording'; options: WriteOptions },
+  ): Promise<T> => {
     if (failed) return Promise.reject(failed);
     const id = ++nextId;
     return new Promise<T>((resolve, reject) => {
@@ -102,6 +106,7 @@ export async function createWorkerJudging(settings: JudgingSettings, log?: (line
       };
     },
     report: () => ask<JudgedReport>({ type: 'report' }),
+    recording: (options) => ask({ type: 'recording', options }),
     async close() {
       idle = [];
       await worker.terminate();

@@ -15,6 +15,8 @@ export interface Seed {
   error?: DocumentError;
   /** How long ago it was uploaded, in seconds. */
   ageSeconds: number;
+  /** How many processing runs it has had (1 unless the seed says). */
+  attempts: number;
 }
 
 // The bounds of one seed request, so one request's work is bounded whatever its body (@docproc-kit/contract's openapi/mock-controls.yaml
@@ -26,13 +28,22 @@ export const MAX_SEEDED_TEXT_BYTES = 8 * 1024 * 1024;
 /** The most field errors a refused seed lists; the rest are counted. */
 export const MAX_LISTED_ERRORS = 20;
 const MAX_AGE_S = 10 * 365 * 24 * 3600;
-const FIELDS = ['filename', 'status', 'content', 'error', 'age_s', 'count'];
+const MAX_ATTEMPTS = 1_000_000;
+const FIELDS = ['filename', 'status', 'content', 'error', 'age_s', 'attempts', 'count'];
 const DEFAULT_FILENAME = 'seeded-{n}.pdf';
 const defaultContent = (n: number) => `Seeded document ${n}.`;
 const DEFAULT_ERROR: DocumentError = { code: 'unreadable_document', message: 'Seeded failure: the document could not be read.' };
 
-const encoder = new TextEncoder();
-const utf8Bytes = (text: string) => encoder.encode(text).length;
+// Counted, not encoded: a seed's texts are megabytes, and an encoding of each would only be measured.
+function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A pair of surrogates is 4 bytes, 2 per unit; others below 0x800 are 2 bytes, the rest 3.
+    if (unit >= 0x80) bytes += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
 
 // Field errors, the first MAX_LISTED_ERRORS of them listed: a body of thousands of bad entries gets a short answer.
 function createErrorList() {
@@ -64,7 +75,7 @@ function createErrorList() {
 const numberedLength = (filename: string, count: number) => [...filename.replaceAll('{n}', String(count))].length;
 
 /**
- * Validates a seed request (`{"documents": [{status, filename?, content?, error?, age_s?, count?}]}`),
+ * Validates a seed request (`{"documents": [{status, filename?, content?, error?, age_s?, attempts?, count?}]}`),
  * strictly and within its bounds (documents, text bytes; see above), and expands `count` (`{n}` in the
  * filename becomes 1..count). Every seeded document holds to the contract's limits as an uploaded one
  * does (a filename of at most its maxLength once numbered; text every store can hold).
@@ -101,7 +112,7 @@ export function parseSeeds(body: unknown): Seed[] {
       errors.push({ in: 'body', name: at(name), message });
     };
     for (const key of Object.keys(entry)) if (!FIELDS.includes(key)) refuse(key, `unknown field; known: ${FIELDS.join(', ')}`);
-    const { status, filename = DEFAULT_FILENAME, content, error, age_s: age = 0, count = 1 } = entry;
+    const { status, filename = DEFAULT_FILENAME, content, error, age_s: age = 0, attempts = 1, count = 1 } = entry;
     if (!STATUSES.includes(status as DocumentStatus)) refuse('status', `must be one of ${STATUSES.join(', ')}`);
     const countOk = Number.isInteger(count) && (count as number) >= 1 && (count as number) <= MAX_SEEDED_DOCUMENTS;
     if (!countOk) refuse('count', `must be an integer from 1 to ${MAX_SEEDED_DOCUMENTS}`);
@@ -121,6 +132,8 @@ export function parseSeeds(body: unknown): Seed[] {
     else if (error !== undefined && errorFault(error)) refuse('error', errorFault(error)!);
     if (!Number.isInteger(age) || (age as number) < 0 || (age as number) > MAX_AGE_S)
       refuse('age_s', `must be an integer from 0 to ${MAX_AGE_S}`);
+    if (!Number.isInteger(attempts) || (attempts as number) < 1 || (attempts as number) > MAX_ATTEMPTS)
+      refuse('attempts', `must be an integer from 1 to ${MAX_ATTEMPTS}`);
     if (!ok) continue;
     const n = count as number;
     documents += n;
@@ -144,7 +157,7 @@ export function parseSeeds(body: unknown): Seed[] {
       },
     ]);
   return valid.flatMap(({ entry, count }) => {
-    const { status, filename = DEFAULT_FILENAME, content, error, age_s: age = 0 } = entry;
+    const { status, filename = DEFAULT_FILENAME, content, error, age_s: age = 0, attempts = 1 } = entry;
     return Array.from(
       { length: count },
       (_, i): Seed => ({
@@ -153,6 +166,7 @@ export function parseSeeds(body: unknown): Seed[] {
         ...(status === 'completed' ? { content: (content as string | undefined) ?? defaultContent(i + 1) } : {}),
         ...(status === 'failed' ? { error: (error as DocumentError | undefined) ?? DEFAULT_ERROR } : {}),
         ageSeconds: age as number,
+        attempts: attempts as number,
       }),
     );
   });

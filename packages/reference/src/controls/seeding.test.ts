@@ -91,6 +91,15 @@ describe('POST /_mock/seed', () => {
     expect(await until(async () => (await read(id)).status === 'completed', 20_000)).toBe(true);
   }, 30_000);
 
+  it('gives a document the runs it had (attempts), and a retry is the next one', async () => {
+    const res = await seed({ documents: [{ status: 'failed', filename: 'third-try.pdf', attempts: 3 }] });
+    const id = res.body.documents[0].document_id;
+    expect(res.body.documents[0].attempts).toBe(3);
+    expect((await read(id)).attempts).toBe(3);
+    const retried = await call('retryDocument', `${API}/retry_documents/${id}`, { method: 'POST' });
+    expect(retried.body).toMatchObject({ status: 'processing', attempts: 4 });
+  }, 30_000);
+
   it("seeds only the caller's tenant", async () => {
     await seed({ documents: [{ status: 'completed' }] }, OTHER);
     expect((await list()).pagination.total).toBe(0);
@@ -106,6 +115,8 @@ describe('POST /_mock/seed', () => {
       field: 'documents[0].error',
     },
     { name: 'a negative age', body: { documents: [{ status: 'completed', age_s: -5 }] }, field: 'documents[0].age_s' },
+    { name: 'no runs at all', body: { documents: [{ status: 'failed', attempts: 0 }] }, field: 'documents[0].attempts' },
+    { name: 'a fraction of a run', body: { documents: [{ status: 'completed', attempts: 1.5 }] }, field: 'documents[0].attempts' },
     {
       name: 'more than 1000 documents',
       body: {
@@ -153,6 +164,32 @@ describe('docproc serve --seed-file', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('seeds every body of an array for one tenant (a recording past one seed request), and none twice', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'docproc-seed-file-'));
+    const file = join(dir, 'seed.json');
+    await writeFile(
+      file,
+      JSON.stringify([
+        { documents: [{ filename: 'a-{n}.pdf', status: 'completed', count: 1000 }] },
+        { documents: [{ filename: 'b-{n}.pdf', status: 'failed', count: 200, attempts: 2 }] },
+      ]),
+    );
+    const args = ['serve', '--seed-file', file, '--data-dir', join(dir, 'data'), '--processing-delay-ms', '0'];
+    const get = async (baseUrl: string, query: string) =>
+      (await fetch(`${baseUrl}${API}/get_documents${query}`, { headers: { 'x-api-key': 'docproc-dev-key' } })).json();
+    try {
+      const first = await startCli(args, { readyPath: '/docs' });
+      expect((await get(first.baseUrl, '')).pagination.total).toBe(1200);
+      expect((await get(first.baseUrl, '?status_filter=failed&limit=1')).documents[0]).toMatchObject({ attempts: 2 });
+      expect(await first.stop()).toBe(0);
+      const second = await startCli(args, { readyPath: '/docs' });
+      expect((await get(second.baseUrl, '')).pagination.total).toBe(1200);
+      await second.stop();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses to start on a seed file it cannot apply, naming the file and the field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'docproc-seed-file-'));

@@ -21,6 +21,8 @@ export interface InitialState {
   created_at: string;
   updated_at: string;
   processed_at: string | null;
+  /** How many runs it has had (1 unless given). */
+  attempts?: number;
   /** The extracted text of a completed document. */
   text?: string;
 }

@@ -1,0 +1,4 @@
+// @vitest-environment jsdom
+import { describeSeed } from '../../test/seed-scenario.js';
+
+describeSeed('jsdom');

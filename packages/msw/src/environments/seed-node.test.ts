@@ -1,0 +1,4 @@
+// @vitest-environment node
+import { describeSeed } from '../../test/seed-scenario.js';
+
+describeSeed('node');
