@@ -32,6 +32,13 @@ const NOT_SHOWN_BY_CLIENT_TRAFFIC: Record<string, string> = {
   'proxy-page-strict': "an intermediary's page: judged with --strict only, and answered to requests the typed client never sends",
   'undocumented-property-strict': 'a warning unless --strict (the proxy warns too; the run here is not strict)',
   'hangs-on-unknown-id': 'http.responds: the proxy forwards a hang as the hang it is',
+  'unavailable-without-retry-after':
+    "a 429/503 is the client's to wait out: the proxy passes it through unjudged (the suite judges the service's own)",
+  'unavailable-with-http-date':
+    "a 429/503 is the client's to wait out: the proxy passes it through unjudged (the suite judges the service's own)",
+  'allow-missing': 'the defect answers a wrong method (405), which the typed client never sends',
+  'request-id-made-with-spaces':
+    'the defect is in the id a server makes for a request without one; the typed client traffic here always sends one',
 };
 
 const shownMutants = allMutants.filter((m) => m.fails.some((id) => JUDGED.has(id)) && !(m.name in NOT_SHOWN_BY_CLIENT_TRAFFIC));
