@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { SCENARIO_AREAS } from '@docproc-kit/conformance';
 import { instrumentCore, SANDBOX_DIR } from './instrument.js';
-import { KILLS_FILE, killedOnlyByOracle, readKills, recordVerdict } from './kills.js';
+import { clearKills, KILLS_FILE, killedOnlyByOracle, readKills, recordVerdict } from './kills.js';
 import { startWorker, type Worker } from './pool.js';
 import { readEquivalent, readReport, score, writeSurvivors } from './score.js';
 import { type Coverage, type GeneratedMutant, keyOf, parseShard, planFor, sampleMutants, shardOf } from './select.js';
@@ -37,6 +37,12 @@ const size = Number(option('--sample') ?? DEFAULT_SAMPLE);
 const seed = Number(option('--seed') ?? DEFAULT_SEED);
 const shard = option('--shard') ? parseShard(option('--shard')!) : undefined;
 const concurrency = Number(option('--concurrency') ?? Math.min(2, availableParallelism()));
+for (const [name, value] of [
+  ['--sample', size],
+  ['--seed', seed],
+  ['--concurrency', concurrency],
+] as const)
+  if (!Number.isInteger(value) || value < (name === '--seed' ? 0 : 1)) throw new Error(`${name} takes a whole number, not ${option(name)}`);
 const suffix = shard ? `-shard-${shard.index}-of-${shard.count}` : '';
 const reportFile = `reports/mutation/mutation${suffix}.json`;
 const killsFile = shard ? KILLS_FILE.replace(/\.jsonl$/, `${suffix}.jsonl`) : KILLS_FILE;
@@ -113,7 +119,7 @@ async function judgeOn(slot: number): Promise<void> {
   }
 }
 mkdirSync(new URL('reports/mutation/', `file://${root}`), { recursive: true });
-writeFileSync(killsFile, '');
+clearKills(killsFile);
 await Promise.all(workers.map((_, slot) => judgeOn(slot)));
 for (const worker of workers) worker.close();
 

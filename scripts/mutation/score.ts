@@ -14,7 +14,7 @@ export const SURVIVORS_FILE = 'packages/conformance/proofs/mutation-survivors.md
 export interface ScoredMutant {
   key: string;
   status: string;
-  /** Stryker's id of the mutant in its run (what suite-against-core.ts records a verdict under). */
+  /** The instrumenter's id of the mutant in its run (what its verdict is recorded under in the kills file). */
   id?: string;
 }
 
