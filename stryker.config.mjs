@@ -3,9 +3,10 @@
 // parsing and validation, the upload path, idempotency, the catalog's ordering, filters and search, pagination,
 // the lifecycle and retry, problem rendering and request ids. Left out: the mock controls, the journal, log
 // redaction and the run queue, which no client of the contract sees. The only test that may kill a mutant is
-// the full conformance profile, run in process against the core (scripts/mutation/suite-against-core.ts), one
-// process per mutant with Stryker's mutant switching. `npm run mutation` runs a fixed sample of these mutants,
-// `npm run mutation -- --all` every one (scripts/mutation/run.ts).
+// the conformance suite, run in process against the core. `npm run mutation` (scripts/mutation/run.ts) reads
+// `mutate` from here, instruments those files once and judges mutant after mutant in long-lived workers; the
+// rest of this file is Stryker's own way to the same verdicts, one process per mutant running the whole profile
+// (scripts/mutation/suite-against-core.ts): `npx stryker run`, several times slower.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'command',

@@ -31,6 +31,8 @@ const PROOFS = [
   'packages/conformance/src/model/model.test.ts',
   'packages/conformance/src/oracle/oracle.test.ts',
   'packages/docproc-kit/src/proxy/proxy-proofs.test.ts',
+  // A real mutation worker on a real instrumented file: minutes of suite runs.
+  'test/mutation/worker.test.ts',
 ];
 
 // What is generated from the contract, each test spawning TypeScript or a generator (tens of seconds), kept
@@ -103,7 +105,14 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/packaging/**', 'test/hostile-load/**', 'test/replicas/**', 'test/deployed/**'],
+          exclude: [
+            ...configDefaults.exclude,
+            'test/packaging/**',
+            'test/hostile-load/**',
+            'test/replicas/**',
+            'test/deployed/**',
+            ...PROOFS,
+          ],
           testTimeout: 60_000,
         },
       },

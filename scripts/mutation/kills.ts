@@ -1,6 +1,7 @@
-// Which checks killed each mutant: suite-against-core.ts appends one JSON line per mutant it judged, and
-// `npm run mutation` (run.ts) clears the file first and reads it after, to say how many kills only the
-// differential oracle's checks made (ids `oracle.*`): mutants the rest of the suite would have let through.
+// Which checks killed each mutant: `npm run mutation` (run.ts) empties the file first, appends one JSON line
+// per mutant its workers judged (suite-against-core.ts does the same under Stryker's own runner), and reads
+// it after, to say how many kills only the differential oracle's checks made (ids `oracle.*`): mutants the
+// rest of the suite would have let through.
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

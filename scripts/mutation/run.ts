@@ -1,82 +1,152 @@
-// `npm run mutation`: a fixed sample of the reference core's generated mutants, each judged by the conformance
-// suite (stryker.config.mjs), then the score. `-- --all`: every mutant. `-- --sample N`: a sample of about N.
-// The sample is drawn from the complete list of mutants, which a first pass lists without running the suite
-// (its test command is `true`), shuffled with a fixed seed: the same sources give the same sample.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run mutation`: a seeded sample of the reference core's generated mutants, each judged by the
+// conformance suite, then the score. `-- --all`: every mutant. `-- --sample N`: N mutants (default below).
+// `-- --seed S` draws another sample; `-- --shard I/N` judges the I-th of N shards of the chosen mutants
+// (reports and kills per shard; `npx tsx scripts/mutation/score.ts reports/mutation/mutation-shard-*.json`
+// scores them together); `-- --concurrency N` worker processes (default 2).
+//
+// The core is instrumented once (instrument.ts: every mutant behind a switch), each area of the suite is run
+// once against it unmutated to learn which mutants it reaches, and long-lived workers (worker.ts, pool.ts)
+// then judge mutant after mutant by switching it on, running only the areas that reach it (select.ts).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core';
-import { Stryker } from '@stryker-mutator/core';
-import { clearKills, killedOnlyByOracle, readKills } from './kills.js';
-import { type ListedMutant, sampleRanges } from './sample.js';
+import { SCENARIO_AREAS } from '@docproc-kit/conformance';
+import { instrumentCore, SANDBOX_DIR } from './instrument.js';
+import { clearKills, KILLS_FILE, killedOnlyByOracle, readKills, recordVerdict } from './kills.js';
+import { startWorker, type Worker } from './pool.js';
 import { readEquivalent, readReport, score, writeSurvivors } from './score.js';
+import { type Coverage, type GeneratedMutant, keyOf, parseShard, planFor, sampleMutants, shardOf } from './select.js';
+import type { WorkerReply } from './worker.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const SAMPLE_SEED = 29;
-/**
- * About this many mutants: one suite run costs about 19 s of CPU and at least the model run's 20 s, so two at a
- * time on an idle 2-core machine judge about four a minute, and the listing pass takes a few minutes more.
- */
-const DEFAULT_SAMPLE = 30;
+/** Enough for 100 judged mutants once those no area reaches are among them; about 12 minutes two at a time. */
+const DEFAULT_SAMPLE = 120;
+const DEFAULT_SEED = 29;
+/** A mutant's bound: this many times its areas' unmutated time, plus the fixed part (a loaded machine's slack). */
+const TIMEOUT_FACTOR = 3;
+const TIMEOUT_MS = 30_000;
+/** What a kill by a worker that ended is called among the failed checks. */
+const WORKER_ENDED = '(the process of the core ended)';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at === -1 ? undefined : process.argv[at + 1];
 }
-
 const all = process.argv.includes('--all');
 const size = Number(option('--sample') ?? DEFAULT_SAMPLE);
-const concurrency = option('--concurrency');
-// Stryker merges its options into the config module's object: each run gets a copy of it, whole.
-const configUrl = new URL('stryker.config.mjs', `file://${root}`).href;
-const config = structuredClone((await import(configUrl)).default) as PartialStrykerOptions;
-const options = (overrides: PartialStrykerOptions): PartialStrykerOptions => ({
-  ...structuredClone(config),
-  ...(concurrency ? { concurrency: Number(concurrency) } : {}),
-  ...overrides,
-});
+const seed = Number(option('--seed') ?? DEFAULT_SEED);
+const shard = option('--shard') ? parseShard(option('--shard')!) : undefined;
+const concurrency = Number(option('--concurrency') ?? Math.min(2, availableParallelism()));
+for (const [name, value] of [
+  ['--sample', size],
+  ['--seed', seed],
+  ['--concurrency', concurrency],
+] as const)
+  if (!Number.isInteger(value) || value < (name === '--seed' ? 0 : 1)) throw new Error(`${name} takes a whole number, not ${option(name)}`);
+const suffix = shard ? `-shard-${shard.index}-of-${shard.count}` : '';
+const reportFile = `reports/mutation/mutation${suffix}.json`;
+const killsFile = shard ? KILLS_FILE.replace(/\.jsonl$/, `${suffix}.jsonl`) : KILLS_FILE;
 
-/** Every mutant of the configured files, listed once per content of those files and of the options that decide the mutants. */
-async function listMutants(): Promise<ListedMutant[]> {
-  const hash = createHash('sha256').update(JSON.stringify([config.mutate, config.mutator, config.ignoreStatic]));
-  for (const file of config.mutate ?? []) if (file) hash.update(readFileSync(new URL(file, `file://${root}`)));
-  const cache = new URL(`reports/mutation/listing-${hash.digest('hex').slice(0, 16)}.json`, `file://${root}`);
-  try {
-    return JSON.parse(readFileSync(cache, 'utf8')) as ListedMutant[];
-  } catch {
-    const listed = await new Stryker(
-      options({ commandRunner: { command: 'true' }, reporters: [], logLevel: 'warn' as LogLevel }),
-    ).runMutationTest();
-    mkdirSync(new URL('.', cache), { recursive: true });
-    writeFileSync(
-      cache,
-      JSON.stringify(listed.map(({ fileName, mutatorName, replacement, location }) => ({ fileName, mutatorName, replacement, location }))),
-    );
-    return listed;
+const started = Date.now();
+const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+const config = (await import(new URL('stryker.config.mjs', `file://${root}`).href)).default as { mutate: string[] };
+const mutants = (await instrumentCore(config.mutate)) as GeneratedMutant[];
+const equivalent = readEquivalent();
+let chosen = all ? [...mutants].sort((a, b) => keyOf(a).localeCompare(keyOf(b))) : sampleMutants(mutants, size, seed, equivalent);
+if (shard) chosen = shardOf(chosen, shard);
+console.log(
+  `mutation: ${mutants.length} mutants in all; judging ${all ? 'every one' : `a sample of ${size} (seed ${seed}, listed equivalents left out)`}${shard ? `, shard ${shard.index}/${shard.count}` : ''}: ${chosen.length} (instrumented in ${elapsed()})`,
+);
+
+// Coverage: the areas split over the workers, each run once against the unmutated core.
+const workers: Worker[] = await Promise.all(Array.from({ length: concurrency }, () => startWorker(SANDBOX_DIR)));
+const areas = [...SCENARIO_AREAS];
+const replies = await Promise.all(
+  workers.map((worker, at) => worker.ask({ type: 'coverage', areas: areas.filter((_, i) => i % concurrency === at) }, 30 * 60_000)),
+);
+const staticIds = new Set<string>();
+const perArea = new Map<string, Set<string>>();
+const timesMs = new Map<string, number>();
+for (const reply of replies) {
+  if (reply === 'timeout' || reply.type !== 'coverage') throw new Error('the unmutated run did not finish');
+  const failed = Object.entries(reply.failed);
+  if (failed.length)
+    throw new Error(`the unmutated core fails ${failed.map(([a, c]) => `${a}: ${c.join(', ')}`).join('; ')}: no mutant can be judged`);
+  for (const id of reply.static) staticIds.add(id);
+  for (const [area, ids] of Object.entries(reply.perArea)) perArea.set(area, new Set(ids));
+  for (const [area, ms] of Object.entries(reply.timesMs)) timesMs.set(area, ms);
+}
+const coverage: Coverage = { static: staticIds, perArea, timesMs };
+console.log(
+  `mutation: the unmutated run, area by area, in ${elapsed()}: ${[...timesMs].map(([a, ms]) => `${a} ${(ms / 1000).toFixed(1)} s`).join(', ')}`,
+);
+
+// Judging: each worker takes the next mutant.
+type Status = 'Killed' | 'Timeout' | 'Survived' | 'NoCoverage';
+const statuses = new Map<string, Status>();
+const queue = [...chosen];
+let done = 0;
+async function judgeOn(slot: number): Promise<void> {
+  for (let m = queue.shift(); m; m = queue.shift()) {
+    const plan = planFor(m.id, coverage);
+    let status: Status;
+    if (plan.kind === 'uncovered') status = 'NoCoverage';
+    else {
+      const bound = TIMEOUT_FACTOR * plan.areas.reduce((sum, a) => sum + timesMs.get(a)!, 0) + TIMEOUT_MS;
+      const worker = plan.kind === 'fresh-process' ? await startWorker(SANDBOX_DIR, m.id) : workers[slot]!;
+      let reply: WorkerReply | 'timeout' | 'ended';
+      try {
+        reply = await worker.ask({ type: 'judge', id: m.id, areas: plan.areas }, bound);
+      } catch {
+        reply = 'ended';
+      }
+      if (reply === 'timeout' || reply === 'ended' || plan.kind === 'fresh-process') {
+        worker.close();
+        if (plan.kind === 'switched') workers[slot] = await startWorker(SANDBOX_DIR);
+      }
+      if (reply === 'timeout') status = 'Timeout';
+      else if (reply === 'ended') {
+        status = 'Killed';
+        recordVerdict({ failedBoth: [WORKER_ENDED], failedOnce: [] }, killsFile, m.id);
+      } else if (reply.type === 'judge') {
+        status = reply.killed ? 'Killed' : 'Survived';
+        recordVerdict({ failedBoth: reply.failedBoth, failedOnce: reply.failedOnce }, killsFile, m.id);
+      } else throw new Error('a worker answered a judgement with something else');
+    }
+    statuses.set(m.id, status);
+    done++;
+    if (done % 10 === 0 || done === chosen.length) console.log(`mutation: ${done} of ${chosen.length} judged (${elapsed()})`);
   }
 }
-const started = Date.now();
+mkdirSync(new URL('reports/mutation/', `file://${root}`), { recursive: true });
+clearKills(killsFile);
+await Promise.all(workers.map((_, slot) => judgeOn(slot)));
+for (const worker of workers) worker.close();
 
-let mutate: string[] | undefined;
-if (!all) {
-  const listed = await listMutants();
-  mutate = sampleRanges(listed, size, SAMPLE_SEED);
-  console.log(
-    `mutation: ${listed.length} mutants in all; a sample of ${mutate.length} ranges (seed ${SAMPLE_SEED}, about ${size} mutants)`,
-  );
+// The report in Stryker's schema (mutation-testing-report-schema), so score.ts reads either.
+const files: Record<string, { language: string; source: string; mutants: unknown[] }> = {};
+for (const m of chosen) {
+  files[m.fileName] ??= { language: 'typescript', source: '', mutants: [] };
+  const file = files[m.fileName]!;
+  const { start, end } = m.location;
+  file.mutants.push({
+    id: m.id,
+    mutatorName: m.mutatorName,
+    replacement: m.replacement,
+    status: statuses.get(m.id),
+    location: { start: { line: start.line + 1, column: start.column + 1 }, end: { line: end.line + 1, column: end.column + 1 } },
+  });
 }
-clearKills();
-await new Stryker(options(mutate ? { mutate } : {})).runMutationTest();
+writeFileSync(new URL(reportFile, `file://${root}`), JSON.stringify({ schemaVersion: '1', thresholds: { high: 80, low: 60 }, files }));
 
-const result = score(readReport(), readEquivalent());
-const seconds = Math.round((Date.now() - started) / 1000);
-const command = all ? 'npm run mutation -- --all' : `npm run mutation${option('--sample') ? ` -- --sample ${size}` : ''}`;
-if (!all) writeSurvivors(result, command);
+const result = score(readReport(reportFile), equivalent);
+const args = process.argv.slice(2);
+if (!all && !shard) writeSurvivors(result, args.length ? `npm run mutation -- ${args.join(' ')}` : 'npm run mutation');
 for (const key of result.survivors) console.log(`survived: ${key}`);
 console.log(
-  `mutation: ${result.total} run, ${result.killed} killed, ${result.survivors.length} survived, ${result.equivalent} equivalent, ${result.notJudged} not judged, in ${seconds} s`,
+  `mutation: ${result.total} judged, ${result.killed} killed, ${result.survivors.length} survived (${chosen.filter((m) => statuses.get(m.id) === 'NoCoverage').length} reached by no area), ${result.equivalent} equivalent, ${result.notJudged} not judged, in ${elapsed()}`,
 );
 console.log(
-  `mutation: ${killedOnlyByOracle(result.killedIds, readKills())} of the ${result.killed} killed only by oracle.* checks (the checks of each kill: reports/mutation/kills.jsonl)`,
+  `mutation: ${killedOnlyByOracle(result.killedIds, readKills(killsFile))} of the ${result.killed} killed only by oracle.* checks (the checks of each kill: ${killsFile.slice(root.length)})`,
 );
 console.log(result.line);

@@ -1,5 +1,5 @@
 // Reads Stryker's JSON report and the committed list of equivalent mutants, and says what the suite killed:
-// `mutation score: N% of M non-equivalent mutants killed`. Run alone: `tsx scripts/mutation/score.ts [report]`.
+// `mutation score: N% of M non-equivalent mutants killed`. Run alone: `tsx scripts/mutation/score.ts [report...]`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -14,7 +14,7 @@ export const SURVIVORS_FILE = 'packages/conformance/proofs/mutation-survivors.md
 export interface ScoredMutant {
   key: string;
   status: string;
-  /** Stryker's id of the mutant in its run (what suite-against-core.ts records a verdict under). */
+  /** The instrumenter's id of the mutant in its run (what its verdict is recorded under in the kills file). */
   id?: string;
 }
 
@@ -34,7 +34,7 @@ const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** `path:line:column Mutator replacement`: how a mutant is named in the survivors and equivalent lists. */
-export function mutantKey(path: string, m: ReportMutant): string {
+export function mutantKey(path: string, m: Pick<ReportMutant, 'mutatorName' | 'replacement' | 'location'>): string {
   return `${path}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${oneLine(m.replacement ?? '')}`;
 }
 
@@ -96,12 +96,17 @@ export function writeSurvivors(result: ReturnType<typeof score>, command: string
   writeFileSync(new URL(SURVIVORS_FILE, `file://${root}`), lines.join('\n'));
 }
 
-// `tsx scripts/mutation/score.ts [report] [--survivors COMMAND]`: the score of a report already written, and
-// (with --survivors) the survivors file for the sample COMMAND ran.
+// `tsx scripts/mutation/score.ts [report...] [--survivors COMMAND]`: the score of reports already written (the
+// shards of one run, `reports/mutation/mutation-shard-*.json`, are scored together), and (with --survivors) the
+// survivors file for the sample COMMAND ran.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--survivors');
-  const report = process.argv[2] && process.argv[2] !== '--survivors' ? process.argv[2] : undefined;
-  const result = score(readReport(report), readEquivalent());
+  const args = process.argv.slice(2, at === -1 ? undefined : at);
+  const reports = args.length ? args : [REPORT_FILE];
+  const result = score(
+    reports.flatMap((report) => readReport(report)),
+    readEquivalent(),
+  );
   if (at !== -1) writeSurvivors(result, process.argv[at + 1] ?? 'npm run mutation');
   for (const key of result.survivors) console.log(`survived: ${key}`);
   console.log(result.line);
