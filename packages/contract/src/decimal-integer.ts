@@ -13,3 +13,18 @@ export function readDecimalInteger(value: string, min: number, max = Number.MAX_
   }
   return n;
 }
+
+/**
+ * A parser of option values for {@link readDecimalInteger}, its refusal made by `refuse` (each CLI's own
+ * usage error).
+ * @example const integerOption = (min: number, max?: number) => decimalIntegerOption(min, max, (m) => new InvalidArgumentError(m));
+ */
+export function decimalIntegerOption(min: number, max: number | undefined, refuse: (message: string) => Error): (value: string) => number {
+  return (value) => {
+    try {
+      return readDecimalInteger(value, min, max);
+    } catch (error) {
+      throw refuse((error as Error).message);
+    }
+  };
+}

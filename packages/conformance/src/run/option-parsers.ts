@@ -1,4 +1,4 @@
-import { readDecimalInteger } from '@docproc-kit/contract/decimal-integer.js';
+import { decimalIntegerOption } from '@docproc-kit/contract/decimal-integer.js';
 import { InvalidArgumentError } from 'commander';
 
 /**
@@ -7,11 +7,5 @@ import { InvalidArgumentError } from 'commander';
  * @example new Option('--max-files <n>').argParser(integerOption(1, 1000));
  */
 export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
-  return (value) => {
-    try {
-      return readDecimalInteger(value, min, max);
-    } catch (error) {
-      throw new InvalidArgumentError((error as Error).message);
-    }
-  };
+  return decimalIntegerOption(min, max, (message) => new InvalidArgumentError(message));
 }

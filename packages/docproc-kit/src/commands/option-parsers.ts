@@ -1,15 +1,9 @@
-import { readDecimalInteger } from '@docproc-kit/contract/decimal-integer.js';
+import { decimalIntegerOption } from '@docproc-kit/contract/decimal-integer.js';
 import { InvalidArgumentError } from 'commander';
 
 /** An option parser for integers from `min` to `max` (plain decimal digits only): a refusal is a usage error. */
 export function integerOption(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
-  return (value) => {
-    try {
-      return readDecimalInteger(value, min, max);
-    } catch (error) {
-      throw new InvalidArgumentError((error as Error).message);
-    }
-  };
+  return decimalIntegerOption(min, max, (message) => new InvalidArgumentError(message));
 }
 
 /** A TCP port (0 picks a free one). */
