@@ -1,5 +1,6 @@
 // Test-only: the request and response rewrites the mutants are made of.
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
+import { isSaneRequestId } from '@docproc-kit/reference/http/request-id.js';
 import {
   eachDocument,
   editJson,
@@ -59,11 +60,7 @@ export async function searchNamesOnly(
   }
   const hits = all.filter((d) => (matches ? matches(d.filename) : d.filename.toLowerCase().includes(term.toLowerCase())));
   const pagination = { page, limit, total: hits.length, total_pages: Math.ceil(hits.length / limit) };
-  return json(
-    200,
-    { documents: hits.slice((page - 1) * limit, page * limit), pagination },
-    { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' },
-  );
+  return json(200, { documents: hits.slice((page - 1) * limit, page * limit), pagination }, { 'x-request-id': echoedRequestId(request) });
 }
 
 /** A search where `%` and `_` are SQL LIKE wildcards (on filenames), as a naive LIKE query would do. */
@@ -100,7 +97,7 @@ export async function searchLowercaseOnly(
   const kept = body.documents.filter((d) => !onlyFolded(d.filename));
   const total = body.pagination.total - (body.documents.length - kept.length);
   const pagination = { ...body.pagination, total, total_pages: Math.ceil(total / body.pagination.limit) };
-  return json(200, { ...body, documents: kept, pagination }, { 'x-request-id': request.headers['x-request-id'] ?? 'proxy' });
+  return json(200, { ...body, documents: kept, pagination }, { 'x-request-id': echoedRequestId(request) });
 }
 
 /** An upload that stores each part on its own, so good parts before a bad one are kept. */
@@ -120,11 +117,17 @@ export async function uploadPartByPart(
   return { ...last!, body: Buffer.from(JSON.stringify({ documents })) };
 }
 
+/** The X-Request-Id a server answers a request with: the client's when the contract lets it be echoed, else one of its own. */
+export function echoedRequestId(request: ProxyRequest): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && isSaneRequestId(given) ? given : 'proxy';
+}
+
 /** A problem+json answer of the kind the reference server gives. */
 export function problem(request: ProxyRequest, status: number, code: string): ProxyResponse {
   return {
     status,
-    headers: { 'content-type': 'application/problem+json', 'x-request-id': request.headers['x-request-id'] ?? 'proxy' },
+    headers: { 'content-type': 'application/problem+json', 'x-request-id': echoedRequestId(request) },
     body: Buffer.from(JSON.stringify({ type: 'about:blank', title: 'Refused', status, detail: `refused by the mutant (${code})`, code })),
   };
 }
@@ -167,7 +170,7 @@ export function sharedIdempotencyKeys(): (
     if (!isUpload(request) || key === undefined) return upstream(request);
     const earlier = seen.get(key);
     if (earlier && earlier.apiKey !== request.headers['x-api-key']) {
-      return { ...earlier.response, headers: { ...earlier.response.headers, 'x-request-id': request.headers['x-request-id'] ?? 'proxy' } };
+      return { ...earlier.response, headers: { ...earlier.response.headers, 'x-request-id': echoedRequestId(request) } };
     }
     const res = await upstream(request);
     if (res.status === 202 && !earlier) seen.set(key, { apiKey: request.headers['x-api-key'] ?? '', response: res });

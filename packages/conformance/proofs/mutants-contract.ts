@@ -3,7 +3,7 @@
 // odd answers. One defect each; mutants sharing a `group` run behind one proxy in one suite run.
 
 import { editJson, type ProxyRequest, type ProxyResponse } from '@docproc-kit/test-support/mutation-proxy.js';
-import { invalidRequest, isList, isUpload, problem } from './mutant-behaviours.js';
+import { echoedRequestId, invalidRequest, isList, isUpload, problem } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
 import { boundaryMutants, soloBoundaryMutants } from './mutants-boundaries.js';
 
@@ -17,7 +17,7 @@ function rememberedRefusals(): NonNullable<ReturnType<Mutant['mutation']>['respo
     const earlier = refused.get(scoped);
     if (earlier) {
       // The refusal replayed as a service that caches it would render it: for this request, its id included.
-      const requestId = request.headers['x-request-id'] ?? 'proxy';
+      const requestId = echoedRequestId(request);
       const problem = JSON.parse(earlier.body.toString('utf8')) as Record<string, unknown>;
       if ('request_id' in problem) problem.request_id = requestId;
       return { ...earlier, headers: { ...earlier.headers, 'x-request-id': requestId }, body: Buffer.from(JSON.stringify(problem)) };

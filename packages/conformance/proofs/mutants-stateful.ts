@@ -9,7 +9,7 @@ import {
   splitMultipart,
   type Upstream,
 } from '@docproc-kit/test-support/mutation-proxy.js';
-import { isList, isRetry, isUpload, problem, searchNamesOnly } from './mutant-behaviours.js';
+import { echoedRequestId, isList, isRetry, isUpload, problem, searchNamesOnly } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
 
 // Every racy mutant takes this long between reading the state and writing it, so requests sent together
@@ -68,7 +68,7 @@ function idempotencyCheckThenAct(): (request: ProxyRequest, upstream: Upstream) 
       return earlier.files === filesOf(request)
         ? {
             ...earlier.response,
-            headers: { ...earlier.response.headers, 'idempotent-replayed': 'true', 'x-request-id': request.headers['x-request-id'] ?? 'x' },
+            headers: { ...earlier.response.headers, 'idempotent-replayed': 'true', 'x-request-id': echoedRequestId(request) },
           }
         : problem(request, 409, 'idempotency_key_reused');
     }

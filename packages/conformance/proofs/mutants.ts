@@ -3,6 +3,7 @@
 import { eachDocument, editJson, joinMultipart, type Mutation, splitMultipart } from '@docproc-kit/test-support/mutation-proxy.js';
 import type { ConformanceOptions } from '../src/definitions/config.js';
 import {
+  echoedRequestId,
   isList,
   isRetry,
   isUpload,
@@ -457,7 +458,7 @@ export const mutants: Mutant[] = [
         isUpload(req) && (req.headers['content-type'] ?? '').startsWith('application/json')
           ? Promise.resolve({
               status: 500,
-              headers: { 'content-type': 'application/problem+json', 'x-request-id': req.headers['x-request-id'] ?? 'x' },
+              headers: { 'content-type': 'application/problem+json', 'x-request-id': echoedRequestId(req) },
               body: Buffer.from(
                 JSON.stringify({
                   type: 'about:blank',
