@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import getPort from 'get-port';
+import { portAccepts } from './port-accepts.js';
 import { ownedTempDir, unprivilegedUser } from './postgres.js';
 import { until } from './reference-server.js';
 
@@ -102,15 +102,7 @@ export async function startSquid(options: SquidOptions = {}): Promise<SquidProxy
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const read = (file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '');
-  const accepts = () =>
-    new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-  const listening = await until(async () => child.exitCode !== null || (await accepts()), 20_000, 50);
+  const listening = await until(async () => child.exitCode !== null || (await portAccepts(port)), 20_000, 50);
   if (!listening || child.exitCode !== null) {
     child.kill('SIGKILL');
     throw new Error(`squid did not start listening within 20 s:\n${output}${read('cache.log')}`);
