@@ -1,5 +1,6 @@
 import type { AnyCheck, Check } from '../checks/index.js';
 import type { Exchange } from '../definitions/exchange.js';
+import { proxyFor } from '../definitions/transport-settings.js';
 import { amendFailure, ConformanceFailure, type FailureDetails } from '../definitions/verdict.js';
 import type { Http, PreparedRequest, RawAnswer, SendOptions } from '../transport/http.js';
 import { requestBytes } from '../transport/race/raw-http.js';
@@ -18,8 +19,11 @@ export interface RaceEntry {
   exchange?: Exchange;
   /** Why no checked exchange came back (no answer, or an answer a response check refused). */
   failure?: ConformanceFailure;
-  /** The transient status (429, 503, a gateway's 502/504) that turned this racer away: it never reached the service. */
-  turnedAway?: number;
+  /**
+   * What turned this racer away: a transient status (429, 503, a gateway's 502/504; it never reached the
+   * service), or the run's own forward proxy closing its connection without an answer.
+   */
+  turnedAway?: number | string;
 }
 
 /**
@@ -82,12 +86,20 @@ export async function releaseTogether(
     round = await releaseOnce(http, prepared, bytes, timeoutMs);
   }
   const { raw, released, finished, releasedAt } = round;
+  // A forward proxy relaying plain http parses every racer itself, and may close one without relaying any
+  // answer when several arrive at once (tinyproxy does, now and then): that racer is the proxy's, not the
+  // service's, and is turned away like one answered 429.
+  const dropped = raw.map((answer, i) => {
+    const url = new URL(prepared[i]!.url);
+    const relayed = url.protocol === 'http:' && proxyFor(url, http.transport) !== undefined;
+    return relayed && 'error' in answer && !answer.timedOut && !answer.proxyRefused;
+  });
   // Some racers turned away: those never reached the service. A resend-safe race sends each again on its
   // own (it still makes its own answer); otherwise they are left out, and the race is judged on those that arrived.
   const resent = await Promise.all(
     raw.map(async (answer, i) => {
-      if (!http.transient(answer) || turnedAway !== 'resend') return undefined;
-      await http.waitOut(prepared[i]!, answer, 1, 0);
+      if ((!http.transient(answer) && !dropped[i]) || turnedAway !== 'resend') return undefined;
+      if (http.transient(answer)) await http.waitOut(prepared[i]!, answer, 1, 0);
       try {
         return { exchange: await http.dispatch(prepared[i]!) };
       } catch (error) {
@@ -103,8 +115,8 @@ export async function releaseTogether(
       releasedMs: released[i] ?? 0,
       ...(finished[i] !== undefined ? { answeredMs: finished[i] } : {}),
     };
-    if (http.transient(answer)) {
-      entry.turnedAway = answer.status;
+    if (http.transient(answer) || dropped[i]) {
+      entry.turnedAway = 'error' in answer ? `the forward proxy closed the connection without an answer: ${answer.error}` : answer.status;
       Object.assign(entry, resent[i] ?? {});
       return entry;
     }
@@ -135,7 +147,7 @@ export async function releaseTogether(
         `${entries.length} requests (${targets.join(', ')}), each written but its last byte; the last bytes went out within ${spread.toFixed(3)} ms:`,
         ...entries.map(
           (e, i) =>
-            `  #${i + 1} at +${e.releasedMs.toFixed(3)} ms -> ${e.turnedAway ? `turned away (${e.turnedAway}, never reached the service)${e.exchange ? `; sent again alone: ${describe(e.exchange)}` : ''}` : ''}${
+            `  #${i + 1} at +${e.releasedMs.toFixed(3)} ms -> ${e.turnedAway ? `turned away (${e.turnedAway}${typeof e.turnedAway === 'number' ? ', never reached the service' : ''})${e.exchange ? `; sent again alone: ${describe(e.exchange)}` : ''}` : ''}${
               e.turnedAway && !e.exchange
                 ? ''
                 : e.exchange

@@ -69,7 +69,9 @@ export function createSendLoop<J extends AnswerJudge>(parts: SendLoopParts & { o
         const stoppedReading = answer.error === 'EPIPE' || relayed(prepared);
         if (answer.beforeAnyByte && stoppedReading && prepared.request.body && options.earlyAnswer && !reconnected) {
           reconnected = true;
-          const early = await options.earlyAnswer(prepared);
+          let early = await options.earlyAnswer(prepared);
+          // A relaying proxy may drop that early answer too, closing as the target did: one more try.
+          if ('error' in early && relayed(prepared)) early = await options.earlyAnswer(prepared);
           if (!('error' in early)) {
             pacer.answered(early.status);
             if (!TRANSIENT_STATUSES.has(early.status)) return receive(prepared, early);
