@@ -2,7 +2,8 @@
 // conformance suite, then the score. `-- --all`: every mutant. `-- --sample N`: N mutants (default below).
 // `-- --seed S` draws another sample; `-- --shard I/N` judges the I-th of N shards of the chosen mutants
 // (reports and kills per shard; `npx tsx scripts/mutation/score.ts reports/mutation/mutation-shard-*.json`
-// scores them together); `-- --concurrency N` worker processes (default 2).
+// scores them together); `-- --concurrency N` worker processes (default 2); `-- --match TEXT` judges only the
+// chosen mutants whose key holds TEXT (`--all --match multipart-body.ts`: every mutant of one file).
 //
 // The core is instrumented once (instrument.ts: every mutant behind a switch), each area of the suite is run
 // once against it unmutated to learn which mutants it reaches, and long-lived workers (worker.ts, pool.ts)
@@ -36,6 +37,7 @@ const all = process.argv.includes('--all');
 const size = Number(option('--sample') ?? DEFAULT_SAMPLE);
 const seed = Number(option('--seed') ?? DEFAULT_SEED);
 const shard = option('--shard') ? parseShard(option('--shard')!) : undefined;
+const match = option('--match');
 const concurrency = Number(option('--concurrency') ?? Math.min(2, availableParallelism()));
 for (const [name, value] of [
   ['--sample', size],
@@ -43,7 +45,7 @@ for (const [name, value] of [
   ['--concurrency', concurrency],
 ] as const)
   if (!Number.isInteger(value) || value < (name === '--seed' ? 0 : 1)) throw new Error(`${name} takes a whole number, not ${option(name)}`);
-const suffix = shard ? `-shard-${shard.index}-of-${shard.count}` : '';
+const suffix = shard ? `-shard-${shard.index}-of-${shard.count}` : match === undefined ? '' : '-match';
 const reportFile = `reports/mutation/mutation${suffix}.json`;
 const killsFile = shard ? KILLS_FILE.replace(/\.jsonl$/, `${suffix}.jsonl`) : KILLS_FILE;
 
@@ -54,8 +56,9 @@ const mutants = (await instrumentCore(config.mutate)) as GeneratedMutant[];
 const equivalent = readEquivalent();
 let chosen = all ? [...mutants].sort((a, b) => keyOf(a).localeCompare(keyOf(b))) : sampleMutants(mutants, size, seed, equivalent);
 if (shard) chosen = shardOf(chosen, shard);
+if (match !== undefined) chosen = chosen.filter((m) => keyOf(m).includes(match));
 console.log(
-  `mutation: ${mutants.length} mutants in all; judging ${all ? 'every one' : `a sample of ${size} (seed ${seed}, listed equivalents left out)`}${shard ? `, shard ${shard.index}/${shard.count}` : ''}: ${chosen.length} (instrumented in ${elapsed()})`,
+  `mutation: ${mutants.length} mutants in all; judging ${all ? 'every one' : `a sample of ${size} (seed ${seed}, listed equivalents left out)`}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${match === undefined ? '' : `, those whose key holds ${JSON.stringify(match)}`}: ${chosen.length} (instrumented in ${elapsed()})`,
 );
 
 // Coverage: the areas split over the workers, each run once against the unmutated core.
@@ -141,7 +144,8 @@ writeFileSync(new URL(reportFile, `file://${root}`), JSON.stringify({ schemaVers
 
 const result = score(readReport(reportFile), equivalent);
 const args = process.argv.slice(2);
-if (!all && !shard) writeSurvivors(result, args.length ? `npm run mutation -- ${args.join(' ')}` : 'npm run mutation');
+if (!all && !shard && match === undefined)
+  writeSurvivors(result, args.length ? `npm run mutation -- ${args.join(' ')}` : 'npm run mutation');
 for (const key of result.survivors) console.log(`survived: ${key}`);
 console.log(
   `mutation: ${result.total} judged, ${result.killed} killed, ${result.survivors.length} survived (${chosen.filter((m) => statuses.get(m.id) === 'NoCoverage').length} reached by no area), ${result.equivalent} equivalent, ${result.notJudged} not judged, in ${elapsed()}`,
