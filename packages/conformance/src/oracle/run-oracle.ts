@@ -7,6 +7,7 @@ import { type Op, opArbitrary } from './ops.js';
 import { documentStep, listStep, strayStep } from './read-steps.js';
 import { createReferenceTwin } from './reference-twin.js';
 import { type OracleEnv, OracleSequence } from './sequence.js';
+import { sweepSequence } from './sweep.js';
 import { repeatStep, uploadStep } from './upload-steps.js';
 
 /** The longest a failing sequence is shrunk for. */
@@ -123,13 +124,13 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
     idempotencyHeader: idempotencyHeaders(settings.contract).key,
   };
   const keys = [settings.keys.primary, ...(settings.keys.secondary !== undefined ? [settings.keys.secondary] : [])];
-  const maxFilename = contractInputs(settings.contract, 'probe').maxFilename;
+  const { maxFilename, requestIds } = contractInputs(settings.contract, 'probe');
   let inconclusive = 0;
   const { sequences, requests } = await searchSequences({
     area: 'oracle',
     differs: "whose answers differ from the reference core's",
     arbitrary: fc.array(opArbitrary, { minLength: 1, maxLength: settings.maxSteps ?? 12 }),
-    examples: [FIRST_SEQUENCE],
+    examples: [FIRST_SEQUENCE, sweepSequence(requestIds.length)],
     maxShrinkMs: MAX_ORACLE_SHRINK_MS,
     ...settings,
     start: (n) => {

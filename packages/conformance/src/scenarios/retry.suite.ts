@@ -1,5 +1,7 @@
 import { checks } from '../checks/index.js';
 import { describe, once, openSuite } from '../harness/suite.js';
+import { partitionCatalog } from '../inputs/partition-catalog.js';
+import { rangeValues } from '../inputs/partitions.js';
 import { fixture, part, randomWord, textPdf } from '../inputs/sample-files.js';
 import { settle, waitForAll, waitForTerminal } from '../judging/wait.js';
 import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
@@ -57,6 +59,27 @@ describe('retryDocument', () => {
   kit.scenario('an id that does not exist is a 404 not_found', { profile: 'full', checks: [retry.unknownId] }, async () => {
     expectProblem(retry.unknownId, await kit.api.retry(Number.MAX_SAFE_INTEGER), 404, 'not_found', 'no document has this id');
   });
+
+  // The least id the contract allows is usually taken, by this run or another: it is retried only under a key
+  // that cannot read it, so the retry changes nothing of anyone's.
+  kit.scenario(
+    'the least id the contract allows, under a key that cannot read it, is a 404 not_found',
+    { profile: 'full', checks: [retry.unknownId] },
+    async (tools) => {
+      const least = rangeValues(partitionCatalog(kit.contract).scalar('retryDocument', 'path document_id')).min;
+      if (least === undefined) return tools.notExercised('the contract states no minimum document_id');
+      const keys = kit.config.secondApiKey === undefined ? [kit.api] : [kit.api, kit.as('secondary')];
+      for (const api of keys) {
+        if ((await api.get(least)).status !== 404) continue;
+        const exchange = await api.retry(least);
+        // Created under this key between the read and the retry (this run's first upload on an empty service).
+        if (exchange.status !== 404 && (await api.get(least)).status !== 404)
+          return tools.notExercised(`document ${least} was created under the key while it was being retried`);
+        return expectProblem(retry.unknownId, exchange, 404, 'not_found', `the key cannot read document ${least}`);
+      }
+      tools.notExercised(`every key of the run reads document ${least}; retrying it would change a document`);
+    },
+  );
 });
 
 describe('retryDocument validates the id', () => {
