@@ -22,6 +22,16 @@ const LETTERS = ['a', 'é', 'Ö', 'ж', 'Ω', 'ñ', 'Å', 'ß', 'b'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tenantName = (tenant: string) => (tenant === 'primary' ? 'the first key' : 'the second key');
 
+/**
+ * How an upload's parts name their type (upload.type-from-bytes: "never from its name or the part's
+ * Content-Type"): truly, with another document type's extension, declaring another document type, or
+ * declaring none a deployment accepts.
+ */
+export type Disguise = 'none' | 'extension' | 'declared' | 'unaccepted';
+
+const OTHER_EXTENSION: Record<string, string> = { pdf: 'png', png: 'jpg', jpg: 'pdf' };
+const OTHER_TYPE: Record<string, string> = { 'application/pdf': 'image/png', 'image/png': 'image/jpeg', 'image/jpeg': 'application/pdf' };
+
 /** An upload: new files (some of them a kind no deployment accepts), or a repeat of an earlier upload. */
 class UploadCommand implements Cmd {
   constructor(
@@ -30,6 +40,7 @@ class UploadCommand implements Cmd {
     readonly bad: boolean,
     readonly key: number | null,
     readonly repeat: number | null,
+    readonly disguise: Disguise = 'none',
   ) {}
 
   check = () => true;
@@ -44,11 +55,22 @@ class UploadCommand implements Cmd {
       const n = r.uploads.length + 1;
       const good = this.kinds.filter((k) => r.env.kinds.includes(k)).slice(0, this.bad ? r.env.maxFiles - 1 : r.env.maxFiles);
       const kinds: FileKind[] = this.bad ? [...good, 'not-a-document'] : good.length ? good : [r.env.kinds[0]!];
-      parts = kinds.map((kind, i) => ({
-        filename: `${r.token}-u${n}-${i + 1}-${LETTERS[(n + i) % LETTERS.length]}.${KIND_FACTS[kind].extension}`,
-        kind,
-        size: r.files.bytes[kind].length,
-      }));
+      parts = kinds.map((kind, i) => {
+        const { extension, partType } = KIND_FACTS[kind];
+        const ext = this.disguise === 'extension' ? (OTHER_EXTENSION[extension] ?? extension) : extension;
+        const declared =
+          this.disguise === 'declared'
+            ? (OTHER_TYPE[partType] ?? partType)
+            : this.disguise === 'unaccepted'
+              ? 'application/octet-stream'
+              : partType;
+        return {
+          filename: `${r.token}-u${n}-${i + 1}-${LETTERS[(n + i) % LETTERS.length]}.${ext}`,
+          kind,
+          size: r.files.bytes[kind].length,
+          ...(declared !== partType ? { declared } : {}),
+        };
+      });
       key = this.key === null ? null : `${r.token}-key${this.key}`;
     }
     r.uploads.push({ parts, key });
@@ -69,7 +91,10 @@ class UploadCommand implements Cmd {
       tenant,
       {
         operation: 'uploadDocuments',
-        body: { kind: 'files', parts: parts.map((p) => part(p.filename, r.files.bytes[p.kind], KIND_FACTS[p.kind].partType)) },
+        body: {
+          kind: 'files',
+          parts: parts.map((p) => part(p.filename, r.files.bytes[p.kind], p.declared ?? KIND_FACTS[p.kind].partType)),
+        },
         ...(key !== null ? { headers: { [r.env.idempotencyHeader]: key } } : {}),
       },
       expected.kind === 'created' ? { creates: aliases } : {},
@@ -80,7 +105,7 @@ class UploadCommand implements Cmd {
   }
 
   toString(): string {
-    return `upload(${this.tenant}, ${show(this.kinds)}, bad ${this.bad}, key ${this.key}, repeat ${this.repeat})`;
+    return `upload(${this.tenant}, ${show(this.kinds)}, bad ${this.bad}, key ${this.key}, repeat ${this.repeat}, disguise ${this.disguise})`;
   }
 }
 
@@ -272,8 +297,9 @@ export function modelCommands(statuses: readonly string[], ranges: ListRanges): 
       bad: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       key: fc.constantFrom(null, 0, 0, 1),
       repeat: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat(20) }),
+      disguise: fc.constantFrom<Disguise>('none', 'none', 'none', 'extension', 'declared', 'unaccepted'),
     })
-    .map((a) => new UploadCommand(a.tenant, a.kinds, a.bad, a.key, a.repeat));
+    .map((a) => new UploadCommand(a.tenant, a.kinds, a.bad, a.key, a.repeat, a.disguise));
   const list = fc
     .record({
       tenant,

@@ -20,6 +20,8 @@ export interface PartSpec {
   filename: string;
   kind: FileKind;
   size: number;
+  /** The part's Content-Type when it is not its kind's own (the stored type still comes from the bytes). */
+  declared?: string;
 }
 
 /** What the model last saw of a document in its current state. */
