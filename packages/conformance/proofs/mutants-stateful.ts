@@ -137,6 +137,22 @@ export const statefulMutants: Mutant[] = [
     }),
   },
   {
+    name: 'timestamps-local-time-as-utc',
+    defect: 'every timestamp is the local time of a server two hours east of UTC, written with a Z',
+    only: ['model'],
+    options: modelBudget,
+    fails: ['lifecycle.timestamps-on-the-clock'],
+    mutation: () => ({
+      response: (res) =>
+        editJson(res, (b) =>
+          eachDocument(b, (d) => {
+            for (const field of ['created_at', 'updated_at', 'processed_at'])
+              if (typeof d[field] === 'string') d[field] = new Date(Date.parse(d[field] as string) + 2 * 3_600_000).toISOString();
+          }),
+        ),
+    }),
+  },
+  {
     name: 'processed-at-restamped-on-read',
     defect: 'processed_at (and updated_at) of a finished document are the time it was read',
     only: ['model'],

@@ -50,6 +50,14 @@ export const modelChecks = {
       '`processed_at` is set when a run ends (never before that run started) and stays the same until the next retry; `created_at` never changes.',
     rules: ['document.processed-at', 'document.created-at'],
   }),
+  onTheClock: defineCheck({
+    id: 'lifecycle.timestamps-on-the-clock',
+    profile: 'full',
+    area: 'lifecycle',
+    description:
+      "`created_at` names when the upload was answered and a retry's `updated_at` when the retry was, on the suite's own clock within --clock-skew-ms; no timestamp names a time after the answer that shows it.",
+    rules: ['document.created-at', 'document.updated-at', 'document.processed-at'],
+  }),
   idempotencyLifecycle: defineCheck({
     id: 'upload.idempotency-lifecycle',
     profile: 'full',

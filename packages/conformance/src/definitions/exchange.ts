@@ -70,6 +70,8 @@ export interface Exchange {
   /** Why a JSON-typed body did not parse. */
   jsonError?: string;
   durationMs: number;
+  /** When the answer was complete, on this machine's clock (ms since the epoch); `durationMs` before it the request went out. */
+  receivedAt?: number;
   /** A copy-paste curl command for this request, key redacted (writes body files on first call). */
   reproduce(): string;
 }

@@ -2,6 +2,7 @@ import { type Check, checks } from '../checks/index.js';
 import { show } from '../definitions/describe.js';
 import { codeOf, type WireDocument } from '../transport/api.js';
 import { KIND_FACTS } from './file-kinds.js';
+import { judgeClock, judgeClockNotAfter } from './judge-clock.js';
 import type { Answer, ModelDoc, ServiceModel, Tenant, Verify } from './state.js';
 import { instantOf } from './timestamps.js';
 
@@ -21,6 +22,7 @@ export function judgeGet(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answer:
     received: `${answer.status} ${show(codeOf(answer.body) ?? '')}`,
     expected: `200: ${doc.alias} belongs to this key`,
   }));
+  judgeClockNotAfter(m, answer.body as WireDocument, answer, verify, doc.alias);
   observe(m, doc, answer.body as WireDocument, true, at, verify);
 }
 
@@ -69,6 +71,7 @@ export function judgeRetry(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answe
     received: `updated_at ${d.updated_at}`,
     expected: `later than ${doc.alias}'s updated_at before the retry (the retry started a new run)`,
   }));
+  judgeClock(m, d, 'updated_at', 'during', answer, verify, `${doc.alias}, retried`);
   doc.attempts += 1;
   doc.mayProcess = true;
   doc.outcomes = new Set(KIND_FACTS[doc.kind].outcomes);

@@ -1,6 +1,7 @@
 import { checks } from '../checks/index.js';
 import { show } from '../definitions/describe.js';
 import { codeOf, type WireDocument } from '../transport/api.js';
+import { judgeClockNotAfter } from './judge-clock.js';
 import { observe } from './judge-document.js';
 import { type Candidate, judgeWindow } from './list-window.js';
 import { type Answer, describeQuery, type ListQuery, type ModelDoc, type ServiceModel, type Tenant, type Verify } from './state.js';
@@ -37,7 +38,10 @@ export function judgeList(m: ServiceModel, tenant: Tenant, query: ListQuery, ans
       expected: 'each document once',
     }));
   }
-  for (const w of body.documents) observe(m, m.docs.find((d) => d.id === w.document_id)!, w, false, at, verify);
+  for (const w of body.documents) {
+    judgeClockNotAfter(m, w, answer, verify, `document ${w.document_id} in the list`);
+    observe(m, m.docs.find((d) => d.id === w.document_id)!, w, false, at, verify);
+  }
   for (const w of body.documents) {
     const doc = m.docs.find((d) => d.id === w.document_id)!;
     verify(C.lists, m.matches(doc, w.status, query), () => ({

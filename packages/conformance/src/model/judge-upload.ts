@@ -2,6 +2,7 @@ import { checks } from '../checks/index.js';
 import { show } from '../definitions/describe.js';
 import { codeOf, type WireDocument } from '../transport/api.js';
 import { KIND_FACTS } from './file-kinds.js';
+import { judgeClock } from './judge-clock.js';
 import { type Answer, fingerprint, type PartSpec, type ServiceModel, type Tenant, type UploadExpectation, type Verify } from './state.js';
 import { instantOf } from './timestamps.js';
 
@@ -109,6 +110,8 @@ export function judgeUpload(
       received: `part ${i + 1}: created_at ${d.created_at}, updated_at ${d.updated_at}`,
       expected: 'updated_at not before created_at',
     }));
+    judgeClock(m, d, 'created_at', 'during', answer, verify, `part ${i + 1}, uploaded`);
+    judgeClock(m, d, 'updated_at', 'during', answer, verify, `part ${i + 1}, uploaded`);
   });
   docs.forEach((d, i) => {
     const part = parts[i]!;

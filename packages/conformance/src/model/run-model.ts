@@ -44,6 +44,8 @@ export interface ModelRunSettings {
   changeGapMs?: number;
   /** See {@link RunEnv.firstPollMs} (default 50 ms). */
   firstPollMs?: number;
+  /** How far the target's clock may be from the suite's (default {@link RUN_DEFAULTS}.clockSkewMs). */
+  clockSkewMs?: number;
 }
 
 /** What a model run did. */
@@ -117,7 +119,7 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
     // The token ends in a letter after the number, so no sequence's token is a prefix of another's.
     start: (n) => new SequenceContext(env, settings.token(`s${n}z`), n === 1 ? probe : sequenceFiles()),
     play: async (real, commands) => {
-      const model = new ServiceModel(real.files.word, allIds, headers.replayed, grain);
+      const model = new ServiceModel(real.files.word, allIds, headers.replayed, grain, settings.clockSkewMs);
       await fc.asyncModelRun(() => ({ model, real }), commands);
     },
   });

@@ -105,5 +105,12 @@ export class SequenceContext {
 
 /** The parts of an exchange the model judges. */
 export function answerOf(exchange: Exchange): Answer {
-  return { status: exchange.status, body: exchange.json, header: (name) => exchange.headers.get(name) };
+  const received = exchange.receivedAt ?? Date.now();
+  return {
+    status: exchange.status,
+    body: exchange.json,
+    header: (name) => exchange.headers.get(name),
+    // The duration is the answered attempt's (a 429 resent is another attempt).
+    window: { sent: received - exchange.durationMs, received },
+  };
 }

@@ -1,5 +1,6 @@
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
 import type { Check, Finding } from '../definitions/check.js';
+import { RUN_DEFAULTS } from '../definitions/config.js';
 import { show } from '../definitions/describe.js';
 import type { WireDocument } from '../transport/api.js';
 import { type FileKind, KIND_FACTS } from './file-kinds.js';
@@ -72,6 +73,8 @@ export interface Answer {
   status: number;
   body: unknown;
   header(name: string): string | null;
+  /** When the suite sent the request and received the answer, on its own clock (ms since the epoch). */
+  window?: { sent: number; received: number };
 }
 
 /** A list query of the model (always scoped by a search term only this sequence's documents can match). */
@@ -100,12 +103,14 @@ export class ServiceModel {
    * @param allIds every id any upload handed out in this suite run (ids are never reused)
    * @param replayHeader the header a replayed upload carries (the contract's `Idempotent-Replayed`)
    * @param grain how finely the target's clock writes timestamps, learnt over the whole run
+   * @param clockSkewMs how far the target's clock may be from the suite's (--clock-skew-ms)
    */
   constructor(
     readonly word: string,
     readonly allIds: Map<number, string>,
     readonly replayHeader: string | undefined,
     readonly grain: TimestampGrain = new TimestampGrain(),
+    readonly clockSkewMs: number = RUN_DEFAULTS.clockSkewMs,
   ) {}
 
   seeTimes(d: Partial<WireDocument>): void {

@@ -219,6 +219,15 @@ export function conformanceCommand(name = 'conformance'): Command {
           .env(env('MIN_COVERAGE'))
           .argParser(percentOption),
       )
+      .addOption(
+        new Option(
+          '--clock-skew-ms <n>',
+          "how far the target's clock may be from this machine's when its timestamps are compared with the time the suite saw each answer",
+        )
+          .env(env('CLOCK_SKEW_MS'))
+          .argParser(integerOption(0))
+          .default(RUN_DEFAULTS.clockSkewMs),
+      )
       // Commander exits 1 on bad usage; CI scripts must tell "the server is broken" (1) from "the call was wrong" (2).
       .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
       .action(async (options: ConformanceOptions) => {

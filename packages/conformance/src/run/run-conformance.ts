@@ -121,6 +121,7 @@ export async function runConformance(
     modelTimeMs,
     oracleRuns: options.oracleRuns ?? (thorough ? THOROUGH.runs : ORACLE_DEFAULTS.runs),
     oracleTimeMs: options.oracleTimeMs ?? (thorough ? THOROUGH.oracleTimeMs : ORACLE_DEFAULTS.timeMs),
+    clockSkewMs: options.clockSkewMs ?? RUN_DEFAULTS.clockSkewMs,
     contractDocument,
     reproDir,
     reproShownAs: reportFile ? basename(reproDir) : reproDir,

@@ -4,7 +4,15 @@ import { runModel } from '../model/run-model.js';
 
 const kit = await openSuite('model');
 const { model, races } = checks;
-const declared = [model.lists, model.documents, model.updatedAtMoves, model.processedAt, model.idempotencyLifecycle, races.distinctIds];
+const declared = [
+  model.lists,
+  model.documents,
+  model.updatedAtMoves,
+  model.processedAt,
+  model.onTheClock,
+  model.idempotencyLifecycle,
+  races.distinctIds,
+];
 
 describe('the model of the contract', () => {
   kit.scenario(
@@ -26,6 +34,7 @@ describe('the model of the contract', () => {
         seed: kit.config.seed,
         runs: kit.config.modelRuns,
         timeMs: kit.config.modelTimeMs,
+        clockSkewMs: kit.config.clockSkewMs,
       });
       // A budget too small for some kind of step leaves its check without a verdict, said so, never passed.
       for (const check of declared.filter((c) => !kit.judge.evaluated(c))) {

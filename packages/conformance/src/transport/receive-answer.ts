@@ -34,7 +34,15 @@ export function createReceive<J extends AnswerJudge>(
   const { judge, gate } = options;
   return (prepared, answer) => {
     const { seq, request, target, requestId, reproduce } = prepared;
-    const common = { seq, request, target, reproduce, durationMs: answer.durationMs, ...(requestId !== undefined ? { requestId } : {}) };
+    const common = {
+      seq,
+      request,
+      target,
+      reproduce,
+      durationMs: answer.durationMs,
+      receivedAt: Date.now(),
+      ...(requestId !== undefined ? { requestId } : {}),
+    };
     const proxy = proxyFor(new URL(prepared.url), options.transport);
     if ('error' in answer) {
       const exchange: Exchange = { ...common, status: 0, headers: new Headers(), mediaType: '', text: '', json: undefined };
