@@ -687,6 +687,31 @@ export const mutants: Mutant[] = [
     },
   },
   {
+    name: 'request-id-overlong',
+    defect: 'the X-Request-Id a server makes for a request without a usable one is a 250-character trace id',
+    only: ['robustness'],
+    fails: ['response.headers-present'],
+    mentions: 'X-Request-Id: "trace-',
+    rules: ['header:X-Request-Id.maxLength'],
+    mutation: () => ({
+      response: (res, req) =>
+        /^[\x21-\x7E]{1,200}$/.test(req.headers['x-request-id'] ?? '')
+          ? res
+          : { ...res, headers: { ...res.headers, 'x-request-id': `trace-${'0123456789'.repeat(25)}`.slice(0, 250) } },
+    }),
+  },
+  {
+    name: 'request-id-empty',
+    defect: 'a request without a usable X-Request-Id is answered with an empty one',
+    only: ['robustness'],
+    fails: ['response.headers-present'],
+    rules: ['header:X-Request-Id.minLength'],
+    mutation: () => ({
+      response: (res, req) =>
+        /^[\x21-\x7E]{1,200}$/.test(req.headers['x-request-id'] ?? '') ? res : { ...res, headers: { ...res.headers, 'x-request-id': '' } },
+    }),
+  },
+  {
     name: 'limit-clamped',
     defect: 'a limit over the maximum is clamped instead of refused',
     only: ['list'],
