@@ -3,7 +3,10 @@
 // `-- --seed S` draws another sample; `-- --shard I/N` judges the I-th of N shards of the chosen mutants
 // (reports and kills per shard; `npx tsx scripts/mutation/score.ts reports/mutation/mutation-shard-*.json`
 // scores them together); `-- --concurrency N` worker processes (default 2); `-- --match TEXT` judges only the
-// chosen mutants whose key holds TEXT (`--all --match multipart-body.ts`: every mutant of one file).
+// chosen mutants whose key holds TEXT (`--all --match multipart-body.ts`: every mutant of one file); `-- --list`
+// prints every generated mutant's key (those --match chooses, with it) and judges none.
+//
+// Every run names the rows of the equivalent-mutants table that match no generated mutant (stale-rows.ts).
 //
 // The core is instrumented once (instrument.ts: every mutant behind a switch), each area of the suite is run
 // once against it unmutated to learn which mutants it reaches, and long-lived workers (worker.ts, pool.ts)
@@ -17,6 +20,7 @@ import { clearKills, KILLS_FILE, killedOnlyByOracle, readKills, recordVerdict } 
 import { startWorker, type Worker } from './pool.js';
 import { readEquivalent, readReport, score, writeSurvivors } from './score.js';
 import { type Coverage, type GeneratedMutant, keyOf, parseShard, planFor, sampleMutants, shardOf } from './select.js';
+import { staleRows, staleRowsReport } from './stale-rows.js';
 import type { WorkerReply } from './worker.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,6 +58,12 @@ const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
 const config = (await import(new URL('stryker.config.mjs', `file://${root}`).href)).default as { mutate: string[] };
 const mutants = (await instrumentCore(config.mutate)) as GeneratedMutant[];
 const equivalent = readEquivalent();
+const stale = staleRowsReport(staleRows(equivalent, mutants.map(keyOf)));
+for (const line of stale) console.log(line);
+if (process.argv.includes('--list')) {
+  for (const m of mutants) if (match === undefined || keyOf(m).includes(match)) console.log(keyOf(m));
+  process.exit(0);
+}
 let chosen = all ? [...mutants].sort((a, b) => keyOf(a).localeCompare(keyOf(b))) : sampleMutants(mutants, size, seed, equivalent);
 if (shard) chosen = shardOf(chosen, shard);
 if (match !== undefined) chosen = chosen.filter((m) => keyOf(m).includes(match));
@@ -153,4 +163,5 @@ console.log(
 console.log(
   `mutation: ${killedOnlyByOracle(result.killedIds, readKills(killsFile))} of the ${result.killed} killed only by oracle.* checks (the checks of each kill: ${killsFile.slice(root.length)})`,
 );
+for (const line of stale) console.log(line);
 console.log(result.line);
