@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Mutant } from '@stryker-mutator/api/core';
 import type { Logger } from '@stryker-mutator/api/logging';
-import { Instrumenter } from '@stryker-mutator/instrumenter';
+import { Instrumenter, type InstrumentResult } from '@stryker-mutator/instrumenter';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the instrumented copy of the repository's reference sources is written (the repository's relative path kept). */
@@ -32,16 +32,27 @@ const logger: Logger = {
 };
 
 /**
+ * Every mutant of `files` (paths relative to the repository) and the instrumented sources, written nowhere:
+ * `content` reads a file's text (the working tree's by default; another commit's to find where a mutant was).
+ */
+export async function instrumentSources(
+  files: readonly string[],
+  content: (file: string) => string = (file) => readFileSync(join(root, file), 'utf8'),
+): Promise<InstrumentResult> {
+  const outside = files.filter((file) => !file.startsWith(`${REFERENCE_SRC}/`));
+  if (outside.length) throw new Error(`only the reference core's sources can be mutated here, not ${outside.join(', ')}`);
+  return new Instrumenter(logger).instrument(
+    files.map((name) => ({ name, content: content(name), mutate: true })),
+    { plugins: null, excludedMutations: [], ignorers: [] },
+  );
+}
+
+/**
  * The mutants of `files` (paths relative to the repository), their switches written into a copy of the core
  * under `sandbox` (inside the repository, so the copy's imports of the other packages resolve).
  */
 export async function instrumentCore(files: readonly string[], sandbox = SANDBOX_DIR): Promise<readonly Mutant[]> {
-  const outside = files.filter((file) => !file.startsWith(`${REFERENCE_SRC}/`));
-  if (outside.length) throw new Error(`only the reference core's sources can be mutated here, not ${outside.join(', ')}`);
-  const result = await new Instrumenter(logger).instrument(
-    files.map((name) => ({ name, content: readFileSync(join(root, name), 'utf8'), mutate: true })),
-    { plugins: null, excludedMutations: [], ignorers: [] },
-  );
+  const result = await instrumentSources(files);
   rmSync(sandbox, { recursive: true, force: true });
   // The files not mutated come along unchanged: the mutated ones import them by relative paths.
   cpSync(join(root, REFERENCE_SRC), join(sandbox, REFERENCE_SRC), {

@@ -3,7 +3,11 @@
 // `-- --seed S` draws another sample; `-- --shard I/N` judges the I-th of N shards of the chosen mutants
 // (reports and kills per shard; `npx tsx scripts/mutation/score.ts reports/mutation/mutation-shard-*.json`
 // scores them together); `-- --concurrency N` worker processes (default 2); `-- --match TEXT` judges only the
-// chosen mutants whose key holds TEXT (`--all --match multipart-body.ts`: every mutant of one file).
+// chosen mutants whose key holds TEXT (`--all --match multipart-body.ts`: every mutant of one file; given again,
+// those whose key holds any of the texts, judged in one run); `-- --list`
+// prints every generated mutant's key (those --match chooses, with it) and judges none.
+//
+// Every run names the rows of the equivalent-mutants table that match no generated mutant (stale-rows.ts).
 //
 // The core is instrumented once (instrument.ts: every mutant behind a switch), each area of the suite is run
 // once against it unmutated to learn which mutants it reaches, and long-lived workers (worker.ts, pool.ts)
@@ -12,11 +16,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { SCENARIO_AREAS } from '@docproc-kit/conformance';
-import { instrumentCore, SANDBOX_DIR } from './instrument.js';
+import { instrumentCore, instrumentSources, SANDBOX_DIR } from './instrument.js';
 import { clearKills, KILLS_FILE, killedOnlyByOracle, readKills, recordVerdict } from './kills.js';
 import { startWorker, type Worker } from './pool.js';
 import { readEquivalent, readReport, score, writeSurvivors } from './score.js';
 import { type Coverage, type GeneratedMutant, keyOf, parseShard, planFor, sampleMutants, shardOf } from './select.js';
+import { staleRows, staleRowsReport } from './stale-rows.js';
 import type { WorkerReply } from './worker.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,7 +42,10 @@ const all = process.argv.includes('--all');
 const size = Number(option('--sample') ?? DEFAULT_SAMPLE);
 const seed = Number(option('--seed') ?? DEFAULT_SEED);
 const shard = option('--shard') ? parseShard(option('--shard')!) : undefined;
-const match = option('--match');
+// Every `--match TEXT` given; undefined when none is.
+const matchTexts = process.argv.flatMap((arg, at) => (arg === '--match' && at + 1 < process.argv.length ? [process.argv[at + 1]!] : []));
+const match = matchTexts.length ? matchTexts.join(' | ') : undefined;
+const matches = (m: GeneratedMutant) => matchTexts.length === 0 || matchTexts.some((text) => keyOf(m).includes(text));
 const concurrency = Number(option('--concurrency') ?? Math.min(2, availableParallelism()));
 for (const [name, value] of [
   ['--sample', size],
@@ -52,13 +60,21 @@ const killsFile = shard ? KILLS_FILE.replace(/\.jsonl$/, `${suffix}.jsonl`) : KI
 const started = Date.now();
 const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
 const config = (await import(new URL('stryker.config.mjs', `file://${root}`).href)).default as { mutate: string[] };
-const mutants = (await instrumentCore(config.mutate)) as GeneratedMutant[];
+const listOnly = process.argv.includes('--list');
+// --list leaves the sandbox alone: a run judging meanwhile loads its modules from it.
+const mutants = (listOnly ? (await instrumentSources(config.mutate)).mutants : await instrumentCore(config.mutate)) as GeneratedMutant[];
 const equivalent = readEquivalent();
+const stale = staleRowsReport(staleRows(equivalent, mutants.map(keyOf)));
+for (const line of stale) console.log(line);
+if (listOnly) {
+  for (const m of mutants) if (matches(m)) console.log(keyOf(m));
+  process.exit(0);
+}
 let chosen = all ? [...mutants].sort((a, b) => keyOf(a).localeCompare(keyOf(b))) : sampleMutants(mutants, size, seed, equivalent);
 if (shard) chosen = shardOf(chosen, shard);
-if (match !== undefined) chosen = chosen.filter((m) => keyOf(m).includes(match));
+chosen = chosen.filter(matches);
 console.log(
-  `mutation: ${mutants.length} mutants in all; judging ${all ? 'every one' : `a sample of ${size} (seed ${seed}, listed equivalents left out)`}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${match === undefined ? '' : `, those whose key holds ${JSON.stringify(match)}`}: ${chosen.length} (instrumented in ${elapsed()})`,
+  `mutation: ${mutants.length} mutants in all; judging ${all ? 'every one' : `a sample of ${size} (seed ${seed}, listed equivalents left out)`}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${match === undefined ? '' : `, those whose key holds ${matchTexts.map((t) => JSON.stringify(t)).join(' or ')}`}: ${chosen.length} (instrumented in ${elapsed()})`,
 );
 
 // Coverage: the areas split over the workers, each run once against the unmutated core.
@@ -153,4 +169,5 @@ console.log(
 console.log(
   `mutation: ${killedOnlyByOracle(result.killedIds, readKills(killsFile))} of the ${result.killed} killed only by oracle.* checks (the checks of each kill: ${killsFile.slice(root.length)})`,
 );
+for (const line of stale) console.log(line);
 console.log(result.line);

@@ -505,6 +505,39 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'problem-title-is-code',
+    defect: 'problems are titled with their error code (`not_found`), not the reason phrase of their status',
+    only: ['get'],
+    fails: ['response.problem-title-and-detail'],
+    mentions: 'title "',
+    rules: ['problem.title-reason-phrase'],
+    mutation: () => ({
+      response: (res) =>
+        res.status >= 400
+          ? editJson(res, (b) => {
+              const body = b as { title?: string; code?: string };
+              body.title = body.code;
+            })
+          : res,
+    }),
+  },
+  {
+    name: 'problem-detail-empty',
+    defect: 'problems carry an empty `detail`',
+    only: ['get'],
+    fails: ['response.problem-title-and-detail'],
+    mentions: 'detail ""',
+    rules: ['problem.detail-for-humans'],
+    mutation: () => ({
+      response: (res) =>
+        res.status >= 400
+          ? editJson(res, (b) => {
+              (b as { detail?: string }).detail = '';
+            })
+          : res,
+    }),
+  },
+  {
     name: 'proxy-page-strict',
     defect: 'a proxy in front answers unknown documents with its own HTML 404 (Server: nginx, no X-Request-Id; run with --strict)',
     only: ['get'],

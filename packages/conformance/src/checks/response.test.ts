@@ -203,6 +203,36 @@ describe('response checks', () => {
     ).toBeUndefined();
   });
 
+  const problemOf = (status: number, fields: Record<string, unknown>) =>
+    exchange({ status, body: { ...notFound, status, ...fields }, contentType: 'application/problem+json' });
+
+  it.each<[string, number, Record<string, unknown>]>([
+    ['titled with its error code', 404, { title: 'not_found' }],
+    ['with an empty title', 404, { title: '' }],
+    ['titled with the reason phrase of another status', 404, { title: 'Bad Request' }],
+    ['with an empty detail', 404, { detail: '' }],
+    ['with a detail of spaces', 404, { detail: '  ' }],
+  ])('fail response.problem-title-and-detail for a problem %s', (_, status, fields) => {
+    expect(failingCheck(problemOf(status, fields))).toBe('response.problem-title-and-detail');
+  });
+
+  it.each<[string, number, string]>([
+    ['in another case', 404, 'NOT FOUND'],
+    ["as Node and Express name a 413 (RFC 7231's name)", 413, 'Payload Too Large'],
+    ['as RFC 9110 names a 413', 413, 'Content Too Large'],
+  ])('pass a problem titled with the reason phrase %s', (_, status, title) => {
+    const code = status === 404 ? 'not_found' : 'file_too_large';
+    const path = status === 404 ? '/api/v1/documents/get_document/7' : '/api/v1/documents/upload_files';
+    const e = exchange({
+      status,
+      path,
+      method: status === 404 ? 'GET' : 'POST',
+      body: { ...notFound, status, title, code },
+      contentType: 'application/problem+json',
+    });
+    expect(failingCheck(e)).toBeUndefined();
+  });
+
   it('only warn about undocumented properties, unless strict', () => {
     const extra = () => exchange({ body: { ...doc, storage_path: '/x' } });
     expect(failingCheck(extra())).toBeUndefined();

@@ -6,6 +6,7 @@ import type { Exchange } from '../definitions/exchange.js';
 import { documentsIn, type WireDocument } from '../transport/api.js';
 import { documentedResponse } from '../transport/documented-target.js';
 import { intermediaryAnswer } from '../transport/intermediary.js';
+import { isReasonPhrase, reasonPhrases } from './reason-phrases.js';
 import { forbiddenProperties, undocumentedProperties } from './schema-walk.js';
 
 /** What every response check judges: one exchange, against the run's contract. */
@@ -274,6 +275,29 @@ export const responseChecks = {
       return body.request_id === undefined || body.request_id === header
         ? undefined
         : fail(`request_id ${show(body.request_id)}, X-Request-Id ${show(header)}`, 'request_id equal to the X-Request-Id of the answer');
+    },
+  }),
+  problemWording: defineResponseCheck({
+    id: 'response.problem-title-and-detail',
+    // Full only: a mock generating bodies (Prism --dynamic) makes up both.
+    profile: 'full',
+    description:
+      "A problem's `title` is the reason phrase of its status (RFC 9110's or an earlier RFC's name for it, in any case), and its `detail` says something (not empty).",
+    rules: ['problem.title-reason-phrase', 'problem.detail-for-humans'],
+    appliesTo: (o) => isError(o) && typeof o.exchange.json === 'object' && o.exchange.json !== null,
+    judge: ({ exchange }) => {
+      const { title, detail } = exchange.json as { title?: unknown; detail?: unknown };
+      const wrong: string[] = [];
+      // A title or detail missing or not a string is the schema's to name (response.body-matches-schema).
+      if (typeof title === 'string' && !isReasonPhrase(exchange.status, title)) wrong.push(`title ${show(title)}`);
+      if (typeof detail === 'string' && detail.trim() === '') wrong.push(`detail ${show(detail)}`);
+      const phrases = reasonPhrases(exchange.status);
+      return wrong.length === 0
+        ? undefined
+        : fail(
+            `${wrong.join(', ')} in a ${exchange.status}`,
+            `title ${phrases.length ? phrases.map((p) => JSON.stringify(p)).join(' or ') : 'not empty'}, and a detail that is not empty`,
+          );
     },
   }),
   requestIdEchoed: defineResponseCheck({

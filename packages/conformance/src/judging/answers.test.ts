@@ -1,5 +1,6 @@
 import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { describe, expect, it } from 'vitest';
+import { reasonPhrases } from '../checks/reason-phrases.js';
 import { createTestRecord } from '../definitions/records.js';
 import { ConformanceFailure } from '../definitions/verdict.js';
 import { resolveTarget } from '../transport/documented-target.js';
@@ -28,7 +29,7 @@ const prepared: PreparedRequest = {
 
 function answer(status: number, headers: Record<string, string>, code?: string) {
   const body = code
-    ? { type: 'about:blank', title: 'Refused', status, detail: 'not now', code, request_id: REQUEST_ID }
+    ? { type: 'about:blank', title: reasonPhrases(status)[0], status, detail: 'not now', code, request_id: REQUEST_ID }
     : { type: 'about:blank' };
   return {
     status,

@@ -82,6 +82,13 @@ export const openReadings: readonly OpenReading[] = [
     acceptedBy: 'the suite never sends a trailing slash',
   },
   {
+    id: 'problem.title',
+    detail:
+      '`title` is "the HTTP reason phrase", and stacks name some statuses differently (413 is `Content Too Large` in RFC 9110, `Payload Too Large` in RFC 7231 and Node, `Request Entity Too Large` in RFC 2616) and write them in any case.',
+    readings: ["any RFC's name for the status, in any case, with or without its hyphens"],
+    acceptedBy: 'response.problem-title-and-detail (checks/reason-phrases.ts lists the names)',
+  },
+  {
     id: 'problem.instance',
     detail:
       '`instance` is "the request path, for reference": encoded or decoded, and as the service saw it (a gateway in front may rewrite paths).',

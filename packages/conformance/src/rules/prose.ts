@@ -319,6 +319,12 @@ export const proseRules: readonly ProseRule[] = [
   // Errors
   { id: 'problem.type-about-blank', where: 'schema:Problem.type', quote: 'Always `about:blank`' },
   { id: 'problem.request-id', where: 'schema:Problem.request_id', quote: "The request's X-Request-Id" },
+  {
+    id: 'problem.title-reason-phrase',
+    where: 'schema:Problem.title',
+    quote: 'A short summary of the problem type (the HTTP reason phrase).',
+  },
+  { id: 'problem.detail-for-humans', where: 'schema:Problem.detail', quote: 'What went wrong with this request, for humans.' },
   { id: 'problem.status-repeated', where: 'schema:Problem.status', quote: 'The HTTP status code, repeated so the body stands alone.' },
   {
     id: 'validation.body-less-upload',
