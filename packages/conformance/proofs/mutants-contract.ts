@@ -28,6 +28,25 @@ function rememberedRefusals(): NonNullable<ReturnType<Mutant['mutation']>['respo
   };
 }
 
+/**
+ * A store that files an upload without a key under the key `undefined` (a template of the missing key): the
+ * first upload under the key `undefined` replays the last keyless one.
+ */
+function keylessFiledAsUndefined(): NonNullable<ReturnType<Mutant['mutation']>['respond']> {
+  const lastKeyless = new Map<string, ProxyResponse>();
+  return async (request, upstream) => {
+    const key = request.headers['idempotency-key'];
+    const tenant = request.headers['x-api-key'] ?? '';
+    if (!isUpload(request) || (key !== undefined && key !== 'undefined')) return upstream(request);
+    const earlier = key === undefined ? undefined : lastKeyless.get(tenant);
+    if (earlier)
+      return { ...earlier, headers: { ...earlier.headers, 'idempotent-replayed': 'true', 'x-request-id': echoedRequestId(request) } };
+    const response = await upstream(request);
+    if (key === undefined && response.status === 202) lastKeyless.set(tenant, response);
+    return response;
+  };
+}
+
 const isRead = (r: ProxyRequest) => r.method === 'GET' && r.url.startsWith('/api/v1/documents/get_document/');
 const asJson = (res: ProxyResponse, body: string): ProxyResponse => ({
   ...res,
@@ -247,5 +266,12 @@ export const contractMutants: Mutant[] = [
     only: ['upload'],
     fails: ['upload.idempotency-key-after-failure'],
     mutation: () => ({ respond: rememberedRefusals() }),
+  },
+  {
+    name: 'keyless-upload-filed-as-undefined',
+    defect: 'an upload without an Idempotency-Key is remembered under the key `undefined`: the first upload under that key replays it',
+    only: ['upload'],
+    fails: ['upload.idempotency-key-as-text'],
+    mutation: () => ({ respond: keylessFiledAsUndefined() }),
   },
 ];

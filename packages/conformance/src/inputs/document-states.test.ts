@@ -2,6 +2,7 @@ import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { describe, expect, it } from 'vitest';
 import type { Exchange, KeyChoice } from '../definitions/exchange.js';
 import { createStateTracker, documentStates, OTHER_TENANT, RETRIED, UNKNOWN_ID } from './document-states.js';
+import { listViewStates } from './list-view-states.js';
 
 const contract = await loadContract();
 const base = 'http://127.0.0.1:4010/api/v1/documents';
@@ -45,6 +46,11 @@ describe('(operation × document state) pairs, derived from the contract', () =>
         'holding a document failed',
         `holding a document ${RETRIED}`,
         'holding no document',
+        ...listViewStates(['processing', 'completed', 'failed'], ['completed', 'failed'], {
+          filter: 'status_filter',
+          search: 'search',
+          page: 'page',
+        }),
       ],
       getDocument: ['processing', 'completed', 'failed', RETRIED, UNKNOWN_ID, OTHER_TENANT],
       retryDocument: ['processing', 'completed', 'failed', RETRIED, UNKNOWN_ID, OTHER_TENANT],
@@ -69,7 +75,11 @@ describe('a state tracker, learning from the answers it sees', () => {
     [
       'a list while it runs again',
       exchange('listDocuments', '/get_documents', 200, { documents: [doc(7, 'completed')] }),
-      [`holding a document ${RETRIED}`],
+      [
+        `holding a document ${RETRIED}`,
+        // Read before, with every change since: the upload, its run ending failed, the retry.
+        ...['an upload', 'a run ending failed', 'a retry'].map((c) => `no status_filter, read again after ${c}`),
+      ],
     ],
     ['a retry once it completed', exchange('retryDocument', '/retry_documents/7', 409, {}), ['completed']],
     ["the other tenant's read of it", exchange('getDocument', '/get_document/7', 404, {}, 'secondary'), [OTHER_TENANT]],
@@ -93,5 +103,60 @@ describe('a state tracker, learning from the answers it sees', () => {
     ['an upload without a key', exchange('uploadDocuments', '/upload_files', 400, {}), ['no Idempotency-Key']],
   ])('names %s', (_, sent, states) => {
     expect(tracker.observe(sent).map((s) => s.state)).toEqual(states);
+  });
+});
+
+describe('(list view × change) pairs: a view read again after a kind of change', () => {
+  it('are every view (no filter, each status, a search by filename or content, the last page, past it) after every kind of change', () => {
+    const states = documentStates(contract).find((o) => o.operation === 'listDocuments')!.states;
+    expect(states).toContain('status_filter failed, read again after a run ending failed');
+    expect(states).toContain('a page past the last, read again after a refused upload (no change)');
+    expect(states.filter((s) => s.includes('read again after'))).toHaveLength(8 * 6);
+  });
+
+  const tracker = createStateTracker(contract);
+  const list = (query: string, documents: unknown[], page = 1, totalPages = 1) =>
+    exchange('listDocuments', `/get_documents?${query}`, 200, { documents, pagination: { page, total_pages: totalPages } });
+  const named = (id: number, status: string) => ({ ...doc(id, status), filename: `tok-${id}.pdf` });
+  const upload = (status: number, documents: unknown[]) => exchange('uploadDocuments', '/upload_files', status, { documents });
+  const after = (views: string[], changes: string[]) => views.flatMap((v) => changes.map((c) => `${v}, read again after ${c}`));
+  it.each<[string, Exchange, string[]]>([
+    ['a first read of a view (nothing to compare)', list('search=tok', []), []],
+    ['an upload', upload(202, [named(1, 'processing'), named(2, 'processing')]), []],
+    [
+      'the view again',
+      list('search=tok', [named(2, 'processing'), named(1, 'processing')]),
+      after(['no status_filter', 'a search by filename', 'the last page'], ['an upload']),
+    ],
+    ['a read that shows a run ended', exchange('getDocument', '/get_document/2', 200, named(2, 'failed')), []],
+    ['a filtered view past its last page, first read', list('status_filter=failed&search=TOK&page=3', [], 3, 1), []],
+    ['a retry', exchange('retryDocument', '/retry_documents/2', 202, named(2, 'processing')), []],
+    ['a replay', upload(202, [named(1, 'processing'), named(2, 'processing')]), []],
+    ['a refused upload', upload(415, []), []],
+    [
+      'the filtered view again',
+      list('status_filter=failed&search=TOK&page=3', [], 3, 1),
+      after(
+        ['status_filter failed', 'a search by filename', 'a page past the last'],
+        ['a retry', 'a replayed upload (no change)', 'a refused upload (no change)'],
+      ),
+    ],
+    ['a search by content, first read', list('search=pelican', [], 1, 0), []],
+    [
+      'the first view again: the run ended, then the retry',
+      list('search=tok', [named(2, 'processing'), named(1, 'completed')]),
+      after(
+        ['no status_filter', 'a search by filename', 'the last page'],
+        ['a run ending failed', 'a retry', 'a replayed upload (no change)', 'a refused upload (no change)'],
+      ),
+    ],
+    [
+      'the content search again, after that list showed a run end',
+      list('search=pelican', [], 1, 0),
+      after(['no status_filter', 'a search by content', 'a page past the last'], ['a run ending completed']),
+    ],
+  ])('names %s', (_, sent, states) => {
+    const reached = tracker.observe(sent).filter((s) => s.state.includes('read again'));
+    expect(reached.map((s) => s.state).sort()).toEqual([...states].sort());
   });
 });

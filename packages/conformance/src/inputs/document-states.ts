@@ -1,11 +1,13 @@
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Exchange, KeyChoice } from '../definitions/exchange.js';
+import { CHANGES, createViewMemory, listViewStates, type ViewParameters, viewsOf } from './list-view-states.js';
 
 // (operation × document state): which state the document an operation was sent to was in, as far as the
 // answers the suite has seen for that id tell. The states are the contract's status enum, the state a retry
 // leaves behind (processing again), an id the suite never saw and another tenant's document; an upload's
-// "document" is the one its Idempotency-Key names, a list's the documents its tenant holds.
+// "document" is the one its Idempotency-Key names, a list's the documents its tenant holds, and each view of
+// a list read again after a kind of change (list-view-states.ts).
 
 /** The state names of one operation, derived from the contract. */
 export interface OperationStates {
@@ -25,7 +27,22 @@ interface Shape {
   retry?: string;
   byId: string[];
   lists: string[];
+  /** The list's query parameters that name its views. */
+  views: ViewParameters;
   uploads: Array<{ operation: string; keyHeader?: string }>;
+}
+
+/**
+ * The parameters of the list that tell its views apart: the enum (the status filter), the free-text string
+ * (the search), and the integer whose default is its minimum (the page; a page size defaults above it).
+ */
+function viewParameters(list: Contract['operations'][number] | undefined): ViewParameters {
+  const params = ((list?.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((p) => p.in === 'query');
+  const schema = (p: OpenAPIV3_1.ParameterObject) => (p.schema ?? {}) as OpenAPIV3_1.SchemaObject;
+  const filter = params.find((p) => Array.isArray(schema(p).enum))?.name;
+  const search = params.find((p) => schema(p).type === 'string' && !Array.isArray(schema(p).enum))?.name;
+  const page = params.find((p) => schema(p).type === 'integer' && schema(p).default === schema(p).minimum)?.name;
+  return { ...(filter ? { filter } : {}), ...(search ? { search } : {}), ...(page ? { page } : {}) };
 }
 
 function shapeOf(contract: Contract): Shape {
@@ -46,7 +63,8 @@ function shapeOf(contract: Contract): Shape {
   const lists = contract.operations
     .filter((o) => o.method === 'get' && !byId.includes(o.operationId) && !uploads.some((u) => u.operation === o.operationId))
     .map((o) => o.operationId);
-  return { statuses, idField, byId, lists, uploads, ...(retry ? { retry } : {}) };
+  const views = viewParameters(contract.operations.find((o) => o.operationId === lists[0]));
+  return { statuses, idField, byId, lists, views, uploads, ...(retry ? { retry } : {}) };
 }
 
 /**
@@ -59,7 +77,16 @@ export function documentStates(contract: Contract): OperationStates[] {
   return contract.operations.map((op) => {
     const id = op.operationId;
     if (shape.byId.includes(id)) return { operation: id, states: [...held, UNKNOWN_ID, OTHER_TENANT] };
-    if (shape.lists.includes(id)) return { operation: id, states: [...held.map((s) => `holding a document ${s}`), 'holding no document'] };
+    if (shape.lists.includes(id))
+      return {
+        operation: id,
+        states: [
+          ...held.map((s) => `holding a document ${s}`),
+          'holding no document',
+          // The contract's status enum names first the status an upload leaves a document in; a run ends in another.
+          ...listViewStates(shape.statuses, shape.statuses.slice(1), shape.views),
+        ],
+      };
     const upload = shape.uploads.find((u) => u.operation === id);
     if (upload?.keyHeader)
       return {
@@ -86,17 +113,28 @@ export interface StateTracker {
 /** A tracker for one sender (a scenario file): ids it never saw are unknown to it. */
 export function createStateTracker(contract: Contract): StateTracker {
   const shape = shapeOf(contract);
-  const documents = new Map<string, { tenant: string; state: string; retriedAs?: string }>();
+  const documents = new Map<string, { tenant: string; state: string; retriedAs?: string; filename?: string; running?: string }>();
   const keys = new Map<string, string>();
-  const learn = (tenant: string, doc: unknown, retried = false) => {
-    const { [shape.idField]: id, status } = (doc ?? {}) as Record<string, unknown>;
+  const views = createViewMemory();
+  // `running`: the status a document's run goes on in (as its upload's or retry's answer showed it), until
+  // an answer shows another: then its run has ended, a change of the tenant's lists.
+  const learn = (tenant: string, doc: unknown, how: 'read' | 'upload' | 'retry' = 'read') => {
+    const { [shape.idField]: id, status, filename } = (doc ?? {}) as Record<string, unknown>;
     if ((typeof id !== 'number' && typeof id !== 'string') || typeof status !== 'string') return;
     const known = documents.get(String(id));
     const owner = known?.tenant ?? tenant;
+    const name = typeof filename === 'string' ? filename : known?.filename;
+    const base = { tenant: owner, ...(name !== undefined ? { filename: name } : {}) };
+    let running = how === 'read' ? known?.running : status;
+    if (how === 'read' && running !== undefined && status !== running) {
+      views.changed(owner, CHANGES.ending(status));
+      running = undefined;
+    }
+    const run = running !== undefined ? { running } : {};
     // A retried document stays "processing again" until an answer shows it in another status than the retry's.
-    if (retried) documents.set(String(id), { tenant: owner, state: RETRIED, retriedAs: status });
-    else if (known?.state === RETRIED && known.retriedAs === status) return;
-    else documents.set(String(id), { tenant: owner, state: status });
+    if (how === 'retry') documents.set(String(id), { ...base, ...run, state: RETRIED, retriedAs: status });
+    else if (known?.state === RETRIED && known.retriedAs === status) documents.set(String(id), { ...known, ...base, ...run });
+    else documents.set(String(id), { ...base, ...run, state: status });
   };
   return {
     observe(exchange) {
@@ -114,11 +152,23 @@ export function createStateTracker(contract: Contract): StateTracker {
           const doc = documents.get(id);
           reached.push(!doc ? UNKNOWN_ID : doc.tenant !== tenant ? OTHER_TENANT : doc.state);
         }
-        if (ok) learn(tenant, exchange.json, operation === shape.retry);
+        if (ok && operation === shape.retry) views.changed(tenant, CHANGES.retry);
+        if (ok) learn(tenant, exchange.json, operation === shape.retry ? 'retry' : 'read');
       } else if (shape.lists.includes(operation)) {
         const held = new Set([...documents.values()].filter((d) => d.tenant === tenant).map((d) => d.state));
         reached.push(...(held.size ? [...held].map((s) => `holding a document ${s}`) : ['holding no document']));
-        if (ok) for (const doc of json?.documents ?? []) learn(tenant, doc);
+        if (ok) {
+          const pagination = (exchange.json as { pagination?: { page?: number; total_pages?: number } } | undefined)?.pagination;
+          const names = [...documents.values()].filter((d) => d.tenant === tenant && d.filename !== undefined).map((d) => d.filename!);
+          const query = [...url.searchParams]
+            .map(([k, v]) => `${k}=${v}`)
+            .sort()
+            .join('&');
+          reached.push(
+            ...views.read(tenant, query, viewsOf(url, shape.views, names, { page: pagination?.page, totalPages: pagination?.total_pages })),
+          );
+          for (const doc of json?.documents ?? []) learn(tenant, doc);
+        }
       } else {
         const upload = shape.uploads.find((u) => u.operation === operation);
         if (upload?.keyHeader) {
@@ -136,7 +186,13 @@ export function createStateTracker(contract: Contract): StateTracker {
           );
           if (ok && sent !== undefined && !owner) keys.set(sent, tenant);
         }
-        if (ok) for (const doc of json?.documents ?? []) learn(tenant, doc);
+        const created = json?.documents ?? [];
+        const known = (d: unknown) => documents.has(String((d as Record<string, unknown> | undefined)?.[shape.idField]));
+        // A replay shows its documents as the first answer did, not as they are: nothing to learn from it.
+        const replay = ok && created.length > 0 && created.every(known);
+        if (ok) views.changed(tenant, replay ? CHANGES.replay : CHANGES.upload);
+        else if (exchange.status >= 400 && exchange.status < 500) views.changed(tenant, CHANGES.refused);
+        if (ok && !replay) for (const doc of created) learn(tenant, doc, 'upload');
       }
       return reached.map((state) => ({ operation, state }));
     },

@@ -2,6 +2,7 @@ import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SentRequest } from '../definitions/exchange.js';
 import { contractFacts, filenameMaxLength } from '../rules/contract-facts.js';
+import { classifyPairs, pairPartitions } from './pairwise.js';
 import { type Partition, type ScalarInput, scalarInput } from './partitions.js';
 import { KEY_PARTITIONS, PROSE_PARAMETERS, UNKNOWN_PARAMETER } from './prose-partitions.js';
 import { classifyUpload, type UploadFacts, uploadPartitions } from './upload-partitions.js';
@@ -44,6 +45,8 @@ export interface CatalogOptions {
 }
 
 const UNKNOWN_INPUT = 'query (a name the contract does not list)';
+/** The pairs of partitions of two query parameters (inputs/pairwise.ts). */
+export const PAIRS_INPUT = 'query (pairs of parameters)';
 const KEY_INPUT = (name: string) => `header ${name}`;
 
 function apiKeyHeader(contract: Contract, definition: OpenAPIV3_1.OperationObject): string | undefined {
@@ -99,10 +102,14 @@ export function partitionCatalog(contract: Contract, options: CatalogOptions = {
     const keyName = apiKeyHeader(contract, definition);
     const multipart = (definition.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.['multipart/form-data'];
     const hasQuery = scalars.some((s) => s.location === 'query');
+    const paired = scalars.filter((s) => s.location === 'query');
     const inputs: CatalogInput[] = [
       ...(keyName ? [{ input: KEY_INPUT(keyName), partitions: KEY_PARTITIONS.map(({ holds: _, ...p }) => p) }] : []),
       ...scalars.map((s) => ({ input: s.input, partitions: s.partitions })),
       ...(hasQuery ? [{ input: UNKNOWN_INPUT, partitions: [UNKNOWN_PARAMETER] }] : []),
+      ...(paired.length > 1
+        ? [{ input: PAIRS_INPUT, partitions: pairPartitions(paired, "the oracle's covering sequence of lists, the sequences") }]
+        : []),
       ...(multipart
         ? [
             { input: 'upload', partitions: upload.body },
@@ -119,6 +126,7 @@ export function partitionCatalog(contract: Contract, options: CatalogOptions = {
           ? request.key.misplaced.name
           : undefined;
       const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]));
+      const byInput = new Map<ScalarInput, string[]>();
       for (const s of scalars) {
         const values =
           s.location === 'query'
@@ -128,8 +136,16 @@ export function partitionCatalog(contract: Contract, options: CatalogOptions = {
                 ? [headers[s.name.toLowerCase()]!]
                 : []
               : pathValue(op.path, s.name, url.pathname);
-        for (const id of s.classify(values)) found.push(partitionName(s.input, id));
+        const ids = s.classify(values);
+        byInput.set(s, ids);
+        for (const id of ids) found.push(partitionName(s.input, id));
       }
+      if (paired.length > 1)
+        for (const pair of classifyPairs(
+          paired,
+          paired.map((s) => byInput.get(s) ?? []),
+        ))
+          found.push(partitionName(PAIRS_INPUT, pair));
       if (hasQuery) {
         const known = new Set([...scalars.filter((s) => s.location === 'query').map((s) => s.name), misplacedQuery]);
         if ([...url.searchParams.keys()].some((k) => !known.has(k))) found.push(partitionName(UNKNOWN_INPUT, UNKNOWN_PARAMETER.id));

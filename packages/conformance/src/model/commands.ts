@@ -12,7 +12,7 @@ import { judgeUpload } from './judge-upload.js';
 import { answerOf, type SequenceContext, type Step } from './sequence-context.js';
 import { describeQuery, type ListQuery, type ModelDoc, type PartSpec, type ServiceModel, type Status } from './state.js';
 
-type Cmd = fc.AsyncCommand<ServiceModel, SequenceContext>;
+export type Cmd = fc.AsyncCommand<ServiceModel, SequenceContext>;
 
 // Letters beyond ASCII for the names the model searches with their case swapped. ß is there because the
 // contract's full case folding makes its upper case `SS` find it, where lowercasing alone does not. The
@@ -33,7 +33,7 @@ const OTHER_EXTENSION: Record<string, string> = { pdf: 'png', png: 'jpg', jpg: '
 const OTHER_TYPE: Record<string, string> = { 'application/pdf': 'image/png', 'image/png': 'image/jpeg', 'image/jpeg': 'application/pdf' };
 
 /** An upload: new files (some of them a kind no deployment accepts), or a repeat of an earlier upload. */
-class UploadCommand implements Cmd {
+export class UploadCommand implements Cmd {
   constructor(
     readonly tenant: number,
     readonly kinds: FileKind[],
@@ -110,7 +110,7 @@ class UploadCommand implements Cmd {
 }
 
 /** One page of a list, always scoped by a term only this sequence's documents can match. */
-class ListCommand implements Cmd {
+export class ListCommand implements Cmd {
   constructor(
     readonly tenant: number,
     readonly page: number,
@@ -161,7 +161,7 @@ class ListCommand implements Cmd {
 }
 
 /** A read or a retry of one of the sequence's documents, by its owner or by the other tenant. */
-class DocumentCommand implements Cmd {
+export class DocumentCommand implements Cmd {
   constructor(
     readonly action: 'get' | 'retry',
     readonly tenant: number,
@@ -202,7 +202,7 @@ class DocumentCommand implements Cmd {
 }
 
 /** Reads documents whose run may still be going until it has ended (every read judged): one, or all of them. */
-class SettleCommand implements Cmd {
+export class SettleCommand implements Cmd {
   constructor(readonly pick: number | 'all') {}
 
   check = (m: Readonly<ServiceModel>) => m.docs.some((d) => d.mayProcess);

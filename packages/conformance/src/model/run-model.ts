@@ -7,6 +7,7 @@ import type { Judge } from '../judging/judge.js';
 import type { ContractFacts } from '../rules/contract-facts.js';
 import type { Http } from '../transport/http.js';
 import type { Limits } from '../transport/limits.js';
+import { changeWalk } from './change-walk.js';
 import { type ListRanges, modelCommands } from './commands.js';
 import { FILE_KINDS, type FileKind, KIND_FACTS, sequenceFiles } from './file-kinds.js';
 import { type RunEnv, SequenceContext } from './sequence-context.js';
@@ -107,13 +108,16 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
   // Ids are never reused: across every sequence of the run, and across tenants.
   const allIds = new Map<number, string>();
   const grain = new TimestampGrain();
+  const ranges = listRanges(settings.contract);
   const { sequences, requests } = await searchSequences({
     area: 'model',
     differs: 'that makes the target differ from the model of the contract',
-    arbitrary: fc.commands(modelCommands(settings.facts.statuses, listRanges(settings.contract)), {
+    arbitrary: fc.commands(modelCommands(settings.facts.statuses, ranges), {
       maxCommands: settings.maxCommands ?? 20,
       size: 'max',
     }),
+    // First the walk of every list view across every kind of change, then the random sequences.
+    examples: [changeWalk(settings.facts.statuses, ranges)],
     maxShrinkMs: MAX_SHRINK_MS,
     ...settings,
     // The token ends in a letter after the number, so no sequence's token is a prefix of another's.

@@ -4,6 +4,7 @@ import { idempotencyHeaders } from '../model/run-model.js';
 import { searchSequences } from '../model/sequence-search.js';
 import { contractInputs } from './inputs.js';
 import { type Op, opArbitrary } from './ops.js';
+import { pairsSequence } from './pairs-sequence.js';
 import { documentStep, listStep, strayStep } from './read-steps.js';
 import { createReferenceTwin } from './reference-twin.js';
 import { type OracleEnv, OracleSequence } from './sequence.js';
@@ -130,7 +131,9 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
     area: 'oracle',
     differs: "whose answers differ from the reference core's",
     arbitrary: fc.array(opArbitrary, { minLength: 1, maxLength: settings.maxSteps ?? 12 }),
-    examples: [FIRST_SEQUENCE, sweepSequence(requestIds.length)],
+    // Then each operation through each way of sending the key and each X-Request-Id (sweep.ts), and every
+    // pair of the list's accepted parameter partitions (pairs-sequence.ts).
+    examples: [FIRST_SEQUENCE, sweepSequence(requestIds.length), pairsSequence(settings.contract)],
     maxShrinkMs: MAX_ORACLE_SHRINK_MS,
     ...settings,
     start: (n) => {

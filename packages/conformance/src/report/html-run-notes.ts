@@ -18,7 +18,7 @@ function resends(report: ConformanceReport): SafeHtml {
     .join(', ');
   return html`<h3 id="resends">Resends and waits</h3>
   <p>${r.total} request${r.total === 1 ? '' : 's'} resent after a transient answer (${byStatus}), waiting ${(r.waitedMs / 1000).toFixed(1)} s in all. A transient answer is never judged.</p>
-  <details><summary>Every resend</summary><div class="body matrix-wrap"><table><thead><tr><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Retry-After</th><th scope="col">Waited</th><th scope="col">Request id</th><th scope="col">Scenario</th></tr></thead><tbody>
+  <details><summary>Every resend</summary><div class="body matrix-wrap" tabindex="0" role="region" aria-label="Every resend"><table><thead><tr><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Retry-After</th><th scope="col">Waited</th><th scope="col">Request id</th><th scope="col">Scenario</th></tr></thead><tbody>
   ${r.requests
     .slice(0, SHOWN)
     .map(
@@ -52,7 +52,7 @@ function notExercised(report: ConformanceReport): SafeHtml {
   ${rest.length === 0 ? html`<p>Every check in the profile was exercised${unselected.length ? ' but those --only left out' : ''}.</p>` : ''}
   ${
     rest.length > 0 &&
-    html`<details${rest.length <= 12 ? ' open' : ''}><summary>${rest.length} check${rest.length === 1 ? '' : 's'} not exercised, with why</summary><div class="body matrix-wrap"><table id="not-exercised-table"><thead><tr><th scope="col">Check</th><th scope="col">Why</th></tr></thead><tbody>
+    html`<details${rest.length <= 12 ? ' open' : ''}><summary>${rest.length} check${rest.length === 1 ? '' : 's'} not exercised, with why</summary><div class="body matrix-wrap" tabindex="0" role="region" aria-label="Checks not exercised"><table id="not-exercised-table"><thead><tr><th scope="col">Check</th><th scope="col">Why</th></tr></thead><tbody>
   ${rest.map(
     (c) =>
       html`<tr data-check="${c.id}"><th scope="row"><span aria-hidden="true">○</span> <code>${c.id}</code></th><td><ul class="reasons">${c.notExercised.slice(0, 5).map((r) => html`<li>${capText(r, 1_000)}</li>`)}</ul>${c.notExercised.length > 5 && html`<span class="muted">and ${c.notExercised.length - 5} more reasons</span>`}</td></tr>`,

@@ -1,0 +1,48 @@
+import { checks } from '../checks/index.js';
+import { describe, openSuite } from '../harness/suite.js';
+import { part, textPdf } from '../inputs/sample-files.js';
+import { listed, type WireDocument } from '../transport/api.js';
+
+const kit = await openSuite('list', 'list-order-races');
+const { list } = checks;
+const pdf = textPdf(['docproc conformance', 'list order race']);
+const BURST = 8;
+const ROUNDS = 5;
+
+/** Two documents whose ids and creation times disagree: the later id was created at an earlier instant. */
+function crossed(documents: WireDocument[]): [WireDocument, WireDocument] | undefined {
+  for (const a of documents)
+    for (const b of documents) if (a.document_id > b.document_id && Date.parse(a.created_at) < Date.parse(b.created_at)) return [a, b];
+  return undefined;
+}
+
+describe('listDocuments order when uploads arrive together', () => {
+  kit.scenario(
+    'uploads sent at once, half under a key, are listed newest first even where a later id was created earlier',
+    { profile: 'full', checks: [list.newestFirst] },
+    async (tools) => {
+      const t = kit.token('order-race');
+      // A service may stamp an upload before it takes its id (an upload under a key is checked against its
+      // earlier uploads in between), so uploads arriving together can get ids out of creation order: the
+      // order the contract states must still hold. Only a burst that produced such a pair reaches that state.
+      for (let round = 1; round <= ROUNDS; round++) {
+        const sent = Array.from({ length: BURST }, (_, i) =>
+          kit.api.upload(
+            [part(`${t}-r${round}-${i}.pdf`, pdf)],
+            i % 2 === 0 ? { headers: { 'Idempotency-Key': `${t}-r${round}-k${i}` } } : {},
+          ),
+        );
+        await Promise.all(sent);
+        const search = await kit.api.list({ search: t, limit: kit.facts.maxLimit });
+        if (search.status !== 200) return tools.notExercised(`the list of the burst's documents was answered ${search.status}`);
+        const { documents } = listed(search);
+        if (!crossed(documents)) continue;
+        kit.check(list.newestFirst, { documents }, search);
+        return;
+      }
+      tools.notExercised(
+        `no burst of ${BURST} uploads (${ROUNDS} tried) gave a later id an earlier created_at, so the list never had to order such a pair`,
+      );
+    },
+  );
+});
