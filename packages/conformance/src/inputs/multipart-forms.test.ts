@@ -24,9 +24,9 @@ describe('the wire forms of an upload', () => {
   it.each(MULTIPART_FORMS.filter((f) => f.reading === 'accepted').map((f) => [f.id, f] as const))(
     'carries the name and bytes of its file in the well-formed "%s"',
     (_, form) => {
-      const { body, contentType } = form.write(file);
+      const { body, contentType, filename } = form.write(file);
       const parts = sentParts({ kind: 'raw', contentType, data: body });
-      expect(parts?.map((p) => [p.field, p.filename, p.data.length])).toEqual([['files[]', file.filename, file.data.length]]);
+      expect(parts?.map((p) => [p.field, p.filename, p.data.length])).toEqual([['files[]', filename ?? file.filename, file.data.length]]);
     },
   );
 

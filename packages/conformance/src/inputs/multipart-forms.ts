@@ -21,8 +21,8 @@ export interface MultipartForm {
   /** The words that decide its reading: the standard's section, or the readings real parsers make. */
   standard: string;
   reading: FormReading;
-  /** The body and Content-Type of an upload of `file` in this form. */
-  write(file: FormFile): { body: Uint8Array; contentType: string };
+  /** The body and Content-Type of an upload of `file` in this form, and the name it is stored under when not `file.filename`. */
+  write(file: FormFile): { body: Uint8Array; contentType: string; filename?: string };
   /** Whether a sent body is of this form: its Content-Type and its bytes read as Latin-1. */
   holds(sent: SentWire): boolean;
 }
@@ -145,6 +145,35 @@ export const MULTIPART_FORMS: readonly MultipartForm[] = [
     reading: 'accepted',
     write: (file) => write(file, { disposition: (f) => `Content-Disposition: form-data; name="${f.field}"; filename=${f.filename}` }),
     holds: (s) => s.dispositions.some((d) => /;\s*filename\s*=\s*[^\s"]/i.test(d)),
+  },
+  {
+    id: 'wire: filename* in ISO-8859-1, with a language tag',
+    standard:
+      'RFC 5987 §3.2.1, which the contract names for filename*: charset "ISO-8859-1" / "UTF-8" (recipients "MUST support" both), then an optional language',
+    reading: 'accepted',
+    write: (file) => {
+      const filename = file.filename.replace(/\.pdf$/, '-Grüße.pdf');
+      const latin1 = [...filename].map((c) => (c.charCodeAt(0) < 0x80 ? c : `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('');
+      return {
+        ...write(file, { disposition: (f) => `Content-Disposition: form-data; name="${f.field}"; filename*=ISO-8859-1'de'${latin1}` }),
+        filename,
+      };
+    },
+    holds: (s) => s.dispositions.some((d) => /filename\*\s*=\s*iso-8859-1'/i.test(d)),
+  },
+  {
+    id: 'wire: filename* with its charset and hex digits in lower case',
+    standard: 'RFC 5987 §3.2.1 (the charset is case-insensitive) and RFC 3986 §2.1 (percent-encoding hex digits in either case)',
+    reading: 'accepted',
+    write: (file) => {
+      const filename = file.filename.replace(/\.pdf$/, '-é.pdf');
+      const star = `${file.filename.replace(/\.pdf$/, '')}-%c3%a9.pdf`;
+      return {
+        ...write(file, { disposition: (f) => `Content-Disposition: form-data; name="${f.field}"; filename*=utf-8''${star}` }),
+        filename,
+      };
+    },
+    holds: (s) => s.dispositions.some((d) => /filename\*\s*=\s*utf-8'/.test(d)),
   },
   {
     id: 'wire: a boundary of 70 characters',

@@ -163,11 +163,12 @@ export function sentParts(body: RequestBody | undefined): SentPart[] | undefined
       // Quoted or a bare token (RFC 6266 allows both), parameter names in any letter case.
       const named = /\bname=(?:"([^"]*)"|([^\s;"]+))/i.exec(disposition);
       const field = named?.[1] ?? named?.[2];
-      const star = /filename\*=(?:UTF-8)?''([^;\s]*)/i.exec(disposition)?.[1];
+      // An RFC 5987 ext-value: charset, optional language, percent-encoded bytes.
+      const extended = /filename\*=([^';\s]*)'[^']*'([^;\s]*)/i.exec(disposition);
+      const star = extended ? decodeStar(extended[2]!, extended[1]!) : undefined;
       const quoted = /\bfilename=(?:"((?:[^"\\]|\\.)*)"|([^\s;"]+))/i.exec(disposition);
       const plain = quoted?.[1] ?? quoted?.[2];
-      const filename =
-        star !== undefined ? decodeStar(star) : plain !== undefined ? Buffer.from(plain, 'latin1').toString('utf8') : undefined;
+      const filename = star !== undefined ? star : plain !== undefined ? Buffer.from(plain, 'latin1').toString('utf8') : undefined;
       const contentType = /content-type:\s*([^\r\n]*)/i.exec(head)?.[1];
       const data = Buffer.from(chunk.slice(split + 4), 'latin1');
       if (field !== undefined)
@@ -184,8 +185,10 @@ export function sentParts(body: RequestBody | undefined): SentPart[] | undefined
   return parts;
 }
 
-function decodeStar(value: string): string {
+function decodeStar(value: string, charset: string): string {
   try {
+    if (/^iso-8859-1$/i.test(charset))
+      return value.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
     return decodeURIComponent(value);
   } catch {
     return value;

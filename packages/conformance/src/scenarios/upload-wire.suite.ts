@@ -61,8 +61,12 @@ describe('uploadDocuments refuses text parts, whatever their length', () => {
 });
 
 async function send(form: MultipartForm, filename: string): Promise<Exchange> {
-  const { body, contentType } = form.write({ field: kit.facts.fileField, filename, data: pdf });
-  const exchange = await kit.api.uploadRaw(body, contentType);
-  kit.check(CHECK_OF[form.reading], { form: form.id, exchange, sent: { filename, size: pdf.length } }, exchange);
+  const written = form.write({ field: kit.facts.fileField, filename, data: pdf });
+  const exchange = await kit.api.uploadRaw(written.body, written.contentType);
+  kit.check(
+    CHECK_OF[form.reading],
+    { form: form.id, exchange, sent: { filename: written.filename ?? filename, size: pdf.length } },
+    exchange,
+  );
   return exchange;
 }
