@@ -316,7 +316,7 @@ export const mutants: Mutant[] = [
     name: 'filename-mangled',
     defect: 'non-ASCII filenames are decoded as Latin-1',
     only: ['upload'],
-    fails: ['upload.echoes-fields', 'upload.filename-rfc5987'],
+    fails: ['upload.echoes-fields', 'upload.filename-rfc5987', 'upload.multipart-forms-accepted'],
     mutation: () => ({
       response: (res) =>
         editJson(res, (b) =>
