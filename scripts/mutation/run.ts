@@ -112,15 +112,17 @@ async function judgeOn(slot: number): Promise<void> {
     if (plan.kind === 'uncovered') status = 'NoCoverage';
     else {
       const bound = TIMEOUT_FACTOR * plan.areas.reduce((sum, a) => sum + timesMs.get(a)!, 0) + TIMEOUT_MS;
-      const worker = plan.kind === 'fresh-process' ? await startWorker(SANDBOX_DIR, m.id) : workers[slot]!;
+      // A mutant switched on as the modules load may keep its process from starting at all (a throw at import,
+      // `new TextDecoder('')`): a core that cannot start is one every client notices, so the mutant is killed.
+      const worker = plan.kind === 'fresh-process' ? await startWorker(SANDBOX_DIR, m.id).catch(() => undefined) : workers[slot]!;
       let reply: WorkerReply | 'timeout' | 'ended';
       try {
-        reply = await worker.ask({ type: 'judge', id: m.id, areas: plan.areas }, bound);
+        reply = worker ? await worker.ask({ type: 'judge', id: m.id, areas: plan.areas }, bound) : 'ended';
       } catch {
         reply = 'ended';
       }
       if (reply === 'timeout' || reply === 'ended' || plan.kind === 'fresh-process') {
-        worker.close();
+        worker?.close();
         if (plan.kind === 'switched') workers[slot] = await startWorker(SANDBOX_DIR);
       }
       if (reply === 'timeout') status = 'Timeout';

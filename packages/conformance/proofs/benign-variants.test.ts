@@ -3,8 +3,9 @@ import { gunzipSync } from 'node:zlib';
 import { type ProxyRequest, startMutationProxy } from '@docproc-kit/test-support/mutation-proxy.js';
 import { startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MULTIPART_FORMS } from '../src/inputs/multipart-forms.js';
 import { buildMultipart } from '../src/transport/multipart.js';
-import { benignVariants, keepQuotedPairs, readIntegersLeniently, wireVariations } from './benign-variants.js';
+import { benignVariants, keepQuotedPairs, readIntegersLeniently, refuseLenientMultipart, wireVariations } from './benign-variants.js';
 import { createRunnerPool } from './runner-pool.js';
 
 // The other half of proving the suite: servers that differ from ours only where the contract allows
@@ -135,4 +136,30 @@ describe('the suite passes servers that differ only where the contract allows', 
     },
     600_000,
   );
+});
+
+describe('the strict multipart reading is really made', () => {
+  const variant = refuseLenientMultipart();
+  const statusOf = async (body: Uint8Array, contentType: string) => {
+    const upload = {
+      method: 'POST',
+      url: '/api/v1/documents/upload_files',
+      headers: { 'content-type': contentType },
+      body: Buffer.from(body),
+    };
+    return (await variant.respond!(upload, async () => ({ status: 202, headers: {}, body: Buffer.alloc(0) }))).status;
+  };
+  const file = { field: 'files[]', filename: 'a.pdf', data: new TextEncoder().encode('%PDF-1.7\n%%EOF\n') };
+  it.each(MULTIPART_FORMS.map((f) => [f.id, f.reading === 'either' ? 400 : 202, f] as const))(
+    'answers "%s" with a %i (400: its own refusal, 202: the server behind it)',
+    async (_, status, form) => {
+      const { body, contentType } = form.write(file);
+      expect(await statusOf(body, contentType)).toBe(status);
+    },
+  );
+
+  it('passes a body as a browser writes it to the server', async () => {
+    const { body, contentType } = buildMultipart([{ ...file, contentType: 'application/pdf' }]);
+    expect(await statusOf(body, contentType)).toBe(202);
+  });
 });

@@ -10,7 +10,7 @@ import {
 } from '@docproc-kit/test-support/mutation-proxy.js';
 import type { ReferenceServerOptions } from '@docproc-kit/test-support/reference-server.js';
 import type { ConformanceOptions } from '../src/definitions/config.js';
-import { isUpload, withQuery } from './mutant-behaviours.js';
+import { echoedRequestId, isUpload, withQuery } from './mutant-behaviours.js';
 
 /** One allowed variation of the wire or the deployment. */
 export interface BenignVariant {
@@ -173,6 +173,45 @@ export function keepQuotedPairs(): Mutation {
   };
 }
 
+/**
+ * A strict multipart parser: a body the standards leave to the parser (transport padding after a boundary, a
+ * `Content-Disposition` parameter without a name or a `;` with nothing after it, bare LF line endings,
+ * `name=files[]` unquoted) is refused as malformed, a 400 that stores nothing, where the reference server
+ * reads some of them (busboy keeps a part with a nameless parameter).
+ */
+export function refuseLenientMultipart(): Mutation {
+  const lenient = (body: string, boundary: string) => {
+    const delimiter = `--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    return [
+      new RegExp(`\\r\\n${delimiter}[ \\t]+\\r\\n`),
+      new RegExp(`(^|[^\\r])\\n${delimiter}`),
+      /^content-disposition:[^\r\n]*;[ \t]*(=|\r)/im,
+      /;\s*name=[^"\s;]*\[/i,
+    ].some((form) => form.test(body));
+  };
+  return {
+    respond: (request, upstream) => {
+      const boundary = /boundary\s*=\s*"?([^";]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1];
+      if (!isUpload(request) || boundary === undefined || !lenient(`\r\n${request.body.toString('latin1')}`, boundary))
+        return upstream(request);
+      return Promise.resolve({
+        status: 400,
+        headers: { 'content-type': 'application/problem+json', 'x-request-id': echoedRequestId(request) },
+        body: Buffer.from(
+          JSON.stringify({
+            type: 'about:blank',
+            title: 'Bad Request',
+            status: 400,
+            detail: 'The multipart body is malformed.',
+            code: 'invalid_request',
+            errors: [{ in: 'body', name: 'body', message: 'is not valid multipart/form-data' }],
+          }),
+        ),
+      });
+    },
+  };
+}
+
 /** The variants the suite must pass, each against its own reference server. */
 export const benignVariants: BenignVariant[] = [
   { name: 'wire-variations', difference: 'every wire-level variation the contract allows, at once', mutation: wireVariations },
@@ -195,6 +234,12 @@ export const benignVariants: BenignVariant[] = [
     difference:
       'a quoted filename keeps its quoted-pairs as sent (`say \\"hi\\".pdf`), as parsers that use them only to find the closing quote do',
     mutation: keepQuotedPairs(),
+  },
+  {
+    name: 'multipart-read-strictly',
+    difference:
+      'a multipart body the standards leave to the parser (transport padding, a nameless or empty parameter, bare LF, `name=files[]` unquoted) is refused as malformed',
+    mutation: refuseLenientMultipart(),
   },
   {
     name: 'whole-second-timestamps',

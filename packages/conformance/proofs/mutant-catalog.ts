@@ -6,11 +6,12 @@ import type { ConformanceOptions } from '../src/definitions/config.js';
 import type { Proofs } from '../src/rules/matrix.js';
 import { type Mutant, mutants } from './mutants.js';
 import { contractMutants } from './mutants-contract.js';
+import { multipartMutants } from './mutants-multipart.js';
 import { oracleMutants } from './mutants-oracle.js';
 import { statefulMutants } from './mutants-stateful.js';
 
 /** Every mutant, each with the checks it must fail. */
-export const allMutants: readonly Mutant[] = [...mutants, ...contractMutants, ...statefulMutants, ...oracleMutants];
+export const allMutants: readonly Mutant[] = [...mutants, ...contractMutants, ...statefulMutants, ...oracleMutants, ...multipartMutants];
 
 type Keys = { primary: string; secondary: string };
 

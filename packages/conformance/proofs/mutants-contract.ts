@@ -152,7 +152,10 @@ const statusMutants: Mutant[] = [
     group: 'upload-status',
     mutation: () => ({
       respond: (req, upstream) =>
-        isUpload(req) && !req.body.includes('name="') ? Promise.resolve(problem(req, 413, 'too_many_files')) : upstream(req),
+        // Parameter names are case-insensitive (RFC 6266): a `Name="files[]"` part is a part too.
+        isUpload(req) && !/name="/i.test(req.body.toString('latin1'))
+          ? Promise.resolve(problem(req, 413, 'too_many_files'))
+          : upstream(req),
     }),
   },
   {

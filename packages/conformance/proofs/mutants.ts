@@ -316,7 +316,7 @@ export const mutants: Mutant[] = [
     name: 'filename-mangled',
     defect: 'non-ASCII filenames are decoded as Latin-1',
     only: ['upload'],
-    fails: ['upload.echoes-fields', 'upload.filename-rfc5987'],
+    fails: ['upload.echoes-fields', 'upload.filename-rfc5987', 'upload.multipart-forms-accepted'],
     mutation: () => ({
       response: (res) =>
         editJson(res, (b) =>
@@ -801,7 +801,8 @@ export const mutants: Mutant[] = [
         const split = isUpload(req) ? splitMultipart(req.body, req.headers['content-type'] ?? '') : undefined;
         if (!split) return upstream(req);
         const known = (d: Buffer) => d.subarray(0, 5).toString('latin1') === '%PDF-' || d[0] === 0x89 || (d[0] === 0xff && d[1] === 0xd8);
-        const kept = split.parts.filter((p) => known(p.data));
+        // Only file parts are skipped: a text field is no file of an unsupported type.
+        const kept = split.parts.filter((p) => known(p.data) || !/filename\*?=/i.test(p.head));
         if (kept.length === split.parts.length) return upstream(req);
         // With nothing left, store the file anyway (as a PDF): the point is that it is not refused.
         const parts = kept.length > 0 ? kept : split.parts.map((p) => ({ ...p, data: Buffer.from('%PDF-1.7\n%%EOF\n') }));

@@ -1,7 +1,7 @@
 import { defineCheck, fail } from '../definitions/check.js';
 import { describeResponse, show } from '../definitions/describe.js';
 import type { Exchange } from '../definitions/exchange.js';
-import { uploaded, type WireDocument } from '../transport/api.js';
+import { problemCode, uploaded, type WireDocument } from '../transport/api.js';
 
 /** A filename sent and the one the 202 returned for it. */
 export interface FilenameObservation {
@@ -9,6 +9,21 @@ export interface FilenameObservation {
   sent: string;
   got: string | undefined;
 }
+
+/** One upload written in one of the multipart forms (inputs/multipart-forms.ts), and what came back. */
+export interface FormObservation {
+  form: string;
+  exchange: Exchange;
+  sent: { filename: string; size: number };
+}
+
+const refusedAsMalformed = (exchange: Exchange) => exchange.status === 400 && problemCode(exchange) === 'invalid_request';
+const storedAsSent = ({ exchange, sent }: FormObservation) => {
+  const docs = uploaded(exchange);
+  return exchange.status === 202 && docs.length === 1 && docs[0]!.filename === sent.filename && docs[0]!.size_bytes === sent.size;
+};
+const formFailure = ({ form, exchange, sent }: FormObservation, expected: string) =>
+  fail(`${form}: ${describeResponse(exchange)}`, `${form}: ${expected.replace('$FILE', `${show(sent.filename)} of ${sent.size} bytes`)}`);
 
 const filenameKept = ({ status, sent, got }: FilenameObservation) =>
   got === sent ? undefined : fail(`${status}: filename ${show(got ?? null)}`, `202: filename ${show(sent)}`);
@@ -82,7 +97,7 @@ export const uploadChecks = {
     profile: 'contract',
     area: 'upload',
     description:
-      'A file under another field name (`file`, and with --profile full the name without its brackets, with an index, in capitals) is a 400, even beside a good `files[]` part, and nothing is stored.',
+      'A file under another field name (`file`, and with --profile full the name without its brackets, with an index, in capitals, and a text field of 2 KiB) is a 400, even beside a good `files[]` part, and nothing is stored.',
     rules: ['upload.only-files-field', 'upload.all-or-nothing', 'errors.upload-400-causes', 'errors.upload-400-nothing-stored'],
   }),
   unsupportedType: defineCheck<{ exchange: Exchange; filename: string; code: unknown; detail: unknown }>({
@@ -135,6 +150,36 @@ export const uploadChecks = {
       status === 202 && got !== undefined && readings.includes(got)
         ? undefined
         : fail(`${status}: filename ${show(got ?? null)}`, `202: filename ${readings.map((r) => show(r)).join(' or ')}`),
+  }),
+  multipartFormsAccepted: defineCheck<FormObservation>({
+    id: 'upload.multipart-forms-accepted',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Every way the standards allow writing the multipart body is a 202 storing the file with its name and size: a quoted boundary holding a space (RFC 7578 §4.1), a preamble and an epilogue (RFC 2046 §5.1.1), spaces and tabs around `;` (RFC 9110 §5.6.6), names in other letter case, a filename as an unquoted token (RFC 6266), `filename*` in ISO-8859-1 with a language tag and in lower-case `utf-8` with lower-case hex (RFC 5987, which the contract names), a boundary of 70 characters.',
+    rules: ['upload.multipart-files', 'upload.filename-verbatim', 'upload.accepted-202'],
+    judge: (o) => (storedAsSent(o) ? undefined : formFailure(o, '202 with one document: $FILE')),
+  }),
+  multipartMalformedRefused: defineCheck<FormObservation>({
+    id: 'upload.multipart-malformed-refused',
+    profile: 'full',
+    area: 'upload',
+    description:
+      "A body in which the Content-Type's boundary never appears, or one without its closing delimiter (RFC 2046 §5.1.1), is a 400 `invalid_request` problem (a malformed body) and stores nothing.",
+    rules: ['errors.upload-400-causes', 'errors.upload-400-nothing-stored', 'upload.all-or-nothing'],
+    judge: (o) => (refusedAsMalformed(o.exchange) ? undefined : formFailure(o, '400 with code "invalid_request" (the body is malformed)')),
+  }),
+  multipartLenientForms: defineCheck<FormObservation>({
+    id: 'upload.multipart-lenient-forms',
+    profile: 'full',
+    area: 'upload',
+    description:
+      'Forms that real parsers read either way (transport padding after a boundary, a parameter without a name, a `;` with nothing after it, bare LF line endings, `name=files[]` unquoted) are a 400 `invalid_request` that stores nothing, or a 202 storing the file with its name and size: never a 5xx, never another name.',
+    rules: ['upload.multipart-files', 'upload.filename-verbatim', 'errors.upload-400-causes', 'errors.upload-400-nothing-stored'],
+    judge: (o) =>
+      refusedAsMalformed(o.exchange) || storedAsSent(o)
+        ? undefined
+        : formFailure(o, '400 with code "invalid_request", or 202 with one document: $FILE'),
   }),
   filesAtLimit: defineCheck<{ exchange: Exchange; max: number; source: string }>({
     id: 'upload.files-at-limit',

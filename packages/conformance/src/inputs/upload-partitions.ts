@@ -1,4 +1,5 @@
 import type { RequestBody } from '../definitions/exchange.js';
+import { MULTIPART_FORMS, sentWire } from './multipart-forms.js';
 import { nonAscii, type Partition } from './partitions.js';
 
 // The upload as a whole and each of its parts: categories from the request body's schema (its field,
@@ -54,8 +55,15 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
         ]
       : []),
     { id: `field: another name than ${facts.fileField}`, source: 'upload.only-files-field', drawnBy: sequences },
+    { id: 'field: a text part (no filename) under another name', source: 'upload.only-files-field', drawnBy: 'the upload scenarios' },
     { id: 'body: not multipart/form-data', source: 'upload.multipart-files', drawnBy: 'the robustness scenarios' },
     { id: 'body: empty', source: 'validation.body-less-upload', drawnBy: 'the robustness scenarios' },
+    // Every way of writing the body on the wire (inputs/multipart-forms.ts): what the standards allow, forbid, leave to the parser.
+    ...MULTIPART_FORMS.map((f) => ({
+      id: f.id,
+      source: f.reading === 'refused' ? 'errors.upload-400-causes' : 'upload.multipart-files',
+      drawnBy: 'the upload scenarios',
+    })),
   ];
   const part: Partition[] = [
     ...facts.types.map((t) => ({ id: `bytes: ${short(t)}`, source: 'schema DocumentContentType', drawnBy: sequences })),
@@ -98,6 +106,12 @@ export function classifyUpload(facts: UploadFacts, body: RequestBody | undefined
     if (facts.maxFiles !== undefined && files.length === facts.maxFiles) found.body.add('parts: at the file limit');
     if (facts.maxFiles !== undefined && files.length > facts.maxFiles) found.body.add('parts: above the file limit');
     if (parts.some((p) => p.field !== facts.fileField)) found.body.add(`field: another name than ${facts.fileField}`);
+    if (parts.some((p) => p.field !== facts.fileField && p.filename === undefined))
+      found.body.add('field: a text part (no filename) under another name');
+  }
+  if (body?.kind === 'raw' && body.contentType !== undefined && /^multipart\//i.test(body.contentType)) {
+    const wire = sentWire(body.contentType, body.data);
+    for (const form of MULTIPART_FORMS) if (form.holds(wire)) found.body.add(form.id);
   }
   for (const p of files) for (const id of classifyPart(facts, p)) found.part.add(id);
   return { body: [...found.body], part: [...found.part] };
@@ -146,11 +160,15 @@ export function sentParts(body: RequestBody | undefined): SentPart[] | undefined
     if (split !== -1) {
       const head = chunk.slice(0, split);
       const disposition = /content-disposition:([^\r\n]*)/i.exec(head)?.[1] ?? '';
-      const field = /\bname="([^"]*)"/i.exec(disposition)?.[1];
-      const star = /filename\*=(?:UTF-8)?''([^;\s]*)/i.exec(disposition)?.[1];
-      const plain = /\bfilename="((?:[^"\\]|\\.)*)"/i.exec(disposition)?.[1];
-      const filename =
-        star !== undefined ? decodeStar(star) : plain !== undefined ? Buffer.from(plain, 'latin1').toString('utf8') : undefined;
+      // Quoted or a bare token (RFC 6266 allows both), parameter names in any letter case.
+      const named = /\bname=(?:"([^"]*)"|([^\s;"]+))/i.exec(disposition);
+      const field = named?.[1] ?? named?.[2];
+      // An RFC 5987 ext-value: charset, optional language, percent-encoded bytes.
+      const extended = /filename\*=([^';\s]*)'[^']*'([^;\s]*)/i.exec(disposition);
+      const star = extended ? decodeStar(extended[2]!, extended[1]!) : undefined;
+      const quoted = /\bfilename=(?:"((?:[^"\\]|\\.)*)"|([^\s;"]+))/i.exec(disposition);
+      const plain = quoted?.[1] ?? quoted?.[2];
+      const filename = star !== undefined ? star : plain !== undefined ? Buffer.from(plain, 'latin1').toString('utf8') : undefined;
       const contentType = /content-type:\s*([^\r\n]*)/i.exec(head)?.[1];
       const data = Buffer.from(chunk.slice(split + 4), 'latin1');
       if (field !== undefined)
@@ -167,8 +185,10 @@ export function sentParts(body: RequestBody | undefined): SentPart[] | undefined
   return parts;
 }
 
-function decodeStar(value: string): string {
+function decodeStar(value: string, charset: string): string {
   try {
+    if (/^iso-8859-1$/i.test(charset))
+      return value.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
     return decodeURIComponent(value);
   } catch {
     return value;

@@ -64,6 +64,13 @@ export const openReadings: readonly OpenReading[] = [
     acceptedBy: 'scenarios/upload.suite.ts passes both to expectNamesParameter',
   },
   {
+    id: 'multipart.parser-readings',
+    detail:
+      "A multipart body the standards leave to the parser: transport padding after a boundary (RFC 2046 asks receivers to handle what mail transports add, no HTTP client writes it, busboy refuses it), a parameter without a name, a `;` with nothing after it, bare LF line endings, `name=files[]` unquoted. The contract calls a malformed body a 400 without saying which of these are; busboy, Go's mime/multipart and the reference core each read some of them.",
+    readings: ['a 400 `invalid_request` that stores nothing', 'a 202 storing the file with the name and bytes sent'],
+    acceptedBy: 'checks/upload.ts upload.multipart-lenient-forms, sent by scenarios/upload-wire.suite.ts (inputs/multipart-forms.ts)',
+  },
+  {
     id: 'extra-properties',
     detail: 'The schemas do not forbid properties they do not declare (no `additionalProperties: false`), except `content` in a list item.',
     readings: ['a body with properties the schema does not declare'],
