@@ -57,11 +57,16 @@ describe('a scratch folder', () => {
   });
 
   it('start-up sweeps the folder of a zombie (killed, not yet reaped by its parent)', async () => {
-    // The shell execs nothing after its child dies and never waits for it: the child stays a zombie
-    // until the shell ends.
-    const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60']);
+    // The shell starts a child, then becomes `sleep`, which never waits for it: killed, the child stays a
+    // zombie until the parent ends. It is killed only once the shell is gone, or the shell could reap it.
+    const parent = spawn('sh', ['-c', 'sleep 60 & exec sleep 60']);
     try {
-      const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
+      const self = `/proc/${parent.pid}`;
+      const children = () => readFile(`${self}/task/${parent.pid}/children`, 'latin1').catch(() => '');
+      const execed = async () =>
+        (await readFile(`${self}/comm`, 'latin1').catch(() => '')).trim() === 'sleep' && (await children()).trim() !== '';
+      expect(await until(execed, 5_000)).toBe(true);
+      const pid = Number((await children()).trim().split(/\s+/)[0]);
       process.kill(pid, 'SIGKILL');
       const zombie = () => readFile(`/proc/${pid}/stat`, 'latin1').then((s) => s.slice(s.lastIndexOf(')') + 2)[0] === 'Z');
       expect(await until(zombie, 5_000)).toBe(true);
