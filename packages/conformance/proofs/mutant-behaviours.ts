@@ -1,4 +1,5 @@
 // Test-only: the request and response rewrites the mutants are made of.
+import { STATUS_CODES } from 'node:http';
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
 import { isSaneRequestId } from '@docproc-kit/reference/http/request-id.js';
 import {
@@ -128,7 +129,16 @@ export function problem(request: ProxyRequest, status: number, code: string): Pr
   return {
     status,
     headers: { 'content-type': 'application/problem+json', 'x-request-id': echoedRequestId(request) },
-    body: Buffer.from(JSON.stringify({ type: 'about:blank', title: 'Refused', status, detail: `refused by the mutant (${code})`, code })),
+    // Titled as the contract says (the reason phrase), so the mutant breaks only what it was built to break.
+    body: Buffer.from(
+      JSON.stringify({
+        type: 'about:blank',
+        title: STATUS_CODES[status] ?? 'Error',
+        status,
+        detail: `refused by the mutant (${code})`,
+        code,
+      }),
+    ),
   };
 }
 

@@ -36,7 +36,11 @@ describe('listDocuments order when uploads arrive together', () => {
         const search = await kit.api.list({ search: t, limit: kit.facts.maxLimit });
         if (search.status !== 200) return tools.notExercised(`the list of the burst's documents was answered ${search.status}`);
         const { documents } = listed(search);
-        if (!crossed(documents)) continue;
+        // A document listed twice breaks the order whatever the burst made; otherwise the order is proven only
+        // where a pair crossed (timestamps a deployment writes coarser than its clock may tie, and then the
+        // shown order of tied ones is not the suite's to judge).
+        const twice = new Set(documents.map((d) => d.document_id)).size !== documents.length;
+        if (!crossed(documents) && !twice) continue;
         kit.check(list.newestFirst, { documents }, search);
         return;
       }
