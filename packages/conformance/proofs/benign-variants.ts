@@ -182,12 +182,12 @@ export function keepQuotedPairs(): Mutation {
 export function refuseLenientMultipart(): Mutation {
   const lenient = (body: string, boundary: string) => {
     const delimiter = `--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-    return [
-      new RegExp(`\\r\\n${delimiter}[ \\t]+\\r\\n`),
-      new RegExp(`(^|[^\\r])\\n${delimiter}`),
-      /^content-disposition:[^\r\n]*;[ \t]*(=|\r)/im,
-      /;\s*name=[^"\s;]*\[/i,
-    ].some((form) => form.test(body));
+    // A parameter's form is read outside quoted strings: `filename="a;=b.pdf"` is a well-formed name.
+    const unquoted = body.replace(/"(?:[^"\\\r\n]|\\.)*"/g, '""');
+    return (
+      [new RegExp(`\\r\\n${delimiter}[ \\t]+\\r\\n`), new RegExp(`(^|[^\\r])\\n${delimiter}`)].some((form) => form.test(body)) ||
+      [/^content-disposition:[^\r\n]*;[ \t]*(=|\r)/im, /;\s*name=[^"\s;]*\[/i].some((form) => form.test(unquoted))
+    );
   };
   return {
     respond: (request, upstream) => {

@@ -115,19 +115,20 @@ export const idempotencyChecks = {
     profile: 'full',
     area: 'upload',
     description:
-      'An Idempotency-Key is the text it is: the first upload under `undefined`, `null`, `__proto__` or `constructor`, sent right after the same files went up without a key, is a 202 creating new documents, not a replay of the keyless upload (a 409 `idempotency_key_reused` there is taken as the key used by an earlier run within its 24 hours, and not judged).',
+      'An Idempotency-Key is the text it is: an upload under `undefined`, `null`, `__proto__` or `constructor`, sent right after the same files went up without a key, is a 202 with documents of its own: new ones, or (`Idempotent-Replayed: true`) those of an earlier run that sent the same files under the key, never those of the keyless upload (a 409 `idempotency_key_reused` there is taken as the key used for other files within its 24 hours, and not judged).',
     rules: ['idempotency.replay', 'idempotency.reused-409'],
     judge: ({ key, status, code, replayed, keyless, sent, documents }) => {
       const ids = documents.map((d) => d.document_id);
       const names = documents.map((d) => d.filename);
       return status === 202 &&
-        replayed === null &&
+        (replayed === null || replayed.trim() === 'true') &&
+        ids.length === sent.length &&
         !ids.some((id) => keyless.includes(id)) &&
         JSON.stringify(names) === JSON.stringify(sent)
         ? undefined
         : fail(
             `Idempotency-Key ${show(key)}: ${status}${typeof code === 'string' ? ` ${code}` : ''}${replayed === null ? '' : ` (Idempotent-Replayed: ${replayed})`}, documents ${show(ids)} ${show(names)}`,
-            `202 with new documents ${show(sent)}: the first upload under this key; the upload without a key (ids ${show(keyless)}) is no upload under it`,
+            `202 with documents ${show(sent)} of its own (new, or an earlier run's under this key): the upload without a key (ids ${show(keyless)}) is no upload under it`,
           );
     },
   }),

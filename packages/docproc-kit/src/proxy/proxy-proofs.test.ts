@@ -40,6 +40,8 @@ const NOT_SHOWN_BY_CLIENT_TRAFFIC: Record<string, string> = {
   'parser-limit-names-nothing': 'the defect answers an upload with a text field over 1 KiB, which the typed client never sends',
   'request-id-made-with-spaces':
     'the defect is in the id a server makes for a request without one; the typed client traffic here always sends one',
+  'request-id-overlong': 'the defect is in the id a server makes for a request without one; the typed client traffic here always sends one',
+  'request-id-empty': 'the defect is in the id a server makes for a request without one; the typed client traffic here always sends one',
 };
 
 const shownMutants = allMutants.filter((m) => m.fails.some((id) => JUDGED.has(id)) && !(m.name in NOT_SHOWN_BY_CLIENT_TRAFFIC));
