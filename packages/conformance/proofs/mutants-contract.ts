@@ -2,7 +2,7 @@
 // from, forbidden properties, the Idempotency-Key after a refusal) and of the suite's robustness against
 // odd answers. One defect each; mutants sharing a `group` run behind one proxy in one suite run.
 
-import { editJson, type ProxyRequest, type ProxyResponse } from '@docproc-kit/test-support/mutation-proxy.js';
+import { editJson, type ProxyRequest, type ProxyResponse, splitMultipart } from '@docproc-kit/test-support/mutation-proxy.js';
 import { echoedRequestId, invalidRequest, isList, isUpload, problem } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
 import { boundaryMutants, soloBoundaryMutants } from './mutants-boundaries.js';
@@ -43,6 +43,27 @@ function keylessFiledAsUndefined(): NonNullable<ReturnType<Mutant['mutation']>['
       return { ...earlier, headers: { ...earlier.headers, 'idempotent-replayed': 'true', 'x-request-id': echoedRequestId(request) } };
     const response = await upstream(request);
     if (key === undefined && response.status === 202) lastKeyless.set(tenant, response);
+    return response;
+  };
+}
+
+/** Idempotency that compares the parts' names alone: a repeat with the same names replays the first 202, whatever its bytes. */
+function replayByNamesAlone(): NonNullable<ReturnType<Mutant['mutation']>['respond']> {
+  const first = new Map<string, { names: string; response: ProxyResponse }>();
+  return async (request, upstream) => {
+    const key = request.headers['idempotency-key'];
+    if (!isUpload(request) || key === undefined) return upstream(request);
+    const scoped = `${request.headers['x-api-key'] ?? ''}\n${key}`;
+    const parts = splitMultipart(request.body, request.headers['content-type'] ?? '')?.parts ?? [];
+    const names = JSON.stringify(parts.map((p) => /filename\*?="?([^";\r\n]*)/i.exec(p.head)?.[1] ?? ''));
+    const earlier = first.get(scoped);
+    if (earlier?.names === names)
+      return {
+        ...earlier.response,
+        headers: { ...earlier.response.headers, 'idempotent-replayed': 'true', 'x-request-id': echoedRequestId(request) },
+      };
+    const response = await upstream(request);
+    if (response.status === 202 && earlier === undefined) first.set(scoped, { names, response });
     return response;
   };
 }
@@ -269,6 +290,14 @@ export const contractMutants: Mutant[] = [
     only: ['upload'],
     fails: ['upload.idempotency-key-after-failure'],
     mutation: () => ({ respond: rememberedRefusals() }),
+  },
+  {
+    name: 'idempotency-compares-names-only',
+    defect: 'a repeat under an Idempotency-Key is matched by its filenames alone: the same names with other bytes replay the first upload',
+    only: ['upload'],
+    fails: ['upload.idempotency-key-reused'],
+    rules: ['idempotency.reused-409'],
+    mutation: () => ({ respond: replayByNamesAlone() }),
   },
   {
     name: 'keyless-upload-filed-as-undefined',

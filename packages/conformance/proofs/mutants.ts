@@ -449,6 +449,23 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'multipart-found-in-a-parameter',
+    defect:
+      "the upload's media type is read with includes('multipart/form-data'): a text body naming it in a parameter is taken for an upload",
+    only: ['robustness'],
+    fails: ['robustness.hostile-rejected'],
+    rules: ['errors.upload-400-causes'],
+    mutation: () => ({
+      request: (r) => {
+        const type = r.headers['content-type'] ?? '';
+        const boundary = /;\s*boundary=([^;\s]+)/i.exec(type)?.[1];
+        return isUpload(r) && !/^multipart\/form-data/i.test(type) && type.includes('multipart/form-data') && boundary
+          ? { ...r, headers: { ...r.headers, 'content-type': `multipart/form-data; boundary=${boundary}` } }
+          : r;
+      },
+    }),
+  },
+  {
     name: 'crashes-on-json-upload',
     defect: 'an upload with a JSON body is a 500',
     only: ['robustness'],

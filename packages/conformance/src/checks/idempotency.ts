@@ -55,7 +55,7 @@ export const idempotencyChecks = {
     profile: 'full',
     area: 'upload',
     description:
-      'Other files under an Idempotency-Key already used (the same files in another order included) are a 409 idempotency_key_reused and create nothing.',
+      'Other files under an Idempotency-Key already used (the same files in another order, and a file of the same name with other bytes, included) are a 409 idempotency_key_reused and create nothing.',
     rules: ['idempotency.reused-409', 'errors.409-idempotency-nothing-stored'],
   }),
   inUse: defineCheck<

@@ -229,6 +229,11 @@ describe('classifying a sent request into the catalogue', () => {
       { kind: 'raw', contentType: 'application/json', data: new TextEncoder().encode('{}') },
       ['upload: body: not multipart/form-data'],
     ],
+    [
+      'a multipart body under a text media type with multipart/form-data in a parameter',
+      { kind: 'raw', contentType: 'text/plain; boundary=x; note="multipart/form-data"', data: new TextEncoder().encode('--x--\r\n') },
+      ['upload: body: not multipart/form-data', 'upload: body: multipart/form-data named only in a parameter'],
+    ],
     ['no body at all', { kind: 'raw', data: new Uint8Array() }, ['upload: body: empty']],
   ])('puts an upload of %s in its partitions', (_, body, expected) => {
     expect(upload(body)).toEqual(expect.arrayContaining(expected));

@@ -57,6 +57,8 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
     { id: `field: another name than ${facts.fileField}`, source: 'upload.only-files-field', drawnBy: sequences },
     { id: 'field: a text part (no filename) under another name', source: 'upload.only-files-field', drawnBy: 'the upload scenarios' },
     { id: 'body: not multipart/form-data', source: 'upload.multipart-files', drawnBy: 'the robustness scenarios' },
+    // A media type read with `includes('multipart/form-data')` takes this one for multipart.
+    { id: 'body: multipart/form-data named only in a parameter', source: 'upload.multipart-files', drawnBy: 'the robustness scenarios' },
     { id: 'body: empty', source: 'validation.body-less-upload', drawnBy: 'the robustness scenarios' },
     // Every way of writing the body on the wire (inputs/multipart-forms.ts): what the standards allow, forbid, leave to the parser.
     ...MULTIPART_FORMS.map((f) => ({
@@ -97,7 +99,11 @@ export function classifyUpload(facts: UploadFacts, body: RequestBody | undefined
   const found = { body: new Set<string>(), part: new Set<string>() };
   const parts = sentParts(body);
   if (!body || (body.kind === 'raw' && body.data.length === 0)) found.body.add('body: empty');
-  else if (parts === undefined) found.body.add('body: not multipart/form-data');
+  else if (parts === undefined) {
+    found.body.add('body: not multipart/form-data');
+    if (body.kind === 'raw' && /;.*multipart\/form-data/i.test(body.contentType ?? ''))
+      found.body.add('body: multipart/form-data named only in a parameter');
+  }
   const files = (parts ?? []).filter((p) => p.field === facts.fileField);
   if (parts !== undefined) {
     if (files.length === 0) found.body.add('parts: none');

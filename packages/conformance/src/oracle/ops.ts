@@ -54,7 +54,7 @@ export type Op =
       idempotency: null | { key: number } | { edge: number };
       requestId: null | { edge: number };
     }
-  | { kind: 'repeat'; upload: number; change: 'none' | 'rename' | 'drop' | 'other-tenant' }
+  | { kind: 'repeat'; upload: number; change: 'none' | 'rename' | 'rebyte' | 'drop' | 'other-tenant' }
   | {
       kind: 'list';
       tenant: number;
@@ -157,7 +157,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant<'repeat'>('repeat'),
       upload: index,
-      change: fc.constantFrom('none', 'none', 'rename', 'drop', 'other-tenant'),
+      change: fc.constantFrom<Extract<Op, { kind: 'repeat' }>['change']>('none', 'none', 'rename', 'rebyte', 'drop', 'other-tenant'),
     }),
   },
   {

@@ -67,6 +67,8 @@ const FIRST_SEQUENCE: Op[] = [
     requestId: null,
   },
   { kind: 'repeat', upload: 0, change: 'none' },
+  // The same names under the same key with other bytes: other files.
+  { kind: 'repeat', upload: 0, change: 'rebyte' },
   { kind: 'wait' },
   {
     kind: 'list',

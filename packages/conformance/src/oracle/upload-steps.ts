@@ -151,13 +151,22 @@ export async function uploadStep(seq: OracleSequence, op: Extract<Op, { kind: 'u
   await sendUpload(seq, plan, 'upload', seq.requestId(op.requestId));
 }
 
-/** Sends an earlier upload again: as it was (a replay under its key), renamed, with a part fewer, or as the other tenant. */
+/**
+ * Sends an earlier upload again: as it was (a replay under its key), renamed, its first file with other bytes
+ * under the same name (one more byte at its end, which no reader of the type looks at), with a part fewer, or
+ * as the other tenant.
+ */
 export async function repeatStep(seq: OracleSequence, op: Extract<Op, { kind: 'repeat' }>): Promise<void> {
   if (!seq.uploads.length) return;
   const earlier = seq.uploads[op.upload % seq.uploads.length]!;
   let plan: UploadPlan = { ...earlier };
   if (op.change === 'rename')
     plan = { ...earlier, parts: earlier.parts.map((p, i) => (i === 0 ? { ...p, filename: `r${p.filename}` } : p)) };
+  else if (op.change === 'rebyte')
+    plan = {
+      ...earlier,
+      parts: earlier.parts.map((p, i) => (i === 0 ? { ...p, file: { ...p.file, bytes: Uint8Array.of(...p.file.bytes, 0x0a) } } : p)),
+    };
   else if (op.change === 'drop' && earlier.parts.length > 1) plan = { ...earlier, parts: earlier.parts.slice(0, -1) };
   else if (op.change === 'other-tenant' && seq.env.keys.secondary !== undefined) plan = { ...earlier, tenant: 1 - earlier.tenant };
   await sendUpload(seq, plan, `repeat upload ${seq.uploads.indexOf(earlier) + 1} (${op.change})`, seq.requestId(null));

@@ -62,6 +62,11 @@ describe('malformed requests', () => {
       send: () => kit.api.uploadRaw(encoder.encode(JSON.stringify({ [field]: [`${t}-json.pdf`] })), 'application/json'),
     },
     {
+      // What a service reading the media type with `includes('multipart/form-data')` takes for an upload.
+      label: 'a multipart body under a text media type naming multipart/form-data only in a parameter',
+      send: () => kit.api.uploadRaw(good.body, `text/plain; boundary=${good.boundary}; note="multipart/form-data"`),
+    },
+    {
       label: 'a url-encoded upload body',
       send: () => kit.api.uploadRaw(encoder.encode(`${encodeURIComponent(field)}=${t}-form.pdf`), 'application/x-www-form-urlencoded'),
     },

@@ -9,6 +9,7 @@ const kit = await openSuite('upload', 'upload-idempotency');
 const { expectProblem } = kit;
 const { idempotency } = checks;
 const pdf = textPdf(['docproc conformance idempotency', kit.token()]);
+const otherPdf = textPdf(['docproc conformance idempotency, other bytes', kit.token()]);
 // Keys are scoped to the API key and live 24 h: one per scenario and run keeps runs independent.
 const keyFor = (label: string) => `${kit.token(label)}-key`;
 
@@ -80,6 +81,19 @@ describe('uploadDocuments with an Idempotency-Key', () => {
       const other = await kit.api.upload([part(`${t}-other.pdf`, pdf)], { headers });
       expectProblem(idempotency.reused, other, 409, 'idempotency_key_reused', 'the key was used for other files');
       await expectNothingCreated(kit, tools, idempotency.reused, t, pdf);
+      // "Same files": the same names with other bytes are other files.
+      const bytesHeaders = { 'Idempotency-Key': keyFor('reused-bytes') };
+      const named = [part(`${kit.token('reuse-bytes')}.pdf`, pdf)];
+      if ((await kit.api.upload(named, { headers: bytesHeaders })).status === 202) {
+        const rewritten = await kit.api.upload([{ ...named[0]!, data: otherPdf }], { headers: bytesHeaders });
+        expectProblem(
+          idempotency.reused,
+          rewritten,
+          409,
+          'idempotency_key_reused',
+          'the key was used for a file of the same name with other bytes',
+        );
+      }
       // "The same files in the same order": the same two parts in the other order are other files.
       if (kit.limits.maxFiles < 2) return;
       const orderHeaders = { 'Idempotency-Key': keyFor('reordered') };
