@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { SMALL_PAGE, type TextPdfLayout, textPdf } from './text-pdf.js';
+import { SMALL_PAGE, type TextPdfLayout, textPdf, textPdfOfPages } from './text-pdf.js';
 
 // Read back by pdf.js (unpdf), as the server's extraction reads an uploaded PDF's text layer.
 async function read(bytes: Uint8Array): Promise<{ text: string; pages: number; width: number; height: number }> {
@@ -40,5 +40,16 @@ describe('textPdf writes a one-page PDF whose text layer pdf.js reads back', () 
   it('makes the same bytes for the same lines (no dates, no ids)', () => {
     expect(textPdf(['same'])).toEqual(textPdf(['same']));
     expect(new TextDecoder().decode(textPdf(['x']).slice(0, 8))).toBe('%PDF-1.4');
+  });
+});
+
+describe('textPdfOfPages writes a PDF of many pages at a few dozen bytes each', () => {
+  it('is read back by pdf.js as that many pages, each showing the lines', async () => {
+    const bytes = textPdfOfPages(['page words'], 501);
+    const { text, pages, width, height } = await read(bytes);
+    expect(pages).toBe(501);
+    expect([width, height]).toEqual([SMALL_PAGE.width, SMALL_PAGE.height]);
+    expect(text.split('page words')).toHaveLength(502);
+    expect(bytes.length).toBeLessThan(48 * 1024);
   });
 });

@@ -23,6 +23,11 @@ export const SMALL_PAGE: TextPdfLayout = { width: 420, height: 300, left: 40, to
 // what the font cannot show becomes '?'.
 const pdfString = (line: string) => `(${line.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?').replace(/[\\()]/g, (c) => `\\${c}`)})`;
 
+/** The page's drawing: `lines` one under the other (nothing for no lines). */
+function contentOf(lines: readonly string[], { left, top, leading, size }: TextPdfLayout): string {
+  return lines.length ? `BT /F1 ${size} Tf ${leading} TL ${left} ${top} Td ${lines.map(pdfString).join(' Tj T* ')} Tj ET` : '';
+}
+
 /**
  * A one-page PDF whose text layer holds `lines` in Helvetica (a standard font, so nothing is embedded),
  * one line under the other; no lines make a blank page (read whole, it holds no text). The bytes are a
@@ -30,8 +35,8 @@ const pdfString = (line: string) => `(${line.replace(/[^\x20-\x7E\xA0-\xFF]/g, '
  * @example const bytes = textPdf(['docproc conformance', 'word zqkxv']);
  */
 export function textPdf(lines: readonly string[], layout: TextPdfLayout = SMALL_PAGE): Uint8Array {
-  const { width, height, left, top, leading, size } = layout;
-  const content = lines.length ? `BT /F1 ${size} Tf ${leading} TL ${left} ${top} Td ${lines.map(pdfString).join(' Tj T* ')} Tj ET` : '';
+  const { width, height } = layout;
+  const content = contentOf(lines, layout);
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -39,6 +44,30 @@ export function textPdf(lines: readonly string[], layout: TextPdfLayout = SMALL_
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ];
+  return writePdf(objects);
+}
+
+/**
+ * A PDF of `pages` pages, each showing `lines` (one content stream drawn on every page; the size and font
+ * are inherited from the page tree): a file over a page limit at a few dozen bytes a page, 43 KiB for 501.
+ * @example const bytes = textPdfOfPages(['docproc conformance'], 501);
+ */
+export function textPdfOfPages(lines: readonly string[], pages: number, layout: TextPdfLayout = SMALL_PAGE): Uint8Array {
+  const { width, height } = layout;
+  const content = contentOf(lines, layout);
+  const kids = Array.from({ length: pages }, (_, i) => `${i + 5} 0 R`).join(' ');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages} /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 3 0 R >> >> >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>'),
+  ];
+  return writePdf(objects);
+}
+
+/** The file around numbered `objects` (1 up): header, bodies, cross-reference table and trailer. */
+function writePdf(objects: readonly string[]): Uint8Array {
   // Every character is one byte (Latin-1 at most), so string lengths are byte offsets.
   let pdf = '%PDF-1.4\n';
   const offsets: number[] = [];

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
+import { textPdfOfPages } from '@docproc-kit/contract/text-pdf.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KeyChoice, RequestBody, SentRequest } from '../definitions/exchange.js';
 import { proseRules } from '../rules/prose.js';
@@ -233,6 +234,14 @@ describe('classifying a sent request into the catalogue', () => {
       'a multipart body under a text media type with multipart/form-data in a parameter',
       { kind: 'raw', contentType: 'text/plain; boundary=x; note="multipart/form-data"', data: new TextEncoder().encode('--x--\r\n') },
       ['upload: body: not multipart/form-data', 'upload: body: multipart/form-data named only in a parameter'],
+    ],
+    [
+      'a PDF of 501 pages',
+      {
+        kind: 'files',
+        parts: [{ field: 'files[]', filename: 'long.pdf', contentType: 'application/pdf', data: textPdfOfPages(['x'], 501) }],
+      },
+      ['upload part: bytes: PDF', 'upload part: pages: hundreds (a PDF past a page limit)'],
     ],
     ['no body at all', { kind: 'raw', data: new Uint8Array() }, ['upload: body: empty']],
   ])('puts an upload of %s in its partitions', (_, body, expected) => {

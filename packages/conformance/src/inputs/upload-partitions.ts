@@ -70,6 +70,8 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
   const part: Partition[] = [
     ...facts.types.map((t) => ({ id: `bytes: ${short(t)}`, source: 'schema DocumentContentType', drawnBy: sequences })),
     { id: 'bytes: none of the accepted types', source: 'upload.type-from-bytes', drawnBy: sequences },
+    // "Beyond the processing limits (too many pages)": the limit is the deployment's, hundreds of pages pass the reference server's.
+    { id: 'pages: hundreds (a PDF past a page limit)', source: 'processing.unreadable', drawnBy: sequences },
     { id: 'declared type: the bytes’ own', source: 'upload.type-from-bytes', drawnBy: sequences },
     { id: 'declared type: another accepted type', source: 'upload.type-from-bytes', drawnBy: sequences },
     { id: 'declared type: not an accepted type', source: 'upload.type-from-bytes', drawnBy: sequences },
@@ -127,6 +129,7 @@ function classifyPart(facts: UploadFacts, p: SentPart): string[] {
   const out: string[] = [];
   const type = detectedType(p.data, facts.types);
   out.push(type ? `bytes: ${short(type)}` : 'bytes: none of the accepted types');
+  if (type === 'application/pdf' && pageCount(p.data) >= MANY_PAGES) out.push('pages: hundreds (a PDF past a page limit)');
   const declared = (p.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type && declared === type) out.push('declared type: the bytes’ own');
   else if (facts.types.includes(declared)) out.push('declared type: another accepted type');
@@ -144,6 +147,14 @@ function classifyPart(facts: UploadFacts, p: SentPart): string[] {
   if (facts.maxFileBytes !== undefined && p.data.length === facts.maxFileBytes) out.push('size: at the per-file limit');
   if (facts.maxFileBytes !== undefined && p.data.length > facts.maxFileBytes) out.push('size: above the per-file limit');
   return out;
+}
+
+const MANY_PAGES = 100;
+
+/** The page count a PDF's page tree declares (`/Type /Pages ... /Count n`, near its start in the files sent here), or 0. */
+function pageCount(data: Uint8Array): number {
+  const head = Buffer.from(data.buffer, data.byteOffset, Math.min(data.length, 16_384)).toString('latin1');
+  return Number(/\/Type\s*\/Pages\b[^>]*?\/Count\s+(\d+)/.exec(head)?.[1] ?? 0);
 }
 
 /** The parts of a body as sent: FormData's file parts, or a hand-built multipart body read back; undefined when it is not multipart. */

@@ -87,7 +87,7 @@ const requestId = fc.option(fc.record({ edge: index }), { freq: 3 });
 const fileSpec: fc.Arbitrary<FileSpec> = fc.record({
   content: fc.oneof(
     { weight: 12, arbitrary: fc.constant<FileContent>('text') },
-    { weight: 4, arbitrary: fc.constantFrom<FileContent>('blank', 'damaged', 'image', 'photo') },
+    { weight: 4, arbitrary: fc.constantFrom<FileContent>('blank', 'damaged', 'image', 'photo', 'pages') },
     { weight: 1, arbitrary: fc.constantFrom<FileContent>('refused', 'over-size') },
   ),
   before: namePiece(6),

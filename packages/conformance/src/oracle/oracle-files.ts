@@ -1,13 +1,16 @@
-import { SMALL_PAGE } from '@docproc-kit/contract/text-pdf.js';
+import { SMALL_PAGE, textPdfOfPages } from '@docproc-kit/contract/text-pdf.js';
+import { DEFAULT_EXTRACTION_LIMITS } from '@docproc-kit/reference/processing/extraction.js';
 import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
 import { fixture, textPdf, truncatedJpeg } from '../inputs/sample-files.js';
 
 /**
  * What a generated file is: a PDF whose text the oracle wrote (`text`), a PDF page with none (`blank`), a
- * damaged PDF, a truncated PNG and a truncated JPEG (whose reading is the deployment's), a file of no accepted
- * type, and one a byte over the deployment's size limit.
+ * damaged PDF, a truncated PNG and a truncated JPEG (whose reading is the deployment's), a PDF of a page more
+ * than the reference server's page limit (`pages`: "beyond the processing limits (too many pages)" is
+ * `unreadable_document`, but the limit is the deployment's, so its text or its failure is too), a file of no
+ * accepted type, and one a byte over the deployment's size limit.
  */
-export type FileContent = 'text' | 'blank' | 'damaged' | 'image' | 'photo' | 'refused' | 'over-size';
+export type FileContent = 'text' | 'blank' | 'damaged' | 'image' | 'photo' | 'pages' | 'refused' | 'over-size';
 
 /** A generated file: its bytes, and the text processing must find where the contract decides it. */
 export interface OracleFile {
@@ -41,6 +44,8 @@ export function oracleFile(content: FileContent, words: string[], maxFileBytes: 
       return { content, bytes: SCAN };
     case 'photo':
       return { content, bytes: PHOTO };
+    case 'pages':
+      return { content, bytes: textPdfOfPages(words, DEFAULT_EXTRACTION_LIMITS.maxPdfPages + 1, WIDE_PAGE) };
     case 'refused':
       return { content, bytes: NOT_A_DOCUMENT };
     case 'over-size': {

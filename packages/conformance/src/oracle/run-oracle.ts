@@ -89,6 +89,30 @@ const FIRST_SEQUENCE: Op[] = [
     extra: 'none',
     requestId: null,
   },
+  // A PDF past the reference server's page limit, read once its run has ended: its text, or a failure that says why.
+  {
+    kind: 'upload',
+    tenant: 0,
+    auth: 'own',
+    files: [
+      {
+        content: 'pages',
+        before: '',
+        after: '',
+        length: 'drawn',
+        extension: 0,
+        word: 'pages',
+        declared: 0,
+        star: false,
+        misnamed: false,
+      },
+    ],
+    count: 'drawn',
+    idempotency: null,
+    requestId: null,
+  },
+  { kind: 'wait' },
+  { kind: 'get', tenant: 0, auth: 'own', doc: { doc: 1, spelling: 0 }, requestId: null },
 ];
 
 function operationsOf(contract: Contract): Record<string, { method: string; path: string }> {

@@ -5,7 +5,16 @@ import { oracleFile } from './oracle-files.js';
 import type { PairRequest } from './pair.js';
 import type { OracleSequence, PartPlan, UploadPlan } from './sequence.js';
 
-const EXTENSIONS = { text: 'pdf', blank: 'pdf', damaged: 'pdf', image: 'png', photo: 'jpg', refused: 'txt', 'over-size': 'pdf' } as const;
+const EXTENSIONS = {
+  text: 'pdf',
+  blank: 'pdf',
+  damaged: 'pdf',
+  image: 'png',
+  photo: 'jpg',
+  pages: 'pdf',
+  refused: 'txt',
+  'over-size': 'pdf',
+} as const;
 /** The files that fill an upload up to the deployment's file limit. */
 const FILLER: FileSpec = {
   content: 'text',
