@@ -224,3 +224,21 @@ export function quotedPairsEndFilenames(request: ProxyRequest): ProxyRequest {
   const parts = split.parts.map((p) => ({ ...p, head: p.head.replace(/\\"/g, '"') }));
   return { ...request, body: joinMultipart(split.boundary, parts) };
 }
+
+/**
+ * Whether a quoted filename never ends to a parser that takes every `\\"` for an escaped quote, even when its
+ * backslash is itself escaped (`"x\\\\"`): it runs past the closing quote and the header is unusable.
+ */
+export function filenameNeverClosesToNaiveParser(request: ProxyRequest): boolean {
+  const split = isUpload(request) ? splitMultipart(request.body, request.headers['content-type'] ?? '') : undefined;
+  return (split?.parts ?? []).some((p) => {
+    const start = /filename="/i.exec(p.head);
+    if (!start) return false;
+    const line = p.head.slice(start.index + start[0].length).split('\r\n')[0]!;
+    for (let i = 0; i < line.length; i++) {
+      if (line[i] === '\\' && line[i + 1] === '"') i++;
+      else if (line[i] === '"') return false;
+    }
+    return true;
+  });
+}

@@ -4,6 +4,7 @@ import { eachDocument, editJson, joinMultipart, type Mutation, splitMultipart } 
 import type { ConformanceOptions } from '../src/definitions/config.js';
 import {
   echoedRequestId,
+  filenameNeverClosesToNaiveParser,
   isList,
   isRetry,
   isUpload,
@@ -332,6 +333,17 @@ export const mutants: Mutant[] = [
     only: ['upload'],
     fails: ['upload.filename-quoted-pair'],
     mutation: () => ({ request: quotedPairsEndFilenames }),
+  },
+  {
+    name: 'escaped-backslash-escapes-the-quote',
+    defect:
+      'a quoted filename ending in an escaped backslash (`"x\\\\"`) never ends: the parser takes `\\"` for an escaped quote, loses the part and refuses the upload',
+    only: ['upload'],
+    fails: ['upload.filename-quoted-pair'],
+    mutation: () => ({
+      respond: (req, upstream) =>
+        filenameNeverClosesToNaiveParser(req) ? Promise.resolve(problem(req, 400, 'invalid_request')) : upstream(req),
+    }),
   },
   {
     name: 'errors-as-text',

@@ -144,7 +144,7 @@ export const uploadChecks = {
     profile: 'full',
     area: 'upload',
     description:
-      'A quoted filename holding quoted-pairs (`\\"`, `\\\\`, as `curl --form-escape` and MIME libraries send a quote or a backslash) is a 202, and the name reads them (`"`, `\\`) or keeps them as sent: never cut at the escaped quote, never dropped.',
+      'A quoted filename holding quoted-pairs (`\\"`, `\\\\`, one right before the closing quote included, as `curl --form-escape` and MIME libraries send a quote or a backslash) is a 202, and the name reads them (`"`, `\\`) or keeps them as sent: never cut at the escaped quote, never dropped.',
     rules: ['upload.filename-verbatim', 'upload.multipart-files'],
     judge: ({ status, readings, got }) =>
       status === 202 && got !== undefined && readings.includes(got)

@@ -127,6 +127,8 @@ describe('uploadDocuments reads quoted filenames as quoted-strings', () => {
       const cases = [
         { wire: `${t}-say \\"hi\\".pdf`, read: `${t}-say "hi".pdf` },
         { wire: `${t}-back\\\\slash.pdf`, read: `${t}-back\\slash.pdf` },
+        // The pair right before the closing quote: a parser that takes `\"` for an escaped quote there never finds the end.
+        { wire: `${t}-ends-in\\\\`, read: `${t}-ends-in\\` },
       ];
       for (const c of cases) {
         const exchange = await kit.api.uploadRaw(
