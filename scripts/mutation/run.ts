@@ -1,5 +1,7 @@
 // `npm run mutation`: a seeded sample of the reference core's generated mutants, each judged by the
-// conformance suite, then the score. `-- --all`: every mutant. `-- --sample N`: N mutants (default below).
+// conformance suite, then the score. `-- --all`: every mutant but those listed as equivalent (which leave the score
+// either way; `-- --judge-equivalents` judges them too, to find a listed one the suite now kills, at several times
+// the cost, since a survivor runs every area that reaches it). `-- --sample N`: N mutants (default below).
 // `-- --seed S` draws another sample; `-- --shard I/N` judges the I-th of N shards of the chosen mutants
 // (reports and kills per shard; `npx tsx scripts/mutation/score.ts reports/mutation/mutation-shard-*.json`
 // scores them together); `-- --concurrency N` worker processes (default 2); `-- --match TEXT` judges only the
@@ -39,6 +41,7 @@ function option(name: string): string | undefined {
   return at === -1 ? undefined : process.argv[at + 1];
 }
 const all = process.argv.includes('--all');
+const judgeEquivalents = process.argv.includes('--judge-equivalents');
 const size = Number(option('--sample') ?? DEFAULT_SAMPLE);
 const seed = Number(option('--seed') ?? DEFAULT_SEED);
 const shard = option('--shard') ? parseShard(option('--shard')!) : undefined;
@@ -70,11 +73,13 @@ if (listOnly) {
   for (const m of mutants) if (matches(m)) console.log(keyOf(m));
   process.exit(0);
 }
-let chosen = all ? [...mutants].sort((a, b) => keyOf(a).localeCompare(keyOf(b))) : sampleMutants(mutants, size, seed, equivalent);
+let chosen = all
+  ? [...mutants].filter((m) => judgeEquivalents || !equivalent.has(keyOf(m))).sort((a, b) => keyOf(a).localeCompare(keyOf(b)))
+  : sampleMutants(mutants, size, seed, equivalent);
 if (shard) chosen = shardOf(chosen, shard);
 chosen = chosen.filter(matches);
 console.log(
-  `mutation: ${mutants.length} mutants in all; judging ${all ? 'every one' : `a sample of ${size} (seed ${seed}, listed equivalents left out)`}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${match === undefined ? '' : `, those whose key holds ${matchTexts.map((t) => JSON.stringify(t)).join(' or ')}`}: ${chosen.length} (instrumented in ${elapsed()})`,
+  `mutation: ${mutants.length} mutants in all; judging ${all ? (judgeEquivalents ? 'every one' : 'every one not listed as equivalent') : `a sample of ${size} (seed ${seed}, listed equivalents left out)`}${shard ? `, shard ${shard.index}/${shard.count}` : ''}${match === undefined ? '' : `, those whose key holds ${matchTexts.map((t) => JSON.stringify(t)).join(' or ')}`}: ${chosen.length} (instrumented in ${elapsed()})`,
 );
 
 // Coverage: the areas split over the workers, each run once against the unmutated core.
