@@ -115,7 +115,7 @@ export const idempotencyChecks = {
     profile: 'full',
     area: 'upload',
     description:
-      'An Idempotency-Key is the text it is: an upload under `undefined`, `null`, `__proto__` or `constructor`, sent right after the same files went up without a key, is a 202 with documents of its own: new ones, or (`Idempotent-Replayed: true`) those of an earlier run that sent the same files under the key, never those of the keyless upload (a 409 `idempotency_key_reused` there is taken as the key used for other files within its 24 hours, and not judged).',
+      'An Idempotency-Key is the text it is: an upload under `undefined`, `null`, `__proto__` or `constructor`, sent right after the same files went up without a key, is a 202 with documents of its own: new ones, or (`Idempotent-Replayed: true`) those of an earlier run that sent the same files under the key, never those of the keyless upload (a 409 `idempotency_key_reused` there is taken as the key used for other files within its 24 hours, an `idempotency_key_in_use` as another run sending the same files at that moment: sent again, or not judged).',
     rules: ['idempotency.replay', 'idempotency.reused-409'],
     judge: ({ key, status, code, replayed, keyless, sent, documents }) => {
       const ids = documents.map((d) => d.document_id);
