@@ -14,8 +14,10 @@ describe('the full profile through nginx while two busy loops saturate the cores
     async () => {
       const { runs } = await runSaturated({ runs: RUNS, burners: 2, runTimeoutMs: RUN_TIMEOUT_MS });
       for (const run of runs) {
-        expect(run.notPassed, run.output).toEqual([]);
-        expect(run.code, run.output).toBe(0);
+        // What did not pass leads the message: CI keeps only a failure's first lines.
+        const why = `${run.notPassed.join('\n')}\n${run.output}`;
+        expect(run.notPassed, why).toEqual([]);
+        expect(run.code, why).toBe(0);
       }
       expect(runs).toHaveLength(RUNS);
     },
