@@ -478,6 +478,21 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'text-part-taken-for-a-file',
+    defect: 'a files[] part without a filename (a text field to every parser) is stored as a file with an empty name',
+    only: ['robustness'],
+    fails: ['robustness.hostile-rejected'],
+    rules: ['errors.upload-400-causes'],
+    mutation: () => ({
+      request: (r) => {
+        const split = isUpload(r) ? splitMultipart(r.body, r.headers['content-type'] ?? '') : undefined;
+        if (!split?.parts.length || split.parts.some((p) => /filename/i.test(p.head))) return r;
+        const parts = split.parts.map((p) => ({ ...p, head: p.head.replace(/(name="files\[\]")/i, '$1; filename="upload"') }));
+        return { ...r, body: joinMultipart(split.boundary, parts) };
+      },
+    }),
+  },
+  {
     name: 'crashes-on-json-upload',
     defect: 'an upload with a JSON body is a 500',
     only: ['robustness'],

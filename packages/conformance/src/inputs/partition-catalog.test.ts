@@ -243,6 +243,15 @@ describe('classifying a sent request into the catalogue', () => {
       },
       ['upload part: bytes: PDF', 'upload part: pages: hundreds (a PDF past a page limit)'],
     ],
+    [
+      'a files[] part without a filename, alone',
+      {
+        kind: 'raw',
+        contentType: 'multipart/form-data; boundary=x',
+        data: new TextEncoder().encode('--x\r\nContent-Disposition: form-data; name="files[]"\r\n\r\n%PDF-1.7\r\n--x--\r\n'),
+      },
+      ['upload: field: a text part (no filename) under files[], alone'],
+    ],
     ['no body at all', { kind: 'raw', data: new Uint8Array() }, ['upload: body: empty']],
   ])('puts an upload of %s in its partitions', (_, body, expected) => {
     expect(upload(body)).toEqual(expect.arrayContaining(expected));

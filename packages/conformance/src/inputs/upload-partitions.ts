@@ -56,6 +56,11 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
       : []),
     { id: `field: another name than ${facts.fileField}`, source: 'upload.only-files-field', drawnBy: sequences },
     { id: 'field: a text part (no filename) under another name', source: 'upload.only-files-field', drawnBy: 'the upload scenarios' },
+    {
+      id: `field: a text part (no filename) under ${facts.fileField}, alone`,
+      source: 'upload.multipart-files',
+      drawnBy: 'the robustness scenarios',
+    },
     { id: 'body: not multipart/form-data', source: 'upload.multipart-files', drawnBy: 'the robustness scenarios' },
     // A media type read with `includes('multipart/form-data')` takes this one for multipart.
     { id: 'body: multipart/form-data named only in a parameter', source: 'upload.multipart-files', drawnBy: 'the robustness scenarios' },
@@ -116,6 +121,8 @@ export function classifyUpload(facts: UploadFacts, body: RequestBody | undefined
     if (parts.some((p) => p.field !== facts.fileField)) found.body.add(`field: another name than ${facts.fileField}`);
     if (parts.some((p) => p.field !== facts.fileField && p.filename === undefined))
       found.body.add('field: a text part (no filename) under another name');
+    if (parts.length > 0 && parts.every((p) => p.field === facts.fileField && p.filename === undefined))
+      found.body.add(`field: a text part (no filename) under ${facts.fileField}, alone`);
   }
   if (body?.kind === 'raw' && body.contentType !== undefined && /^multipart\//i.test(body.contentType)) {
     const wire = sentWire(body.contentType, body.data);

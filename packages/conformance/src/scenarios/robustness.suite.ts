@@ -43,6 +43,11 @@ describe('malformed requests', () => {
   const field = kit.facts.fileField;
   const good = buildMultipart([{ field, filename: `${t}-truncated.pdf`, contentType: 'application/pdf', data: pdf }]);
   const noDisposition = encoder.encode(`--x\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\r\n--x--\r\n`);
+  // A `files[]` part without a filename is a text field to every multipart parser (busboy, Starlette, Spring,
+  // Go's mime/multipart): alone in the body, it leaves no file, whatever its bytes.
+  const textUnderFilesField = encoder.encode(
+    `--x\r\nContent-Disposition: form-data; name="${field}"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7 ${t}-text-part\r\n--x--\r\n`,
+  );
   const hostile: Array<{ label: string; send: () => Promise<Exchange> }> = [
     {
       label: 'a multipart body cut off mid-file',
@@ -56,6 +61,10 @@ describe('malformed requests', () => {
     {
       label: 'a multipart part without Content-Disposition',
       send: () => kit.api.uploadRaw(noDisposition, 'multipart/form-data; boundary=x'),
+    },
+    {
+      label: `a ${field} part without a filename (a text field), alone`,
+      send: () => kit.api.uploadRaw(textUnderFilesField, 'multipart/form-data; boundary=x'),
     },
     {
       label: 'a JSON upload body',
