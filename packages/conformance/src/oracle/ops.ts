@@ -33,6 +33,11 @@ export interface FileSpec {
   misnamed: boolean;
 }
 
+/** A file of `content` as the fixed sequences send it: its own extension and type, a name as drawn, `word` in its text. */
+export function plainFile(content: FileContent, word: string): FileSpec {
+  return { content, before: '', after: '', length: 'drawn', extension: 0, word, declared: 0, star: false, misnamed: false };
+}
+
 /**
  * A list parameter's value: an ordinary one, a boundary case of the contract's, a value of one of its
  * partitions in the catalogue (inputs/partition-catalog.ts), or (search) a term cut from a document.

@@ -2,7 +2,7 @@ import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { accepted, coveringRows } from '../inputs/pairwise.js';
 import { partitionCatalog } from '../inputs/partition-catalog.js';
-import type { Op } from './ops.js';
+import { type Op, plainFile } from './ops.js';
 
 // The oracle's second fixed sequence: two documents (one completes, one fails), their runs ended, then one
 // list per row of a covering array of the list's query parameters, so every pair of partitions the contract
@@ -15,17 +15,7 @@ const SETUP: Op[] = [
     kind: 'upload',
     tenant: 0,
     auth: 'own',
-    files: [0, 1].map((n) => ({
-      content: n === 0 ? ('text' as const) : ('damaged' as const),
-      before: '',
-      after: '',
-      length: 'drawn' as const,
-      extension: 0,
-      word: 'pairwise',
-      declared: 0,
-      star: false,
-      misnamed: false,
-    })),
+    files: [plainFile('text', 'pairwise'), plainFile('damaged', 'pairwise')],
     count: 'drawn',
     idempotency: null,
     requestId: null,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { idempotencyHeaders } from '../model/run-model.js';
 import { searchSequences } from '../model/sequence-search.js';
 import { contractInputs } from './inputs.js';
-import { type Op, opArbitrary } from './ops.js';
+import { type Op, opArbitrary, plainFile } from './ops.js';
 import { pairsSequence } from './pairs-sequence.js';
 import { documentStep, listStep, strayStep } from './read-steps.js';
 import { createReferenceTwin } from './reference-twin.js';
@@ -94,19 +94,7 @@ const FIRST_SEQUENCE: Op[] = [
     kind: 'upload',
     tenant: 0,
     auth: 'own',
-    files: [
-      {
-        content: 'pages',
-        before: '',
-        after: '',
-        length: 'drawn',
-        extension: 0,
-        word: 'pages',
-        declared: 0,
-        star: false,
-        misnamed: false,
-      },
-    ],
+    files: [plainFile('pages', 'pages')],
     count: 'drawn',
     idempotency: null,
     requestId: null,
