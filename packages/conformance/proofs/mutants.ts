@@ -52,6 +52,11 @@ export interface Mutant {
 }
 
 /** The mutants; each `fails` list is exactly the checks whose descriptions name that defect. */
+/** Every error answer's problem body edited by `edit` (the status and headers kept). */
+function editProblems(edit: (problem: Record<string, unknown>) => void): Mutation {
+  return { response: (res) => (res.status >= 400 ? editJson(res, (b) => edit(b as Record<string, unknown>)) : res) };
+}
+
 export const mutants: Mutant[] = [
   {
     name: 'auth-ignored',
@@ -539,14 +544,10 @@ export const mutants: Mutant[] = [
     defect: "problems carry another request's id in `request_id` (a cached body)",
     only: ['get'],
     fails: ['response.problem-refers-to-request'],
-    mutation: () => ({
-      response: (res) =>
-        res.status >= 400
-          ? editJson(res, (b) => {
-              (b as { request_id?: string }).request_id = 'stale-request-id';
-            })
-          : res,
-    }),
+    mutation: () =>
+      editProblems((b) => {
+        b.request_id = 'stale-request-id';
+      }),
   },
   {
     name: 'problem-title-is-code',
@@ -555,15 +556,10 @@ export const mutants: Mutant[] = [
     fails: ['response.problem-title-and-detail'],
     mentions: 'title "',
     rules: ['problem.title-reason-phrase'],
-    mutation: () => ({
-      response: (res) =>
-        res.status >= 400
-          ? editJson(res, (b) => {
-              const body = b as { title?: string; code?: string };
-              body.title = body.code;
-            })
-          : res,
-    }),
+    mutation: () =>
+      editProblems((b) => {
+        b.title = b.code;
+      }),
   },
   {
     name: 'problem-detail-empty',
@@ -572,14 +568,10 @@ export const mutants: Mutant[] = [
     fails: ['response.problem-title-and-detail'],
     mentions: 'detail ""',
     rules: ['problem.detail-for-humans'],
-    mutation: () => ({
-      response: (res) =>
-        res.status >= 400
-          ? editJson(res, (b) => {
-              (b as { detail?: string }).detail = '';
-            })
-          : res,
-    }),
+    mutation: () =>
+      editProblems((b) => {
+        b.detail = '';
+      }),
   },
   {
     name: 'proxy-page-strict',

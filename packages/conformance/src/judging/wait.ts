@@ -9,7 +9,8 @@ export function* backoff(initialMs = 50, maxMs = 1000, factor = 1.5): Generator<
   for (let delay = initialMs; ; delay = Math.min(maxMs, delay * factor)) yield delay;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How a wait for a document ended. */
 export interface Settled {

@@ -2,7 +2,7 @@ import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../harness/absence.js';
 import { describe, openSuite } from '../harness/suite.js';
 import { fixture, part, pdfOfSize, textPdf } from '../inputs/sample-files.js';
-import { waitForAll } from '../judging/wait.js';
+import { sleep, waitForAll } from '../judging/wait.js';
 import { idsOf, listed, problemCode, uploaded } from '../transport/api.js';
 
 const kit = await openSuite('upload', 'upload-idempotency');
@@ -151,7 +151,7 @@ describe('uploadDocuments with an Idempotency-Key', () => {
           if (keyed.status === 409 && problemCode(keyed) === 'idempotency_key_reused') continue;
           // Another run against this target sending the same files under the same key at this moment.
           if (keyed.status === 409 && problemCode(keyed) === 'idempotency_key_in_use') {
-            await new Promise((resolve) => setTimeout(resolve, 500));
+            await sleep(500);
             continue;
           }
           judged++;
