@@ -196,6 +196,15 @@ export function conformanceCommand(name = 'conformance'): Command {
           .default(RUN_DEFAULTS.maxWaitS),
       )
       .addOption(
+        new Option(
+          '--max-unanswered <n>',
+          'requests in a row (as they end) with no complete answer within --request-timeout-ms after which the target has stopped answering: the run ends early, exit 2, naming the last request answered',
+        )
+          .env(env('MAX_UNANSWERED'))
+          .argParser(integerOption(1))
+          .default(RUN_DEFAULTS.maxUnanswered),
+      )
+      .addOption(
         new Option('--max-run-s <n>', 'the run stops after this long and reports what it has')
           .env(env('MAX_RUN_S'))
           .argParser(integerOption(1))
