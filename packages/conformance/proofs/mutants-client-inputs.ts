@@ -1,11 +1,20 @@
-// Test-only: one defect per input class of the oracle's sequence of what real clients send
+// Test-only: one defect per input class and state of the oracle's sequence of what real clients send
 // (src/oracle/client-inputs-sequence.ts), each touching only requests of its class, so that sequence is
 // what kills it (the run stops at the first difference: each runs alone and fails one oracle check).
 
-import { joinMultipart, type ProxyRequest, splitMultipart } from '@docproc-kit/test-support/mutation-proxy.js';
-import { isUpload, problem } from './mutant-behaviours.js';
+import { editJson, joinMultipart, type ProxyRequest, splitMultipart } from '@docproc-kit/test-support/mutation-proxy.js';
+import { isList, isUpload, problem } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
-import { oracle } from './mutants-oracle.js';
+import { oracle as oracleMutant } from './mutants-oracle.js';
+
+/**
+ * An oracle mutant with time for the fixed sequences before this one (the first one waits for runs of a
+ * 501-page PDF): on a busy machine they can outlast the oracle's usual proof budget.
+ */
+const oracle = (mutant: Parameters<typeof oracleMutant>[0]): Mutant => ({
+  ...oracleMutant(mutant),
+  options: () => ({ oracleTimeMs: 120_000 }),
+});
 
 /** The per-file limit the proofs' server is started with (mutations.test.ts), which these mutants misapply. */
 const PROOF_MAX_FILE_BYTES = 65_536;
@@ -66,6 +75,35 @@ export const clientInputMutants: Mutant[] = [
           ? Promise.resolve(problem(req, 413, 'file_too_large'))
           : upstream(req);
       },
+    }),
+  }),
+  oracle({
+    name: 'validation-names-first-only',
+    defect: 'a list with several invalid parameters is a 400 whose `errors` names only the first (validation stops at the first failure)',
+    fails: ['oracle.list'],
+    rules: ['errors.validation-400'],
+    mutation: () => ({
+      response: (res, req) =>
+        isList(req) && res.status === 400
+          ? editJson(res, (b) => {
+              if (Array.isArray(b.errors) && b.errors.length > 1) b.errors = b.errors.slice(0, 1);
+            })
+          : res,
+    }),
+  }),
+  oracle({
+    name: 'list-ordered-by-updated-at',
+    defect: 'a list is ordered by updated_at (most recently changed first), so an older document retried or ended later comes first',
+    fails: ['oracle.list'],
+    rules: ['list.newest-first'],
+    mutation: () => ({
+      response: (res, req) =>
+        isList(req) && res.status === 200
+          ? editJson(res, (b) => {
+              const at = (d: { updated_at?: string }) => Date.parse(d.updated_at ?? '') || 0;
+              b.documents.sort((x: { updated_at?: string }, y: { updated_at?: string }) => at(y) - at(x));
+            })
+          : res,
     }),
   }),
 ];

@@ -1,7 +1,7 @@
 import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { describe, expect, it } from 'vitest';
 import type { Exchange, KeyChoice } from '../definitions/exchange.js';
-import { createStateTracker, documentStates, OTHER_TENANT, RETRIED, UNKNOWN_ID } from './document-states.js';
+import { createStateTracker, documentStates, ORDER_STATES, OTHER_TENANT, RETRIED, UNKNOWN_ID } from './document-states.js';
 import { listViewStates } from './list-view-states.js';
 
 const contract = await loadContract();
@@ -46,6 +46,8 @@ describe('(operation × document state) pairs, derived from the contract', () =>
         'holding a document failed',
         `holding a document ${RETRIED}`,
         'holding no document',
+        ORDER_STATES.endedLater,
+        ORDER_STATES.retried,
         ...listViewStates(['processing', 'completed', 'failed'], ['completed', 'failed'], {
           filter: 'status_filter',
           search: 'search',
@@ -103,6 +105,27 @@ describe('a state tracker, learning from the answers it sees', () => {
     ['an upload without a key', exchange('uploadDocuments', '/upload_files', 400, {}), ['no Idempotency-Key']],
   ])('names %s', (_, sent, states) => {
     expect(tracker.observe(sent).map((s) => s.state)).toEqual(states);
+  });
+});
+
+describe('a list read after an older document changed after a newer one', () => {
+  const tracker = createStateTracker(contract);
+  const at = (id: number, status: string, created: string, updated: string) => ({
+    ...doc(id, status),
+    created_at: `2024-05-02T09:00:${created}Z`,
+    updated_at: `2024-05-02T09:00:${updated}Z`,
+  });
+  const list = (documents: unknown[]) => exchange('listDocuments', '/get_documents', 200, { documents });
+  const order = (states: string[]) => states.filter((s) => (Object.values(ORDER_STATES) as string[]).includes(s));
+  it.each<[string, Exchange, string[]]>([
+    ['two uploads', exchange('uploadDocuments', '/upload_files', 202, { documents: [at(1, 'processing', '01', '01')] }), []],
+    ['the second', exchange('uploadDocuments', '/upload_files', 202, { documents: [at(2, 'processing', '02', '02')] }), []],
+    ['a list once both ended in upload order', list([at(2, 'completed', '02', '04'), at(1, 'completed', '01', '03')]), []],
+    ['the older one retried', exchange('retryDocument', '/retry_documents/1', 202, at(1, 'processing', '01', '05')), []],
+    ['a list while it runs again', list([at(2, 'completed', '02', '04'), at(1, 'completed', '01', '06')]), [ORDER_STATES.retried]],
+    ['a list once it ended later', list([at(2, 'completed', '02', '04'), at(1, 'completed', '01', '06')]), [ORDER_STATES.endedLater]],
+  ])('names %s', (_, sent, states) => {
+    expect(order(tracker.observe(sent).map((s) => s.state))).toEqual(states);
   });
 });
 

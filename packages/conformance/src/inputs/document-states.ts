@@ -18,6 +18,14 @@ export interface OperationStates {
 export const RETRIED = 'processing again after a retry';
 export const UNKNOWN_ID = 'an id the suite never saw';
 export const OTHER_TENANT = "another tenant's document";
+/**
+ * A list read while the tenant holds an older document (uploaded first) that changed after a newer one: its
+ * run ended later, or it was retried since. The list's order is by upload, whatever `updated_at` says.
+ */
+export const ORDER_STATES = {
+  endedLater: "holding an older document whose run ended after a newer one's",
+  retried: 'holding an older document retried after a newer one changed',
+} as const;
 
 interface Shape {
   statuses: string[];
@@ -83,6 +91,8 @@ export function documentStates(contract: Contract): OperationStates[] {
         states: [
           ...held.map((s) => `holding a document ${s}`),
           'holding no document',
+          ORDER_STATES.endedLater,
+          ...(shape.retry ? [ORDER_STATES.retried] : []),
           // The contract's status enum names first the status an upload leaves a document in; a run ends in another.
           ...listViewStates(shape.statuses, shape.statuses.slice(1), shape.views),
         ],
@@ -110,21 +120,56 @@ export interface StateTracker {
   observe(exchange: Exchange): Array<{ operation: string; state: string }>;
 }
 
+/** What the answers said of one document: its tenant, its state, its name and times. */
+interface Known {
+  tenant: string;
+  state: string;
+  retriedAs?: string;
+  filename?: string;
+  running?: string;
+  /** `created_at` and `updated_at` as last answered, in milliseconds. */
+  created?: number;
+  updated?: number;
+}
+
+/** The order states a list of a tenant holding `docs` reaches: an older one changed after a newer one. */
+function orderStates(docs: readonly Known[], terminal: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const older of docs)
+    for (const newer of docs) {
+      if (older.created === undefined || newer.created === undefined || older.updated === undefined || newer.updated === undefined)
+        continue;
+      if (!(older.created < newer.created && older.updated > newer.updated)) continue;
+      if (older.state === RETRIED) found.add(ORDER_STATES.retried);
+      else if (terminal.includes(older.state) && terminal.includes(newer.state)) found.add(ORDER_STATES.endedLater);
+    }
+  return [...found];
+}
+
+const millis = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : undefined);
+
 /** A tracker for one sender (a scenario file): ids it never saw are unknown to it. */
 export function createStateTracker(contract: Contract): StateTracker {
   const shape = shapeOf(contract);
-  const documents = new Map<string, { tenant: string; state: string; retriedAs?: string; filename?: string; running?: string }>();
+  const documents = new Map<string, Known>();
   const keys = new Map<string, string>();
   const views = createViewMemory();
   // `running`: the status a document's run goes on in (as its upload's or retry's answer showed it), until
   // an answer shows another: then its run has ended, a change of the tenant's lists.
   const learn = (tenant: string, doc: unknown, how: 'read' | 'upload' | 'retry' = 'read') => {
-    const { [shape.idField]: id, status, filename } = (doc ?? {}) as Record<string, unknown>;
+    const { [shape.idField]: id, status, filename, created_at, updated_at } = (doc ?? {}) as Record<string, unknown>;
     if ((typeof id !== 'number' && typeof id !== 'string') || typeof status !== 'string') return;
     const known = documents.get(String(id));
     const owner = known?.tenant ?? tenant;
     const name = typeof filename === 'string' ? filename : known?.filename;
-    const base = { tenant: owner, ...(name !== undefined ? { filename: name } : {}) };
+    const created = millis(created_at) ?? known?.created;
+    const updated = millis(updated_at) ?? known?.updated;
+    const base = {
+      tenant: owner,
+      ...(name !== undefined ? { filename: name } : {}),
+      ...(created !== undefined ? { created } : {}),
+      ...(updated !== undefined ? { updated } : {}),
+    };
     let running = how === 'read' ? known?.running : status;
     if (how === 'read' && running !== undefined && status !== running) {
       views.changed(owner, CHANGES.ending(status));
@@ -157,6 +202,8 @@ export function createStateTracker(contract: Contract): StateTracker {
       } else if (shape.lists.includes(operation)) {
         const held = new Set([...documents.values()].filter((d) => d.tenant === tenant).map((d) => d.state));
         reached.push(...(held.size ? [...held].map((s) => `holding a document ${s}`) : ['holding no document']));
+        const tenants = [...documents.values()].filter((d) => d.tenant === tenant);
+        reached.push(...orderStates(tenants, shape.statuses.slice(1)));
         if (ok) {
           const pagination = (exchange.json as { pagination?: { page?: number; total_pages?: number } } | undefined)?.pagination;
           const names = [...documents.values()].filter((d) => d.tenant === tenant && d.filename !== undefined).map((d) => d.filename!);

@@ -32,6 +32,18 @@ export function accepted(partition: Partition): boolean {
   return id.startsWith('value: ') && !REFUSED_VALUES.has(id);
 }
 
+const REFUSED_OTHERS = new Set(['length: below minimum', 'length: above maximum', 'alphabet: outside the pattern', 'alphabet: NUL']);
+
+/**
+ * Whether the contract refuses every value of `partition` (a `400` naming its parameter): out of range or
+ * length, not a member, outside the pattern, NUL, a spelling not read either way.
+ */
+export function refused(partition: Partition): boolean {
+  const { id } = partition;
+  if (REFUSED_VALUES.has(id) || REFUSED_OTHERS.has(id)) return true;
+  return id.startsWith('spelling: ') && partition.sameAs === undefined;
+}
+
 /** The name of the pair of partition `a` of input `x` and `b` of `y`. */
 export const pairName = (x: ScalarInput, a: string, y: ScalarInput, b: string) => `${x.name} ${a} × ${y.name} ${b}`;
 

@@ -58,6 +58,7 @@ describe('the partition catalogue, derived from the contract', () => {
         'header X-Request-Id',
         'query (a name the contract does not list)',
         'query (pairs of parameters)',
+        'query (refused parameters together)',
       ],
       getDocument: ['header x-api-key', 'path document_id', 'header X-Request-Id'],
       retryDocument: ['header x-api-key', 'path document_id', 'header X-Request-Id'],
@@ -157,6 +158,12 @@ describe('classifying a sent request into the catalogue', () => {
       request(`${base}/get_documents?limit=5&limit=5`),
       ['query limit: presence: repeated', 'query limit: value: inside the range'],
     ],
+    [
+      'a page and a status_filter refused at once',
+      'listDocuments',
+      request(`${base}/get_documents?page=0&status_filter=Completed&limit=010`),
+      ['query (refused parameters together): refused: two or more parameters at once'],
+    ],
     ['a search holding NUL', 'listDocuments', request(`${base}/get_documents?search=a%00b`), ['query search: alphabet: NUL']],
     [
       'a cache-buster',
@@ -186,6 +193,12 @@ describe('classifying a sent request into the catalogue', () => {
     ],
   ])('puts %s in its partitions', (_, operation, sent, expected) => {
     expect(catalog.classify(operation, sent)).toEqual(expect.arrayContaining(expected));
+  });
+
+  it('does not count a spelling read either way as refused (one refused parameter is not several)', () => {
+    expect(catalog.classify('listDocuments', request(`${base}/get_documents?page=0&limit=010`))).not.toContain(
+      'query (refused parameters together): refused: two or more parameters at once',
+    );
   });
 
   const upload = (body: RequestBody, headers: Record<string, string> = {}) =>

@@ -2,7 +2,7 @@ import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { SentRequest } from '../definitions/exchange.js';
 import { contractFacts, filenameMaxLength } from '../rules/contract-facts.js';
-import { classifyPairs, pairPartitions } from './pairwise.js';
+import { classifyPairs, pairPartitions, refused } from './pairwise.js';
 import { type Partition, type ScalarInput, scalarInput } from './partitions.js';
 import { KEY_PARTITIONS, PROSE_PARAMETERS, UNKNOWN_PARAMETER } from './prose-partitions.js';
 import { classifyUpload, type UploadFacts, uploadPartitions } from './upload-partitions.js';
@@ -48,6 +48,13 @@ const UNKNOWN_INPUT = 'query (a name the contract does not list)';
 /** The pairs of partitions of two query parameters (inputs/pairwise.ts). */
 export const PAIRS_INPUT = 'query (pairs of parameters)';
 const KEY_INPUT = (name: string) => `header ${name}`;
+/** Several of one request's query parameters refused at once: its `400` names every one in `errors`. */
+export const REFUSED_TOGETHER_INPUT = 'query (refused parameters together)';
+const REFUSED_TOGETHER: Partition = {
+  id: 'refused: two or more parameters at once',
+  source: 'errors.validation-400',
+  drawnBy: 'the oracle’s sequence of what real clients send',
+};
 
 function apiKeyHeader(contract: Contract, definition: OpenAPIV3_1.OperationObject): string | undefined {
   const schemes = contract.document.components?.securitySchemes ?? {};
@@ -108,7 +115,10 @@ export function partitionCatalog(contract: Contract, options: CatalogOptions = {
       ...scalars.map((s) => ({ input: s.input, partitions: s.partitions })),
       ...(hasQuery ? [{ input: UNKNOWN_INPUT, partitions: [UNKNOWN_PARAMETER] }] : []),
       ...(paired.length > 1
-        ? [{ input: PAIRS_INPUT, partitions: pairPartitions(paired, "the oracle's covering sequence of lists, the sequences") }]
+        ? [
+            { input: PAIRS_INPUT, partitions: pairPartitions(paired, "the oracle's covering sequence of lists, the sequences") },
+            { input: REFUSED_TOGETHER_INPUT, partitions: [REFUSED_TOGETHER] },
+          ]
         : []),
       ...(multipart
         ? [
@@ -146,6 +156,8 @@ export function partitionCatalog(contract: Contract, options: CatalogOptions = {
           paired.map((s) => byInput.get(s) ?? []),
         ))
           found.push(partitionName(PAIRS_INPUT, pair));
+      const refusedIn = (s: ScalarInput) => (byInput.get(s) ?? []).some((id) => s.partitions.some((p) => p.id === id && refused(p)));
+      if (paired.length > 1 && paired.filter(refusedIn).length > 1) found.push(partitionName(REFUSED_TOGETHER_INPUT, REFUSED_TOGETHER.id));
       if (hasQuery) {
         const known = new Set([...scalars.filter((s) => s.location === 'query').map((s) => s.name), misplacedQuery]);
         if ([...url.searchParams.keys()].some((k) => !known.has(k))) found.push(partitionName(UNKNOWN_INPUT, UNKNOWN_PARAMETER.id));

@@ -1,3 +1,7 @@
+import type { Contract } from '@docproc-kit/contract/load-contract.js';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { refused } from '../inputs/pairwise.js';
+import { partitionCatalog } from '../inputs/partition-catalog.js';
 import { type FileSpec, type Op, plainFile } from './ops.js';
 
 // The oracle's fixed sequence of what real clients send, each block an input class of the partition
@@ -13,6 +17,15 @@ const upload = (files: FileSpec[]): Op => ({
   idempotency: null,
   requestId: null,
 });
+const byToken: Op = {
+  kind: 'list',
+  tenant: 0,
+  auth: 'own',
+  // The sequence's token alone: every document of the sequence, in the target's order.
+  params: [{ param: 0, value: { cut: { doc: 0, from: 'filename', before: 0, after: 0, spelling: 'same' } } }],
+  extra: 'none',
+  requestId: null,
+};
 const get = (doc: number): Op => ({ kind: 'get', tenant: 0, auth: 'own', doc: { doc, spelling: 0 }, requestId: null });
 const listByName = (doc: number): Op => ({
   kind: 'list',
@@ -27,24 +40,51 @@ const listByName = (doc: number): Op => ({
 const DECOMPOSED: FileSpec = { ...plainFile('text', 'nfd'), before: 'Cafe\u0301 ', after: ' re\u0301sume\u0301' };
 
 /**
- * The sequence (its documents are D1, D2, ... in upload order).
- * @example clientInputsSequence().filter((op) => op.kind === 'upload').length
+ * A list with a refused value of every query parameter at once (the first refused partition of each that has
+ * a value; `partition` indexes the ones with a value, as OracleInputs lists them): its `400` names each one.
  */
-export function clientInputsSequence(): Op[] {
+function everyParameterRefused(contract: Contract): Op[] {
+  const catalog = partitionCatalog(contract);
+  const params = ((contract.operation('listDocuments')?.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter(
+    (p) => p.in === 'query',
+  );
+  const chosen = params.flatMap((p, param) => {
+    const valued = (catalog.scalar('listDocuments', `query ${p.name}`)?.partitions ?? []).filter((q) => q.value !== undefined);
+    const partition = valued.findIndex(refused);
+    return partition === -1 ? [] : [{ param, value: { partition } }];
+  });
+  return chosen.length > 1 ? [{ kind: 'list', tenant: 0, auth: 'own', params: chosen, extra: 'none', requestId: null }] : [];
+}
+
+/**
+ * The sequence for `contract` (its documents are D1, D2, ... in upload order).
+ * @example clientInputsSequence(contract).filter((op) => op.kind === 'upload').length
+ */
+export function clientInputsSequence(contract: Contract): Op[] {
   return [
-    // D1: its name comes back byte for byte, in the upload's answer, the read and a search by it.
+    // D1, then D2: D1 retried once both ended, so the older one changes after the newer one; listed while
+    // it runs again and once it ended later: still in upload order, newest first, whatever updated_at says.
+    upload([plainFile('text', 'older')]),
+    upload([plainFile('text', 'newer')]),
+    { kind: 'wait' },
+    { kind: 'retry', tenant: 0, auth: 'own', doc: { doc: 0, spelling: 0 }, requestId: null },
+    byToken,
+    { kind: 'wait' },
+    byToken,
+    // D3: its name comes back byte for byte, in the upload's answer, the read and a search by it.
     upload([DECOMPOSED]),
-    get(0),
-    listByName(0),
-    // D2 and D3: two parts of one name are two documents, both found by it.
-    upload([plainFile('text', 'same'), plainFile('text', 'same')]),
-    get(1),
     get(2),
-    listByName(1),
+    listByName(2),
+    // D4 and D5: two parts of one name are two documents, both found by it.
+    upload([plainFile('text', 'same'), plainFile('text', 'same')]),
+    get(3),
+    get(4),
+    listByName(3),
     // A 0-byte part beside good ones: the upload is refused whole (a 0-byte file has no type), nothing stored.
     upload([plainFile('text', 'good'), plainFile('empty', 'empty'), plainFile('text', 'good')]),
-    // D4 and D5: each a byte over half the per-file limit, together over it: accepted, as the limit is per file.
+    // D6 and D7: each a byte over half the per-file limit, together over it: accepted, as the limit is per file.
     upload([plainFile('over-half-size', 'half'), plainFile('over-half-size', 'half')]),
-    listByName(3),
+    listByName(5),
+    ...everyParameterRefused(contract),
   ];
 }

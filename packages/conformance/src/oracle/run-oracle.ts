@@ -149,7 +149,7 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
     // Then what real clients send (client-inputs-sequence.ts, short, so a small budget still reaches it),
     // each operation through each way of sending the key and each X-Request-Id (sweep.ts), and every pair
     // of the list's accepted parameter partitions (pairs-sequence.ts).
-    examples: [FIRST_SEQUENCE, clientInputsSequence(), sweepSequence(requestIds.length), pairsSequence(settings.contract)],
+    examples: [FIRST_SEQUENCE, clientInputsSequence(settings.contract), sweepSequence(requestIds.length), pairsSequence(settings.contract)],
     maxShrinkMs: MAX_ORACLE_SHRINK_MS,
     ...settings,
     start: (n) => {
