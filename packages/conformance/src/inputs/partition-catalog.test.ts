@@ -252,6 +252,11 @@ describe('classifying a sent request into the catalogue', () => {
       },
       ['upload: field: a text part (no filename) under files[], alone'],
     ],
+    [
+      'a name in decomposed Unicode (e + U+0301)',
+      { kind: 'files', parts: [{ field: 'files[]', filename: 'Cafe\u0301.pdf', contentType: 'application/pdf', data: pdf }] },
+      ['upload part: name: non-ASCII', 'upload part: name: decomposed Unicode (not NFC)'],
+    ],
     ['no body at all', { kind: 'raw', data: new Uint8Array() }, ['upload: body: empty']],
   ])('puts an upload of %s in its partitions', (_, body, expected) => {
     expect(upload(body)).toEqual(expect.arrayContaining(expected));

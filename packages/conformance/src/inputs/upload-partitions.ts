@@ -44,6 +44,7 @@ const short = (type: string) => type.split('/')[1]!.toUpperCase();
 /** The upload's partitions (`body`) and each part's (`part`), with the rules that say them. */
 export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part: Partition[] } {
   const sequences = 'the oracle’s uploads';
+  const clients = 'the oracle’s sequence of what real clients send';
   const body: Partition[] = [
     { id: 'parts: none', source: 'schema minItems', drawnBy: sequences },
     { id: 'parts: one', source: 'schema minItems', drawnBy: sequences },
@@ -83,6 +84,8 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
     { id: 'name: extension of another type', source: 'upload.type-from-bytes', drawnBy: sequences },
     { id: 'name: no extension', source: 'upload.type-from-bytes', drawnBy: sequences },
     { id: 'name: non-ASCII', source: 'upload.filename-verbatim', drawnBy: sequences },
+    // As macOS sends names: `e` + U+0301, which a store or framework that normalizes to NFC changes.
+    { id: 'name: decomposed Unicode (not NFC)', source: 'upload.filename-verbatim', drawnBy: clients },
     { id: 'name: written as filename*', source: 'upload.filename-verbatim', drawnBy: sequences },
     { id: 'name: holding NUL', source: 'upload.filename-no-nul', drawnBy: sequences },
     ...(facts.maxFilename !== undefined
@@ -146,6 +149,7 @@ function classifyPart(facts: UploadFacts, p: SentPart): string[] {
   if (extension === undefined) out.push('name: no extension');
   else if (type && !EXTENSIONS[type]?.includes(extension)) out.push('name: extension of another type');
   if (nonAscii(name)) out.push('name: non-ASCII');
+  if (name.normalize('NFC') !== name) out.push('name: decomposed Unicode (not NFC)');
   if (p.star) out.push('name: written as filename*');
   if (name.includes('\u0000')) out.push('name: holding NUL');
   const length = [...name].length;
