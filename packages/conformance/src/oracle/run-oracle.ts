@@ -33,7 +33,10 @@ export interface OracleRunSettings extends Omit<OracleEnv, 'operations' | 'fileF
 
 /** What an oracle run did. */
 export interface OracleRunResult {
+  /** Sequences played: the fixed ones, the random ones and those shrinking tried. */
   sequences: number;
+  /** How many of them were the fixed part's (every one played on every run). */
+  fixed: number;
   requests: number;
   /** Reads sent again because a document changed while they were answered. */
   inconclusive: number;
@@ -141,13 +144,13 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
   const keys = [settings.keys.primary, ...(settings.keys.secondary !== undefined ? [settings.keys.secondary] : [])];
   const { maxFilename, requestIds } = contractInputs(settings.contract, 'probe');
   let inconclusive = 0;
-  const { sequences, requests } = await searchSequences({
+  const { sequences, requests, fixed } = await searchSequences({
     area: 'oracle',
     differs: "whose answers differ from the reference core's",
     arbitrary: fc.array(opArbitrary, { minLength: 1, maxLength: settings.maxSteps ?? 12 }),
-    // Then each operation through each way of sending the key and each X-Request-Id (sweep.ts), and every
-    // pair of the list's accepted parameter partitions (pairs-sequence.ts).
-    examples: [FIRST_SEQUENCE, sweepSequence(requestIds.length), pairsSequence(settings.contract)],
+    // Beside the first, each operation through each way of sending the key and each X-Request-Id (sweep.ts),
+    // and every pair of the list's accepted parameter partitions (pairs-sequence.ts): all three at once.
+    fixed: [FIRST_SEQUENCE, sweepSequence(requestIds.length), pairsSequence(settings.contract)],
     maxShrinkMs: MAX_ORACLE_SHRINK_MS,
     ...settings,
     start: (n) => {
@@ -168,5 +171,5 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
       await seq.twin.close();
     },
   });
-  return { sequences, requests, inconclusive };
+  return { sequences, fixed, requests, inconclusive };
 }

@@ -40,7 +40,7 @@ describe('the model of the contract', () => {
       for (const check of declared.filter((c) => !kit.judge.evaluated(c))) {
         kit.judge.notExercised(
           check,
-          `the ${sequences} random sequence(s) --model-runs and --model-time-ms allowed gave no occasion for it`,
+          `the ${sequences} sequence(s) (the fixed walk, then those --model-runs and --model-time-ms allowed) gave no occasion for it`,
         );
       }
     },

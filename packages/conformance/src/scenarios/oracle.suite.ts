@@ -35,7 +35,7 @@ describe('the reference core as an oracle', () => {
       for (const check of declared.filter((c) => !kit.judge.evaluated(c)))
         kit.judge.notExercised(
           check,
-          `the ${sequences} random sequence(s) --oracle-runs and --oracle-time-ms allowed gave no occasion for it`,
+          `the ${sequences} sequence(s) (the fixed ones, then those --oracle-runs and --oracle-time-ms allowed) gave no occasion for it`,
         );
     },
   );
