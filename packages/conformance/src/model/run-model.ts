@@ -39,6 +39,8 @@ export interface ModelRunSettings {
   runs: number;
   /** How long to start new sequences for (and, once one fails, how long to look for a shorter one). */
   timeMs: number;
+  /** Called once the fixed walk has ended with no difference, with how long it took. */
+  onFixedEnd?(ms: number): void;
   /** How many commands a sequence has at most (default 20). */
   maxCommands?: number;
   /** See {@link RunEnv.changeGapMs} (default 20 ms). */

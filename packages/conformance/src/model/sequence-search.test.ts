@@ -11,7 +11,7 @@ import { type SequenceSearch, searchSequences } from './sequence-search.js';
 // sends whatever the target's speed (the fixed part), and what the time budget bounds (the random part).
 
 const check = defineCheck({ id: 'oracle.list', profile: 'full', area: 'oracle', description: 'test check', rules: [] });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface Played {
   log: Step[];

@@ -35,6 +35,8 @@ export interface SequenceSearch<I, S extends PlayedSequence> {
   http: Pick<Http, 'transport'>;
   reproDir: string;
   reproShownAs?: string;
+  /** Called once every fixed sequence has ended with no difference, with how long they took. */
+  onFixedEnd?(ms: number): void;
   /** Makes the `n`th sequence (1-based). */
   start(n: number): S;
   /** Plays the input on the sequence; throws a ConformanceFailure for a difference. */
@@ -103,6 +105,7 @@ export async function searchSequences<I, S extends PlayedSequence>(search: Seque
   // Of fixed sequences failing side by side, the first of the list is kept, and replayed so fast-check shrinks it.
   const failedFixed = fixedFound.findIndex((f) => f !== undefined);
   if (failedFixed >= 0) keep(fixedFound[failedFixed]!);
+  else search.onFixedEnd?.(fixedMs);
   const deadline = Date.now() + search.timeMs;
   const property = fc.asyncProperty(search.arbitrary, async (input) => {
     if (fatal || Date.now() > (failure ? shrinkDeadline : deadline)) return true;

@@ -27,6 +27,8 @@ export interface OracleRunSettings extends Omit<OracleEnv, 'operations' | 'fileF
   runs: number;
   /** How long to start new sequences for (a failing one is then shrunk for at most {@link MAX_ORACLE_SHRINK_MS}). */
   timeMs: number;
+  /** Called once the fixed sequences have ended with no difference. */
+  onFixedEnd?(ms: number): void;
   /** Steps a sequence has at most (default 12). */
   maxSteps?: number;
 }
