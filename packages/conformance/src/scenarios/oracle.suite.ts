@@ -12,7 +12,7 @@ describe('the reference core as an oracle', () => {
     `random sequences${kit.config.secondApiKey !== undefined ? ' by two tenants' : ''} sent to the target and to the reference core in lockstep get the same answers`,
     { profile: 'full', checks: declared },
     async ({ notExercised }) => {
-      const what = "the oracle's fixed sequences (the first, the sweep, the pairs)";
+      const what = "the oracle's fixed sequences (the first, the clients' inputs, the sweep, the pairs)";
       kit.judge.fixedPart({ what, ended: false });
       // The twin is the reference core of the bundled contract: against another contract version it is no oracle.
       if (JSON.stringify(contractValuesOf(kit.config.contractDocument as never)) !== JSON.stringify(CONTRACT_VALUES))
