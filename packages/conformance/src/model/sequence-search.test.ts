@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defineCheck } from '../definitions/check.js';
+import type { Check } from '../definitions/check.js';
 import { DIRECT } from '../definitions/transport-settings.js';
 import { ConformanceFailure } from '../definitions/verdict.js';
 import type { Step } from './sequence-context.js';
@@ -10,7 +10,8 @@ import { type SequenceSearch, searchSequences } from './sequence-search.js';
 // The driver the model and oracle runs share, played on sequences that only sleep and log: what every run
 // sends whatever the target's speed (the fixed part), and what the time budget bounds (the random part).
 
-const check = defineCheck({ id: 'oracle.list', profile: 'full', area: 'oracle', description: 'test check', rules: [] });
+// Not registered (defineCheck): the catalog's own oracle.list stays the only one of that id.
+const check: Check = { id: 'oracle.list', profile: 'full', area: 'oracle', description: 'test check', rules: [] };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface Played {
