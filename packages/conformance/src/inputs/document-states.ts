@@ -27,6 +27,9 @@ export const ORDER_STATES = {
   retried: 'holding an older document retried after a newer one changed',
 } as const;
 
+/** Whether reaching `state` takes another tenant's key (`--second-api-key`). */
+export const needsSecondTenant = (state: string) => state === OTHER_TENANT || state.endsWith(" of another tenant's upload");
+
 interface Shape {
   statuses: string[];
   /** The property a document's id travels in: named as the path parameter that takes it (`document_id`). */

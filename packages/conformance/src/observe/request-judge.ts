@@ -1,11 +1,13 @@
-import { checks } from '@docproc-kit/conformance/checks/index.js';
-import type { AnyCheck } from '@docproc-kit/conformance/definitions/check.js';
-import { fail } from '@docproc-kit/conformance/definitions/check.js';
-import { describeResponse, show } from '@docproc-kit/conformance/definitions/describe.js';
-import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
+import { readInteger } from '@docproc-kit/contract/decimal-integer.js';
 import type { Contract, ContractOperation } from '@docproc-kit/contract/load-contract.js';
+import { pathTemplate } from '@docproc-kit/contract/path-template.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { SeenExchange } from './observed-exchange.js';
+import { checks } from '../checks/index.js';
+import type { AnyCheck } from '../definitions/check.js';
+import { fail } from '../definitions/check.js';
+import { describeResponse, show } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import type { ObservedExchange } from './observed-exchange.js';
 import type { Verdict } from './verdicts.js';
 
 /** The suite's check that says how the service must answer a request broken in this operation's way. */
@@ -15,42 +17,19 @@ const INVALID_PARAMETER_CHECK: Record<string, AnyCheck> = {
   retryDocument: checks.retry.rejectsInvalidId,
 };
 
-// Parameters are text on the wire; an integer is plain decimal digits, as the reference server reads one.
+// Parameters are text on the wire; an integer's is read by the contract's rule, a leading zero or `+`
+// (which the contract lets a service read either way) as the number, so only what every service refuses is
+// the client's violation.
 function typed(schema: OpenAPIV3_1.SchemaObject | undefined, raw: string): unknown {
-  const type = schema?.type;
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
-  return raw;
-}
-
-function pathValues(op: ContractOperation, pathname: string): Map<string, string> {
-  const names: string[] = [];
-  const pattern = op.path
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      if (!part.startsWith('{')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(part.slice(1, -1));
-      return '([^/]+)';
-    })
-    .join('');
-  const match = new RegExp(`^${pattern}$`).exec(pathname);
-  const values = new Map<string, string>();
-  names.forEach((name, i) => {
-    const raw = match?.[i + 1];
-    if (raw === undefined) return;
-    try {
-      values.set(name, decodeURIComponent(raw));
-    } catch {
-      values.set(name, raw);
-    }
-  });
-  return values;
+  if (schema?.type !== 'integer') return raw;
+  return readInteger(raw, { plus: true }) ?? raw;
 }
 
 /** Every way the request's parameters break their documented schemas (empty when none). */
-function parameterProblems(op: ContractOperation, seen: SeenExchange, headers: Headers, contract: Contract): string[] {
+function parameterProblems(op: ContractOperation, seen: ObservedExchange, headers: Headers, contract: Contract): string[] {
   const [pathname, search = ''] = seen.url.split(/\?(.*)/s) as [string, string?];
   const query = new URLSearchParams(search);
-  const path = pathValues(op, pathname);
+  const path = pathTemplate(op.path).values(pathname) ?? new Map<string, string>();
   const problems: string[] = [];
   for (const p of (op.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[]) {
     const schema = p.schema as OpenAPIV3_1.SchemaObject | undefined;
@@ -85,7 +64,7 @@ function documentedFields(op: ContractOperation): { names: string[]; required: s
  * suite's check for it, and the service answering it with a success is a service violation of that check.
  * @example judgeRequest(seen, exchange, contract).filter((v) => v.kind === 'violation' && v.side === 'client')
  */
-export function judgeRequest(seen: SeenExchange, exchange: Exchange, contract: Contract): Verdict[] {
+export function judgeRequest(seen: ObservedExchange, exchange: Exchange, contract: Contract): Verdict[] {
   const target = exchange.target;
   if (target.kind !== 'operation') return [];
   const op = contract.operation(target.operationId!)!;
