@@ -20,7 +20,8 @@ const importsIn = (dir: string, keep: (file: string) => boolean = (f) => !isTest
 /**
  * The suite's folders from the bottom up: each imports only the folders before it. Definitions (a check,
  * a verdict, the config, what an exchange is) know nothing of how requests are sent; the transport knows
- * nothing of checks; the harness is what a scenario file is written in; the run loads scenario files by path.
+ * nothing of checks; the harness is what a scenario file is written in; observe judges traffic seen instead of sent (the
+ * proxy's), with the checks and the reports; the run loads scenario files by path.
  */
 const SUITE_LAYERS = [
   'rules',
@@ -34,6 +35,7 @@ const SUITE_LAYERS = [
   'harness',
   'scenarios',
   'report',
+  'observe',
   'run',
 ];
 

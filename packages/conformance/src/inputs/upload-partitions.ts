@@ -55,6 +55,11 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
           { id: 'parts: above the file limit', source: 'x-default-limits max_files', drawnBy: sequences },
         ]
       : []),
+    { id: 'names: two parts with the same name', source: 'upload.202-one-per-file', drawnBy: clients },
+    { id: 'parts: a 0-byte file beside others', source: 'upload.all-or-nothing', drawnBy: clients },
+    ...(facts.maxFileBytes !== undefined
+      ? [{ id: 'size: each part under the per-file limit, together over it', source: 'x-default-limits max_file_bytes', drawnBy: clients }]
+      : []),
     { id: `field: another name than ${facts.fileField}`, source: 'upload.only-files-field', drawnBy: sequences },
     { id: 'field: a text part (no filename) under another name', source: 'upload.only-files-field', drawnBy: 'the upload scenarios' },
     {
@@ -121,6 +126,13 @@ export function classifyUpload(facts: UploadFacts, body: RequestBody | undefined
     else found.body.add('parts: several');
     if (facts.maxFiles !== undefined && files.length === facts.maxFiles) found.body.add('parts: at the file limit');
     if (facts.maxFiles !== undefined && files.length > facts.maxFiles) found.body.add('parts: above the file limit');
+    const names = files.flatMap((p) => (p.filename !== undefined ? [p.filename] : []));
+    if (new Set(names).size < names.length) found.body.add('names: two parts with the same name');
+    if (files.length > 1 && files.some((p) => p.data.length === 0) && files.some((p) => p.data.length > 0))
+      found.body.add('parts: a 0-byte file beside others');
+    const max = facts.maxFileBytes;
+    if (max !== undefined && files.every((p) => p.data.length <= max) && files.reduce((n, p) => n + p.data.length, 0) > max)
+      found.body.add('size: each part under the per-file limit, together over it');
     if (parts.some((p) => p.field !== facts.fileField)) found.body.add(`field: another name than ${facts.fileField}`);
     if (parts.some((p) => p.field !== facts.fileField && p.filename === undefined))
       found.body.add('field: a text part (no filename) under another name');

@@ -36,5 +36,15 @@ export function clientInputsSequence(): Op[] {
     upload([DECOMPOSED]),
     get(0),
     listByName(0),
+    // D2 and D3: two parts of one name are two documents, both found by it.
+    upload([plainFile('text', 'same'), plainFile('text', 'same')]),
+    get(1),
+    get(2),
+    listByName(1),
+    // A 0-byte part beside good ones: the upload is refused whole (a 0-byte file has no type), nothing stored.
+    upload([plainFile('text', 'good'), plainFile('empty', 'empty'), plainFile('text', 'good')]),
+    // D4 and D5: each a byte over half the per-file limit, together over it: accepted, as the limit is per file.
+    upload([plainFile('over-half-size', 'half'), plainFile('over-half-size', 'half')]),
+    listByName(3),
   ];
 }
