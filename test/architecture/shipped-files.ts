@@ -54,11 +54,17 @@ export function reachedFiles(dir: string, roots: string[]): Set<string> {
   return reached;
 }
 
-/** The packages a set of shipped files names: bare import specifiers and `'name/...'` string literals (resolved paths). */
+/**
+ * The packages a set of shipped files names: bare import specifiers and `'name/...'` string literals (resolved
+ * paths), in each compiled file and in the source it was compiled from (whose type-only imports compile away).
+ */
 export function namedPackages(dir: string, files: Iterable<string>): Set<string> {
   const named = new Set<string>();
-  for (const file of files) {
-    if (!/\.(m?js|d\.ts)$/.test(file)) continue;
+  const sources = [...files].flatMap((file) =>
+    file.endsWith('.js') ? [file, file.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')] : [file],
+  );
+  for (const file of sources) {
+    if (!/\.(m?js|d\.ts|ts)$/.test(file) || !existsSync(join(dir, file))) continue;
     for (const m of readFileSync(join(dir, file), 'utf8').matchAll(/['"]((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)(?:\/[^'"]*)?['"]/g))
       named.add(m[1]!);
   }
