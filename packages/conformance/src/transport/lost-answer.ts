@@ -22,6 +22,8 @@ export interface HopCheck {
 }
 
 const how = (answer: NoAnswer) => `${answer.error}${answer.sentWhole ? ' after the whole request was sent' : ''}`;
+// A success the proxy lost was made once already: the target may hold what the request made twice.
+const twice = (status: number) => (status < 300 ? ` (sent more than once, the target may hold what it made twice)` : '');
 
 /**
  * Sends a request whose answer was lost through the forward proxy `proxy` (`lost`: reset, or closed empty)
@@ -42,7 +44,7 @@ export async function checkHops(
   if (!('error' in direct))
     return {
       answer: direct,
-      said: `the proxy ${shown} lost the target's ${direct.status} (${how(lost)}): sent directly, without the proxy, it arrived. A target that answers before it has read the whole body and closes makes a proxy pass a reset on instead of the answer; one that reads the rest before closing (nginx's lingering close) keeps it`,
+      said: `the proxy ${shown} lost the target's ${direct.status} (${how(lost)}): sent directly, without the proxy, it arrived${twice(direct.status)}. A target that answers before it has read the whole body and closes makes a proxy pass a reset on instead of the answer; one that reads the rest before closing (nginx's lingering close) keeps it`,
     };
   if (!direct.unreachable)
     return {
@@ -53,7 +55,7 @@ export async function checkHops(
   if (!('error' in again))
     return {
       answer: again,
-      said: `the connection through the proxy ${shown} ended without an answer (${how(lost)}); sent again through it, the target's ${again.status} arrived (the target cannot be reached without the proxy to tell which hop lost it: ${direct.error})`,
+      said: `the connection through the proxy ${shown} ended without an answer (${how(lost)}); sent again through it, the target's ${again.status} arrived (the target cannot be reached without the proxy to tell which hop lost it: ${direct.error})${twice(again.status)}`,
     };
   return {
     answer: again,
