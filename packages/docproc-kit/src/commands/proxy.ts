@@ -7,7 +7,7 @@ import { onShutdown } from '../lifecycle/shutdown.js';
 import type { Judging } from '../proxy/judging.js';
 import { createProxyServer } from '../proxy/proxy-server.js';
 import { createRecordingWriter, type FlushResult } from '../proxy/recorder.js';
-import { createWorkerJudging } from '../proxy/worker-judging.js';
+import { createWorkerJudging } from '../proxy/judging-thread-handle.js';
 import { describeRecording } from '../recording/seed-recording.js';
 import { integerOption, portOption } from './number-options.js';
 import { exitOnUsageError } from './usage-error.js';
