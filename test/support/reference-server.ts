@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { ConnectionCounts } from 'docproc-kit/http/connection-limits.js';
-import { type HttpTimeouts, listen } from 'docproc-kit/http/http-server.js';
-import type { LingeringLimits, OnLingerEnd } from 'docproc-kit/http/lingering-close.js';
+import { type HttpTimeouts, type LingeringLimits, listen, type OnLingerEnd } from 'docproc-kit/http/http-server.js';
 import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from 'docproc-kit/server/service.js';
 import { type Logger, pino } from 'pino';
 

@@ -5,6 +5,9 @@ import { requestIdOf } from '@docproc-kit/reference/http/request-id.js';
 import { type ConnectionCounts, type ConnectionEvent, limitConnections } from './connection-limits.js';
 import { createDrain } from './drain.js';
 import { DEFAULT_LINGERING, type LingeringLimits, lingeringResponse, type OnLingerEnd } from './lingering-close.js';
+
+export type { LingeringLimits, OnLingerEnd } from './lingering-close.js';
+
 import { answerProblem, protocolError, rawProblemAnswer } from './problem-answer.js';
 import { refuseUnavailable } from './unavailable.js';
 
