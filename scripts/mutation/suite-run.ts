@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { runConformance, UsageError } from '@docproc-kit/conformance';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
-import { createDocprocFetch } from '@docproc-kit/msw/docproc-fetch.js';
+import { createDocprocFetch } from '@docproc-kit/msw/fetch';
 import { bridgeFetch } from '@docproc-kit/test-support/fetch-bridge.js';
 
 // As the fetch mock's own conformance test (packages/msw/src/fetch-conformance.test.ts).

@@ -3,6 +3,7 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { type Manifest, resolvedByName, undeclaredImports, wildcardEntries } from './declared-entries.js';
 import { cycles, folderEdges, importsOf, isTest, type SourceImport, sourceFiles } from './import-graph.js';
 
 // The layout is the architecture: these tests read every import of every package, so a folder that
@@ -19,7 +20,8 @@ const importsIn = (dir: string, keep: (file: string) => boolean = (f) => !isTest
 /**
  * The suite's folders from the bottom up: each imports only the folders before it. Definitions (a check,
  * a verdict, the config, what an exchange is) know nothing of how requests are sent; the transport knows
- * nothing of checks; the harness is what a scenario file is written in; the run loads scenario files by path.
+ * nothing of checks; the harness is what a scenario file is written in; observe judges traffic seen instead of sent (the
+ * proxy's), with the checks and the reports; the run loads scenario files by path.
  */
 const SUITE_LAYERS = [
   'rules',
@@ -33,6 +35,7 @@ const SUITE_LAYERS = [
   'harness',
   'scenarios',
   'report',
+  'observe',
   'run',
 ];
 
@@ -84,5 +87,53 @@ describe('what each package ships', () => {
       .filter((i) => i.to && owner(i.to) !== owner(i.from))
       .map((i) => `${i.from} imports ${i.specifier}`);
     expect(reaching).toEqual([]);
+  });
+
+  const workspaceManifests = (): Manifest[] =>
+    (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).workspaces as string[]).map((w) =>
+      JSON.parse(readFileSync(join(root, w, 'package.json'), 'utf8')),
+    );
+  /** A file that ships: the TypeScript of a package's src/, tests aside (what the build compiles into dist/). */
+  const shipped = (file: string) => /^packages\/[^/]+\/src\//.test(file) && file.endsWith('.ts') && !isTest(file);
+
+  it.each(packages)('%s: its exports name every entry (no pattern such as ./*.js)', (pkg) => {
+    expect(wildcardEntries(manifest(pkg))).toEqual([]);
+  });
+
+  it('every import of a package by name is an entry its exports declare, and shipped code imports only the installed ones', () => {
+    const byName = ['packages', 'test', 'bench', 'scripts'].flatMap((dir) =>
+      sourceFiles(root, dir).flatMap((file) => [
+        ...importsOf(root, file),
+        ...resolvedByName(readFileSync(join(root, file), 'utf8')).map((specifier) => ({ from: file, specifier })),
+      ]),
+    );
+    expect(undeclaredImports(byName, workspaceManifests(), shipped)).toEqual([]);
+  });
+
+  it.each([
+    { name: 'an internal module no entry names', specifier: '@docproc-kit/suite/checks/index.js', from: 'packages/kit/src/proxy/judge.ts' },
+    {
+      name: 'a repository-only entry, from shipped code',
+      specifier: '@docproc-kit/suite/proofs/mutants.js',
+      from: 'packages/kit/src/proxy/judge.ts',
+    },
+  ])('the check fails on $name', ({ specifier, from }) => {
+    const suite: Manifest = {
+      name: '@docproc-kit/suite',
+      exports: {
+        '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+        './observe': { 'docproc-source': './src/observe/index.ts', default: './dist/observe/index.js' },
+        './proofs/mutants.js': { 'docproc-source': './proofs/mutants.ts' },
+      },
+    };
+    expect(undeclaredImports([{ from, specifier }], [suite], shipped)).toEqual([expect.stringContaining(`${from} imports ${specifier}`)]);
+    // The same package's declared entries pass, and a test may use the repository-only one.
+    const declared = [
+      { from, specifier: '@docproc-kit/suite' },
+      { from, specifier: '@docproc-kit/suite/observe' },
+      { from: 'packages/kit/src/proxy/judge.test.ts', specifier: '@docproc-kit/suite/proofs/mutants.js' },
+      { from, specifier: 'undici' },
+    ];
+    expect(undeclaredImports(declared, [suite], shipped)).toEqual([]);
   });
 });

@@ -24,4 +24,28 @@ describe('a target that never finishes an answer', () => {
       await target.close();
     }
   }, 260_000);
+
+  // A backend whose database hangs behind a healthy gateway: the CLI's probe gets a valid list page, every
+  // later request drips a byte a second.
+  it('that answered the probe gets its verdict in minutes too: exit 2, the last request answered named, and a report', async () => {
+    const target = await startHostileTarget('hang-after-probe');
+    try {
+      const started = Date.now();
+      const run = await runSuite(['--base-url', target.baseUrl, '--api-key', 'k'], { timeoutMs: 230_000 });
+      const seconds = (Date.now() - started) / 1000;
+      expect(run.code, run.output).toBe(2);
+      expect(run.output).toMatch(
+        /^docproc conformance: no complete answer from the target in 30 s: 5 requests in a row got none .*the last request answered was GET \/api\/v1\/documents\/get_documents at /m,
+      );
+      expect(run.output).toContain('UNAVAILABLE (target unavailable: exit 2)');
+      expect(run.report?.stopped, run.output).toMatchObject({
+        reason: 'unavailable',
+        lastAnswered: { request: 'GET /api/v1/documents/get_documents', at: expect.any(Number) },
+      });
+      expect(seconds).toBeLessThan(180);
+      console.log(`target hung after its probe, default run: exit 2 in ${seconds.toFixed(1)} s`);
+    } finally {
+      await target.close();
+    }
+  }, 240_000);
 });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
-import { createDocprocFetch, type DocprocFetch } from '@docproc-kit/msw/docproc-fetch.js';
+import { createDocprocFetch, type DocprocFetch } from '@docproc-kit/msw/fetch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocprocClient, type DocprocClientOptions } from './index.js';
 

@@ -6,7 +6,7 @@ import { type AddressInfo, createServer as createNetServer, type Server, type So
 import { gzipSync } from 'node:zlib';
 
 /** The hostile answers, by name. */
-export type HostileKind = 'huge-body' | 'endless-chunked' | 'gzip-bomb' | 'drip' | 'invalid-utf8';
+export type HostileKind = 'huge-body' | 'endless-chunked' | 'gzip-bomb' | 'drip' | 'invalid-utf8' | 'hang-after-probe';
 
 export const GIB = 1024 ** 3;
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);
@@ -41,17 +41,30 @@ function drip(socket: Socket): void {
   socket.on('close', () => clearInterval(timer));
 }
 
+/** The first request's answer: an empty list page, as the contract's `pastTheEnd` example, and the connection closed. */
+function listPage(socket: Socket): void {
+  const body = JSON.stringify({ documents: [], pagination: { page: 1, limit: 1, total: 0, total_pages: 0 } });
+  socket.end(
+    `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-request-id: r\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
- * Starts a target that answers every request with `kind`.
+ * Starts a target that answers every request with `kind`; `hang-after-probe` answers its first request
+ * (the CLI's probe) with a valid list page, then drips every later answer (a backend whose database hung
+ * behind a healthy gateway).
  * @example const target = await startHostileTarget('gzip-bomb'); ... await target.close();
  */
 export async function startHostileTarget(kind: HostileKind): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let server: Server;
-  if (kind === 'drip') {
+  if (kind === 'drip' || kind === 'hang-after-probe') {
+    let connections = 0;
     server = createNetServer((socket) => {
+      const first = kind === 'hang-after-probe' && connections++ === 0;
       socket.on('data', () => {});
-      drip(socket);
+      if (first) socket.once('data', () => listPage(socket));
+      else drip(socket);
     });
   } else {
     server = createHttpServer((req, res) => {

@@ -5,13 +5,21 @@ import { composeMutations, type Mutation } from '@docproc-kit/test-support/mutat
 import type { ConformanceOptions } from '../src/definitions/config.js';
 import type { Proofs } from '../src/rules/matrix.js';
 import { type Mutant, mutants } from './mutants.js';
+import { clientInputMutants } from './mutants-client-inputs.js';
 import { contractMutants } from './mutants-contract.js';
 import { multipartMutants } from './mutants-multipart.js';
 import { oracleMutants } from './mutants-oracle.js';
 import { statefulMutants } from './mutants-stateful.js';
 
 /** Every mutant, each with the checks it must fail. */
-export const allMutants: readonly Mutant[] = [...mutants, ...contractMutants, ...statefulMutants, ...oracleMutants, ...multipartMutants];
+export const allMutants: readonly Mutant[] = [
+  ...mutants,
+  ...contractMutants,
+  ...statefulMutants,
+  ...oracleMutants,
+  ...multipartMutants,
+  ...clientInputMutants,
+];
 
 type Keys = { primary: string; secondary: string };
 

@@ -8,7 +8,7 @@ import type { Mutant } from './mutants.js';
 // Random sequences find a defect in a few seconds; a busy machine running the proofs two at a time gets
 // fewer sequences into the default 10 s, so these runs start sequences for longer.
 const ORACLE_TIME_MS = 30_000;
-const oracle = (mutant: Omit<Mutant, 'only' | 'options'>): Mutant => ({
+export const oracle = (mutant: Omit<Mutant, 'only' | 'options'>): Mutant => ({
   ...mutant,
   only: ['oracle'],
   options: () => ({ oracleTimeMs: ORACLE_TIME_MS }),

@@ -6,7 +6,7 @@ import { register } from 'node:module';
 
 register('./mutated-core-resolve.mjs', import.meta.url);
 // Imported after the hook is registered, so the mock and everything it imports of the core come from the copy.
-const { createDocprocFetch } = await import('@docproc-kit/msw/docproc-fetch.js');
+const { createDocprocFetch } = await import('@docproc-kit/msw/fetch');
 const { bridgeFetch } = await import('@docproc-kit/test-support/fetch-bridge.js');
 
 const ORIGIN = 'http://docproc.mutated.test';

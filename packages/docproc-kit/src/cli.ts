@@ -9,6 +9,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   conformance: async () => (await import('./commands/conformance.js')).conformanceCommand(),
   proxy: async () => (await import('./commands/proxy.js')).proxyCommand(),
   seed: async () => (await import('./commands/seed.js')).seedCommand(),
+  contract: async () => (await import('./commands/contract.js')).contractCommand(),
 };
 
 const program = new Command('docproc')

@@ -48,6 +48,11 @@ export interface ConformanceOptions {
   maxWaitS?: number;
   /** The run's deadline in seconds: then it stops and reports what it has (default {@link RUN_DEFAULTS}). */
   maxRunS?: number;
+  /**
+   * How many requests in a row (in the order they ended) may get no complete answer within the request
+   * timeout before the target is taken for one that stopped answering and the run ends with exit 2 (default {@link RUN_DEFAULTS}).
+   */
+  maxUnanswered?: number;
   /** Requests per second across the run's workers, or `auto`: slow down on each 429 (default: unpaced). */
   rateLimit?: number | 'auto';
   /** The most bytes of one decoded response body the suite reads (default: derived, see `bodyCapFor`). */
@@ -62,9 +67,12 @@ export interface ConformanceOptions {
  * Defaults fitted to CI: a gateway's Retry-After is seconds to a minute (a deployment restarting), and a
  * full run against a slow staging service takes minutes, so ten is a hung target, not a slow one. Clocks
  * kept by NTP agree within milliseconds; a minute leaves room for one that is not, and still shows a
- * timestamp written in local time as UTC (every zone is 15 minutes or more from UTC, or is UTC).
+ * timestamp written in local time as UTC (every zone is 15 minutes or more from UTC, or is UTC). Five
+ * requests in a row without a complete answer, after the target has answered, is a target that stopped
+ * (its database hung behind a healthy gateway), not one slow request: with two workers, about three
+ * request timeouts.
  */
-export const RUN_DEFAULTS = { maxWaitS: 60, maxRunS: 600, clockSkewMs: 60_000 } as const;
+export const RUN_DEFAULTS = { maxWaitS: 60, maxRunS: 600, clockSkewMs: 60_000, maxUnanswered: 5 } as const;
 
 /** The model run's default bounds: whichever is reached first ends it. */
 export const MODEL_DEFAULTS = { runs: 50, timeMs: 16_000 } as const;
@@ -94,6 +102,7 @@ export type ConformanceSuiteConfig = Omit<
   | 'header'
   | 'maxWaitS'
   | 'maxRunS'
+  | 'maxUnanswered'
   | 'maxBodyBytes'
   | 'minCoverage'
   | 'clockSkewMs'
@@ -107,6 +116,8 @@ export type ConformanceSuiteConfig = Omit<
   deadlineAt: number;
   /** What the CLI's probe saw of the target before the run: a target silent from the start stops the run early. */
   liveness?: Liveness;
+  /** Requests in a row without a complete answer that stop the run (`--max-unanswered`). */
+  maxUnanswered: number;
   /** A folder the run's scenario files share (the stop mark): removed when the run ends. */
   stateDir: string;
   /** The run's seed (given, or drawn and printed). */
@@ -136,8 +147,16 @@ export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 /** Thrown for bad usage or an unusable target: printed as one clear message, exit code 2. */
 export class UsageError extends Error {}
 
+/** A request that got a complete answer: what it was (`GET /api/v1/documents`) and when it ended (ms since the epoch). */
+export interface AnsweredRequest {
+  request: string;
+  at: number;
+}
+
 /** What the requests before the run (the CLI's probe of the target) saw: complete answers, and requests that got none in time. */
 export interface Liveness {
   answered: number;
   unanswered: number;
+  /** The last of them that was answered. */
+  lastAnswered?: AnsweredRequest;
 }

@@ -1,3 +1,4 @@
+import type { AnsweredRequest } from './config.js';
 import type { FailureRecord } from './verdict.js';
 
 /** A transient answer (429, 503, a gateway's 502/504) the suite waited out and resent the request after. */
@@ -24,6 +25,8 @@ export interface WarningRecord {
 export interface StoppedRecord {
   reason: 'unavailable' | 'deadline';
   message: string;
+  /** For a target that stopped answering mid-run: the last request it answered, and when. */
+  lastAnswered?: AnsweredRequest;
 }
 
 /** What one scenario did: the runner hands it to the reporter with the scenario's outcome. */

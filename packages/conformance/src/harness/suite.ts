@@ -108,7 +108,7 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
     reproShownAs: config.reproShownAs,
     transport: config.transport,
     dispatcher,
-    earlyAnswer: (prepared) => sendWhileReading(http, prepared, config.requestTimeoutMs),
+    earlyAnswer: (prepared, transport) => sendWhileReading(transport ? { ...http, transport } : http, prepared, config.requestTimeoutMs),
     judge,
     maxBodyBytes: config.maxBodyBytes,
     maxWaitMs: config.maxWaitMs,
@@ -175,7 +175,11 @@ export async function openSuite(area: Check['area'], file: string = area): Promi
           if (error instanceof ScenarioSkipped) throw error;
           // No verdict on the target: the run stopped (its deadline) or the target is unavailable.
           if (error instanceof RunStopped || error instanceof TargetUnavailable) {
-            record.stopped = { reason: error instanceof TargetUnavailable ? 'unavailable' : 'deadline', message: error.message };
+            record.stopped = {
+              reason: error instanceof TargetUnavailable ? 'unavailable' : 'deadline',
+              message: error.message,
+              ...(error instanceof TargetUnavailable && error.lastAnswered ? { lastAnswered: error.lastAnswered } : {}),
+            };
             return ctx.skip(error.message);
           }
           if (error instanceof ConformanceFailure) {

@@ -252,9 +252,44 @@ describe('classifying a sent request into the catalogue', () => {
       },
       ['upload: field: a text part (no filename) under files[], alone'],
     ],
+    [
+      'a name in decomposed Unicode (e + U+0301)',
+      { kind: 'files', parts: [{ field: 'files[]', filename: 'Cafe\u0301.pdf', contentType: 'application/pdf', data: pdf }] },
+      ['upload part: name: non-ASCII', 'upload part: name: decomposed Unicode (not NFC)'],
+    ],
+    [
+      'two parts of one name, and a 0-byte one',
+      {
+        kind: 'files',
+        parts: [
+          { field: 'files[]', filename: 'a.pdf', contentType: 'application/pdf', data: pdf },
+          { field: 'files[]', filename: 'a.pdf', contentType: 'application/pdf', data: pdf },
+          { field: 'files[]', filename: 'b.pdf', contentType: 'application/pdf', data: new Uint8Array() },
+        ],
+      },
+      ['upload: names: two parts with the same name', 'upload: parts: a 0-byte file beside others'],
+    ],
     ['no body at all', { kind: 'raw', data: new Uint8Array() }, ['upload: body: empty']],
   ])('puts an upload of %s in its partitions', (_, body, expected) => {
     expect(upload(body)).toEqual(expect.arrayContaining(expected));
+  });
+
+  it("puts two parts each under the deployment's per-file limit, together over it, in their partition", () => {
+    const small = partitionCatalog(contract, { token: 'tok', maxFileBytes: 64 });
+    const data = new Uint8Array(33);
+    data.set(pdf);
+    const halfAndAByte = { field: 'files[]', contentType: 'application/pdf', data };
+    const body: RequestBody = {
+      kind: 'files',
+      parts: [
+        { ...halfAndAByte, filename: '1.pdf' },
+        { ...halfAndAByte, filename: '2.pdf' },
+      ],
+    };
+    expect(small.classify('uploadDocuments', request(`${base}/upload_files`, { method: 'POST', body }))).toContain(
+      'upload: size: each part under the per-file limit, together over it',
+    );
+    expect(upload(body)).not.toContain('upload: size: each part under the per-file limit, together over it');
   });
 
   it('reads a hand-built body back part by part, as FormData would have sent it', () => {

@@ -44,6 +44,7 @@ const short = (type: string) => type.split('/')[1]!.toUpperCase();
 /** The upload's partitions (`body`) and each part's (`part`), with the rules that say them. */
 export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part: Partition[] } {
   const sequences = 'the oracle’s uploads';
+  const clients = 'the oracle’s sequence of what real clients send';
   const body: Partition[] = [
     { id: 'parts: none', source: 'schema minItems', drawnBy: sequences },
     { id: 'parts: one', source: 'schema minItems', drawnBy: sequences },
@@ -53,6 +54,11 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
           { id: 'parts: at the file limit', source: 'x-default-limits max_files', drawnBy: sequences },
           { id: 'parts: above the file limit', source: 'x-default-limits max_files', drawnBy: sequences },
         ]
+      : []),
+    { id: 'names: two parts with the same name', source: 'upload.202-one-per-file', drawnBy: clients },
+    { id: 'parts: a 0-byte file beside others', source: 'upload.all-or-nothing', drawnBy: clients },
+    ...(facts.maxFileBytes !== undefined
+      ? [{ id: 'size: each part under the per-file limit, together over it', source: 'x-default-limits max_file_bytes', drawnBy: clients }]
       : []),
     { id: `field: another name than ${facts.fileField}`, source: 'upload.only-files-field', drawnBy: sequences },
     { id: 'field: a text part (no filename) under another name', source: 'upload.only-files-field', drawnBy: 'the upload scenarios' },
@@ -83,6 +89,8 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
     { id: 'name: extension of another type', source: 'upload.type-from-bytes', drawnBy: sequences },
     { id: 'name: no extension', source: 'upload.type-from-bytes', drawnBy: sequences },
     { id: 'name: non-ASCII', source: 'upload.filename-verbatim', drawnBy: sequences },
+    // As macOS sends names: `e` + U+0301, which a store or framework that normalizes to NFC changes.
+    { id: 'name: decomposed Unicode (not NFC)', source: 'upload.filename-verbatim', drawnBy: clients },
     { id: 'name: written as filename*', source: 'upload.filename-verbatim', drawnBy: sequences },
     { id: 'name: holding NUL', source: 'upload.filename-no-nul', drawnBy: sequences },
     ...(facts.maxFilename !== undefined
@@ -118,6 +126,13 @@ export function classifyUpload(facts: UploadFacts, body: RequestBody | undefined
     else found.body.add('parts: several');
     if (facts.maxFiles !== undefined && files.length === facts.maxFiles) found.body.add('parts: at the file limit');
     if (facts.maxFiles !== undefined && files.length > facts.maxFiles) found.body.add('parts: above the file limit');
+    const names = files.flatMap((p) => (p.filename !== undefined ? [p.filename] : []));
+    if (new Set(names).size < names.length) found.body.add('names: two parts with the same name');
+    if (files.length > 1 && files.some((p) => p.data.length === 0) && files.some((p) => p.data.length > 0))
+      found.body.add('parts: a 0-byte file beside others');
+    const max = facts.maxFileBytes;
+    if (max !== undefined && files.every((p) => p.data.length <= max) && files.reduce((n, p) => n + p.data.length, 0) > max)
+      found.body.add('size: each part under the per-file limit, together over it');
     if (parts.some((p) => p.field !== facts.fileField)) found.body.add(`field: another name than ${facts.fileField}`);
     if (parts.some((p) => p.field !== facts.fileField && p.filename === undefined))
       found.body.add('field: a text part (no filename) under another name');
@@ -146,6 +161,7 @@ function classifyPart(facts: UploadFacts, p: SentPart): string[] {
   if (extension === undefined) out.push('name: no extension');
   else if (type && !EXTENSIONS[type]?.includes(extension)) out.push('name: extension of another type');
   if (nonAscii(name)) out.push('name: non-ASCII');
+  if (name.normalize('NFC') !== name) out.push('name: decomposed Unicode (not NFC)');
   if (p.star) out.push('name: written as filename*');
   if (name.includes('\u0000')) out.push('name: holding NUL');
   const length = [...name].length;

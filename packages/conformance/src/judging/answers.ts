@@ -108,7 +108,7 @@ export function judgeTransient(
  */
 export function judgeAnswers(
   judge: AnswerVerdicts,
-): Pick<AnswerJudge, 'noAnswer' | 'answered' | 'proxyAnswered' | 'reconnected' | 'transient'> {
+): Pick<AnswerJudge, 'noAnswer' | 'answered' | 'proxyAnswered' | 'reconnected' | 'lostOnTheWay' | 'transient'> {
   return {
     transient: (prepared, answer, { contract, strict }) => judgeTransient(judge, prepared, answer, contract, strict),
     noAnswer(exchange, reason, durationMs, timeoutMs) {
@@ -132,6 +132,13 @@ export function judgeAnswers(
         ...(exchange.requestId ? { requestId: exchange.requestId } : {}),
       });
       return new IntermediaryAnswered({ name: `the forward proxy ${proxy}`, evidence: [said] });
+    },
+    lostOnTheWay({ target, requestId }, said) {
+      judge.warn(responseChecks.responds, {
+        operation: target.label,
+        message: `${target.label}: ${said}`,
+        ...(requestId ? { requestId } : {}),
+      });
     },
     reconnected({ target, requestId }, reason) {
       judge.warn(responseChecks.responds, {

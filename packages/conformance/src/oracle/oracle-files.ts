@@ -1,16 +1,17 @@
 import { SMALL_PAGE, textPdfOfPages } from '@docproc-kit/contract/text-pdf.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '@docproc-kit/reference/processing/extraction.js';
 import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
-import { fixture, textPdf, truncatedJpeg } from '../inputs/sample-files.js';
+import { fixture, pdfOfSize, textPdf, truncatedJpeg } from '../inputs/sample-files.js';
 
 /**
  * What a generated file is: a PDF whose text the oracle wrote (`text`), a PDF page with none (`blank`), a
  * damaged PDF, a truncated PNG and a truncated JPEG (whose reading is the deployment's), a PDF of a page more
  * than the reference server's page limit (`pages`: "beyond the processing limits (too many pages)" is
  * `unreadable_document`, but the limit is the deployment's, so its text or its failure is too), a file of no
- * accepted type, and one a byte over the deployment's size limit.
+ * accepted type, one a byte over the deployment's size limit, a 0-byte file (no type: refused), and a
+ * PDF-signed file of a byte over half that limit (two of them are over it together, each under it).
  */
-export type FileContent = 'text' | 'blank' | 'damaged' | 'image' | 'photo' | 'pages' | 'refused' | 'over-size';
+export type FileContent = 'text' | 'blank' | 'damaged' | 'image' | 'photo' | 'pages' | 'refused' | 'over-size' | 'empty' | 'over-half-size';
 
 /** A generated file: its bytes, and the text processing must find where the contract decides it. */
 export interface OracleFile {
@@ -48,11 +49,12 @@ export function oracleFile(content: FileContent, words: string[], maxFileBytes: 
       return { content, bytes: textPdfOfPages(words, DEFAULT_EXTRACTION_LIMITS.maxPdfPages + 1, WIDE_PAGE) };
     case 'refused':
       return { content, bytes: NOT_A_DOCUMENT };
-    case 'over-size': {
-      const bytes = new Uint8Array(maxFileBytes + 1).fill(0x20);
-      bytes.set(new TextEncoder().encode('%PDF-1.7\n'));
-      return { content, bytes };
-    }
+    case 'over-size':
+      return { content, bytes: pdfOfSize(maxFileBytes + 1) };
+    case 'empty':
+      return { content, bytes: new Uint8Array() };
+    case 'over-half-size':
+      return { content, bytes: pdfOfSize(Math.floor(maxFileBytes / 2) + 1) };
   }
 }
 

@@ -2,6 +2,7 @@ import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import fc from 'fast-check';
 import { idempotencyHeaders } from '../model/run-model.js';
 import { searchSequences } from '../model/sequence-search.js';
+import { clientInputsSequence } from './client-inputs-sequence.js';
 import { contractInputs } from './inputs.js';
 import { type Op, opArbitrary, plainFile } from './ops.js';
 import { pairsSequence } from './pairs-sequence.js';
@@ -145,9 +146,10 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
     area: 'oracle',
     differs: "whose answers differ from the reference core's",
     arbitrary: fc.array(opArbitrary, { minLength: 1, maxLength: settings.maxSteps ?? 12 }),
-    // Then each operation through each way of sending the key and each X-Request-Id (sweep.ts), and every
-    // pair of the list's accepted parameter partitions (pairs-sequence.ts).
-    examples: [FIRST_SEQUENCE, sweepSequence(requestIds.length), pairsSequence(settings.contract)],
+    // Then what real clients send (client-inputs-sequence.ts, short, so a small budget still reaches it),
+    // each operation through each way of sending the key and each X-Request-Id (sweep.ts), and every pair
+    // of the list's accepted parameter partitions (pairs-sequence.ts).
+    examples: [FIRST_SEQUENCE, clientInputsSequence(), sweepSequence(requestIds.length), pairsSequence(settings.contract)],
     maxShrinkMs: MAX_ORACLE_SHRINK_MS,
     ...settings,
     start: (n) => {

@@ -14,6 +14,8 @@ const EXTENSIONS = {
   pages: 'pdf',
   refused: 'txt',
   'over-size': 'pdf',
+  empty: 'pdf',
+  'over-half-size': 'pdf',
 } as const;
 /** The files that fill an upload up to the deployment's file limit. */
 const FILLER: FileSpec = {
@@ -31,6 +33,8 @@ const FILLER: FileSpec = {
 const OTHER_EXTENSIONS = ['pdf', 'png', 'jpeg', 'txt', ''];
 /** A file over the deployment's size limit is sent only where that limit is small: beyond it, the boundary checks send one. */
 const OVER_SIZE_UP_TO_BYTES = 1024 * 1024;
+/** Two files of over half the size limit are sent where the limit is at most this (the contract's default is 25 MiB). */
+const HALF_SIZE_UP_TO_BYTES = 64 * 1024 * 1024;
 // What a quoted `filename="..."` cannot carry unambiguously (stacks differ on escapes): such names go as `filename*`.
 const UNQUOTABLE = /["\\\r\n\0]/;
 
@@ -48,7 +52,11 @@ function ofLength(text: string, length: number, ext: string): string {
 /** The part a file spec becomes in this sequence: its name's length and characters drawn or at the contract's limits. */
 export function planPart(seq: OracleSequence, spec: FileSpec): PartPlan {
   const { inputs, env, token } = seq;
-  const content = spec.content === 'over-size' && env.limits.maxFileBytes > OVER_SIZE_UP_TO_BYTES ? 'text' : spec.content;
+  const content =
+    (spec.content === 'over-size' && env.limits.maxFileBytes > OVER_SIZE_UP_TO_BYTES) ||
+    (spec.content === 'over-half-size' && env.limits.maxFileBytes > HALF_SIZE_UP_TO_BYTES)
+      ? 'text'
+      : spec.content;
   const ext = spec.extension === 0 ? EXTENSIONS[content] : OTHER_EXTENSIONS[(spec.extension - 1) % OTHER_EXTENSIONS.length]!;
   let filename = `${spec.before}${token}${spec.after}${ext ? `.${ext}` : ''}`;
   let star = spec.star;
@@ -77,7 +85,7 @@ function faultsOf(seq: OracleSequence, plan: UploadPlan): Array<{ status: number
   for (const part of plan.parts) {
     if (codePoints(part.filename) > inputs.maxFilename || part.filename.includes('\0')) add(400, 'invalid_request');
     if (part.field !== env.fileField) add(400, 'invalid_request');
-    if (part.file.content === 'refused') add(415, 'unsupported_media_type');
+    if (part.file.content === 'refused' || part.file.content === 'empty') add(415, 'unsupported_media_type');
     if (part.file.bytes.length > env.limits.maxFileBytes) add(413, 'file_too_large');
   }
   if (plan.key !== null && inputs.idempotencyKeys.some((c) => c.value === plan.key && c.expect === 'refuse')) add(400, 'invalid_request');

@@ -69,6 +69,10 @@ export function conformanceCommand(name = 'conformance'): Command {
       .description(
         'Run the conformance suite against a deployment: exit 0 when every check passed, 1 when one failed, 2 on bad usage or an unreachable target.',
       )
+      .addHelpText(
+        'after',
+        '\nThrough a forward proxy (HTTP_PROXY, HTTPS_PROXY): an upload whose answer the proxy loses (a reset or an empty reply) is sent\nstraight to the target (through the proxy again when the target cannot be reached without it); an answer that arrives so is judged,\nwith a warning on http.responds naming the hop that lost it, and none either way is an http.responds failure that says so.',
+      )
       .addOption(
         new Option('--base-url <url>', "the service's base_url, as in the contract's servers (without /api/v1)")
           .env(env('BASE_URL'))
@@ -194,6 +198,15 @@ export function conformanceCommand(name = 'conformance'): Command {
           .env(env('MAX_WAIT_S'))
           .argParser(integerOption(0))
           .default(RUN_DEFAULTS.maxWaitS),
+      )
+      .addOption(
+        new Option(
+          '--max-unanswered <n>',
+          'requests in a row (as they end) with no complete answer within --request-timeout-ms after which the target has stopped answering: the run ends early, exit 2, naming the last request answered',
+        )
+          .env(env('MAX_UNANSWERED'))
+          .argParser(integerOption(1))
+          .default(RUN_DEFAULTS.maxUnanswered),
       )
       .addOption(
         new Option('--max-run-s <n>', 'the run stops after this long and reports what it has')

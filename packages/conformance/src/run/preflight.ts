@@ -122,7 +122,11 @@ async function probe(
     const refused = proxy ? proxyRefusal(answer) : undefined;
     if (refused) throw new UsageError(`cannot reach ${baseUrl}${through}: it answered GET ${url} itself, ${refused}`);
     if (answer.status === 401) throw new UsageError(`${baseUrl} refused --api-key (401 on GET ${listPath}); check the key`);
-    if (!TRANSIENT_STATUSES.has(answer.status)) return { answer, liveness: { answered: 1, unanswered: 0 } };
+    if (!TRANSIENT_STATUSES.has(answer.status))
+      return {
+        answer,
+        liveness: { answered: 1, unanswered: 0, lastAnswered: { request: `GET ${new URL(url).pathname}`, at: Date.now() } },
+      };
     const waitMs = retryAfterMs(answer.headers) ?? backoffMs(resends);
     if (waitedMs + waitMs > limits.maxWaitMs || Date.now() + waitMs > limits.deadlineAt)
       throw new UsageError(

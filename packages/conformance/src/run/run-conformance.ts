@@ -131,6 +131,7 @@ export async function runConformance(
     maxBodyBytes,
     deadlineAt,
     liveness,
+    maxUnanswered: options.maxUnanswered ?? RUN_DEFAULTS.maxUnanswered,
     stateDir: mkdtempSync(join(tmpdir(), `docproc-conformance-${runId}-state-`)),
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     ...(options.secondApiKey !== undefined ? { secondApiKey: options.secondApiKey } : {}),

@@ -31,6 +31,7 @@ export function createRunContext(config: ConformanceSuiteConfig): { context: Run
         stateDir: config.stateDir,
         deadlineAt: config.deadlineAt,
         ...(config.liveness ? { before: config.liveness } : {}),
+        maxUnanswered: config.maxUnanswered,
       }),
       pacer: createPacer(config.rateLimit, 1),
     },

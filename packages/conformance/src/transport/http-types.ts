@@ -48,6 +48,12 @@ export interface AnswerJudge {
    * own error page): the verdict to throw, a warning naming the proxy and never the service's failure.
    */
   proxyAnswered(exchange: Exchange, proxy: string, said: string): Error;
+  /**
+   * A forward proxy lost the answer to a request (reset, or closed empty) that, sent again straight to the
+   * target (or through the proxy again), got one: `said` names the hop that lost it. A warning, never a pass
+   * of its own: the answer that arrived is judged as any other.
+   */
+  lostOnTheWay(prepared: Pick<PreparedRequest, 'target' | 'requestId'>, said: string): void;
   /** The connection closed before any byte of the answer (`reason`), and the idempotent request went again once. */
   reconnected(exchange: Pick<Exchange, 'target' | 'requestId'>, reason: string): void;
   /** A transient answer was waited out and the request resent. */
@@ -83,8 +89,9 @@ export interface HttpOptions<J extends AnswerJudge = AnswerJudge> {
   /**
    * Sends a request with a body again on a socket that reads while it writes, for a target that answered
    * (a 400, a 413) and closed before the body was all sent: fetch loses that answer to the write error.
+   * `transport` overrides the run's (the same request straight to the target, without its proxy).
    */
-  earlyAnswer?: (prepared: PreparedRequest) => Promise<RawAnswer>;
+  earlyAnswer?: (prepared: PreparedRequest, transport?: TransportSettings) => Promise<RawAnswer>;
   /** What judges every answer (and where verdicts go). */
   judge: J;
   /** The most bytes of one (decoded) body the suite reads (default {@link DEFAULT_MAX_BODY_BYTES}). */

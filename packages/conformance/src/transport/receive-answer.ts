@@ -47,7 +47,7 @@ export function createReceive<J extends AnswerJudge>(
     if ('error' in answer) {
       const exchange: Exchange = { ...common, status: 0, headers: new Headers(), mediaType: '', text: '', json: undefined };
       if (proxy && answer.proxyRefused) throw judge.proxyAnswered(exchange, proxyShown(proxy), answer.proxyRefused);
-      if (answer.timedOut) gate.unanswered(options.requestTimeoutMs);
+      if (answer.timedOut) gate.unanswered(options.requestTimeoutMs, answer.endedAt);
       throw judge.noAnswer(exchange, answer.error, answer.durationMs, options.requestTimeoutMs);
     }
     const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -60,7 +60,7 @@ export function createReceive<J extends AnswerJudge>(
     };
     const refused = proxy ? proxyRefusal(answer, requestId) : undefined;
     if (proxy && refused) throw judge.proxyAnswered(exchange, proxyShown(proxy), `answered ${refused}`);
-    gate.answered();
+    gate.answered(`${request.method} ${new URL(prepared.url).pathname}`, answer.endedAt);
     judge.coverage(target.coverageKey, answer.status);
     judge.reached(exchange);
     judge.answered(exchange, { tooLarge: answer.tooLarge, contract: options.contract, strict: options.strict });

@@ -80,10 +80,95 @@ describe('the run gate, on a target that never finishes an answer', () => {
   it.each([
     ['a request of the run', { answered: 0, unanswered: 0 }],
     ["the CLI's probe", { answered: 1, unanswered: 0 }],
-  ])('never stops a slow target once %s was answered: it gets its full run', (_, before) => {
+  ])('gives a slow target that %s answered more than two requests in a row without an answer', (_, before) => {
     const gate = createRunGate({ before });
     if (before.answered === 0) gate.answered();
-    for (let i = 0; i < 5; i++) gate.unanswered(30_000);
+    for (let i = 0; i < 4; i++) gate.unanswered(30_000);
     expect(() => gate.check()).not.toThrow();
+  });
+});
+
+describe('the run gate, on a target that stops answering mid-run', () => {
+  const probe = { answered: 1, unanswered: 0, lastAnswered: { request: 'GET /api/v1/documents', at: Date.parse('2026-01-02T03:04:05Z') } };
+  const at = (s: number) => probe.lastAnswered.at + s * 1000;
+
+  it('stops the run at the fifth request in a row without an answer, naming the last request answered and when', () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'gate-'));
+    try {
+      const gate = createRunGate({ stateDir, before: probe });
+      gate.answered('POST /api/v1/documents', at(1));
+      for (let i = 0; i < 4; i++) gate.unanswered(30_000, at(31 + i));
+      expect(() => gate.unanswered(30_000, at(61))).toThrow(TargetUnavailable);
+      const message =
+        'no complete answer from the target in 30 s: 5 requests in a row got none within --request-timeout-ms (--max-unanswered 5), so the run stops instead of waiting out --max-run-s; the last request answered was POST /api/v1/documents at 2026-01-02T03:04:06.000Z, 60 s before';
+      expect(() => gate.check()).toThrow(message);
+      expect(readStopMark(stateDir)).toEqual({
+        reason: 'unavailable',
+        message,
+        lastAnswered: { request: 'POST /api/v1/documents', at: at(1) },
+      });
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the CLI's probe when nothing of the run was answered", () => {
+    const gate = createRunGate({ before: probe, maxUnanswered: 1 });
+    expect(() => gate.unanswered(30_000, at(30))).toThrow(
+      /the last request answered was GET \/api\/v1\/documents at 2026-01-02T03:04:05.000Z, 30 s before$/,
+    );
+  });
+
+  // Requests end in the order they end, not the order they were read: a race's answers are judged together.
+  it.each([
+    [
+      'an answer between them starts the count again',
+      [
+        ['u', 10],
+        ['u', 11],
+        ['a', 12],
+        ['u', 13],
+        ['u', 14],
+      ],
+      false,
+    ],
+    [
+      'an answer that ended after them, though judged later, starts it again',
+      [
+        ['u', 10],
+        ['u', 11],
+        ['u', 12],
+        ['a', 13],
+        ['u', 14],
+      ],
+      false,
+    ],
+    [
+      'an answer that ended before them, judged after them, does not',
+      [
+        ['u', 10],
+        ['u', 11],
+        ['a', 9],
+        ['u', 12],
+        ['u', 13],
+      ],
+      true,
+    ],
+    [
+      'three in a row are not yet four',
+      [
+        ['u', 10],
+        ['u', 11],
+        ['u', 12],
+      ],
+      false,
+    ],
+  ] as const)('with --max-unanswered 4: %s', (_, events, stops) => {
+    const gate = createRunGate({ before: probe, maxUnanswered: 4 });
+    const play = () => {
+      for (const [kind, s] of events) kind === 'a' ? gate.answered('GET /api/v1/documents/7', at(s)) : gate.unanswered(30_000, at(s));
+    };
+    if (stops) expect(play).toThrow(TargetUnavailable);
+    else expect(play).not.toThrow();
   });
 });

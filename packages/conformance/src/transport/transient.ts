@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Liveness } from '../definitions/config.js';
+import { type AnsweredRequest, type Liveness, RUN_DEFAULTS } from '../definitions/config.js';
 import type { ResendRecord } from '../definitions/records.js';
 
-export type { Liveness, ResendRecord };
+export type { AnsweredRequest, Liveness, ResendRecord };
 
 /**
  * Statuses that say "not now" rather than judge the request: the contract's own 429 and 503 ("wait
@@ -31,9 +31,16 @@ export function backoffMs(n: number, random = Math.random): number {
   return Math.round(random() * Math.min(8000, 500 * 2 ** (n - 1)));
 }
 
-/** Thrown when a request got only transient answers for the whole wait budget: the run ends with exit 2. */
+/** Thrown when a request got only transient answers for the whole wait budget, or the target stopped answering: the run ends with exit 2. */
 export class TargetUnavailable extends Error {
   override readonly name = 'TargetUnavailable';
+  constructor(
+    message: string,
+    /** The last request the target answered, when it had answered any. */
+    readonly lastAnswered?: AnsweredRequest,
+  ) {
+    super(message);
+  }
 }
 
 /** Thrown for a request the run's deadline (`--max-run-s`) left no time for: the scenario stops, unjudged. */
@@ -45,6 +52,7 @@ export class RunStopped extends Error {
 export interface StopMark {
   reason: 'unavailable' | 'deadline';
   message: string;
+  lastAnswered?: AnsweredRequest;
 }
 
 /**
@@ -59,33 +67,47 @@ export interface RunGate {
   remainingMs(): number;
   /** Marks the target unavailable for the whole run. */
   markUnavailable(message: string): void;
-  /** A request got a complete answer (any status): the target is alive, however slow. */
-  answered(): void;
   /**
-   * A request got no complete answer within the request timeout (`timeoutMs`). While no request of the run
-   * has had one, the {@link SILENT_START}-th such request (the CLI's probe counted) marks the target
-   * unavailable and throws {@link TargetUnavailable}: a target that never finishes an answer is judged in
-   * minutes, not at --max-run-s.
+   * A request (`GET /api/v1/documents`) got a complete answer (any status) at `at` (ms since the epoch, by
+   * default now): the target is alive, however slow, and the requests that ended before it without one are
+   * no longer a streak.
    */
-  unanswered(timeoutMs: number): void;
+  answered(request?: string, at?: number): void;
+  /**
+   * A request got no complete answer within the request timeout (`timeoutMs`), given up on at `at`. The
+   * requests that end so in a row, in the order they ended (races end out of the order they were read),
+   * stop the run: `maxUnanswered` of them once the target has answered anything, {@link SILENT_START} (the
+   * CLI's probe counted) while it never has. The one that reaches the count marks the target unavailable
+   * and throws {@link TargetUnavailable}, naming the last request answered: a target that stops finishing
+   * its answers is judged in minutes, not at --max-run-s.
+   */
+  unanswered(timeoutMs: number, at?: number): void;
 }
 
 /** How many requests in a row, from the run's start, may get no complete answer before the target is taken for dead. */
 export const SILENT_START = 2;
 
+const seconds = (ms: number) => Math.round(ms / 1000);
+
 /**
- * @example const gate = createRunGate({ stateDir, deadlineAt: Date.now() + 600_000, before: { answered: 0, unanswered: 1 } });
+ * @example const gate = createRunGate({ stateDir, deadlineAt: Date.now() + 600_000, before: { answered: 0, unanswered: 1 }, maxUnanswered: 5 });
  */
 export function createRunGate({
   stateDir,
   deadlineAt,
   before = { answered: 0, unanswered: 0 },
+  maxUnanswered = RUN_DEFAULTS.maxUnanswered,
 }: {
   stateDir?: string;
   deadlineAt?: number;
   before?: Liveness;
+  maxUnanswered?: number;
 }): RunGate {
-  const seen = { ...before };
+  let answeredAny = before.answered > 0;
+  let last = before.lastAnswered;
+  let lastAt = last?.at ?? Number.NEGATIVE_INFINITY;
+  // When each request of the current streak was given up on: those that ended after the last answer.
+  let streak: number[] = before.answered > 0 ? [] : Array.from({ length: before.unanswered }, () => Number.NEGATIVE_INFINITY);
   const markFile = stateDir ? join(stateDir, 'stopped.json') : undefined;
   let mark: StopMark | undefined;
   const read = (): StopMark | undefined => {
@@ -97,27 +119,40 @@ export function createRunGate({
     }
     return mark;
   };
-  const markUnavailable = (message: string) => {
-    mark = { reason: 'unavailable', message };
+  const markUnavailable = (message: string, lastAnswered?: AnsweredRequest) => {
+    mark = { reason: 'unavailable', message, ...(lastAnswered ? { lastAnswered } : {}) };
     if (markFile) writeFileSync(markFile, JSON.stringify(mark));
   };
   const gateCheck = () => {
     const found = read();
-    if (found) throw found.reason === 'unavailable' ? new TargetUnavailable(found.message) : new RunStopped(found.message);
+    if (found)
+      throw found.reason === 'unavailable' ? new TargetUnavailable(found.message, found.lastAnswered) : new RunStopped(found.message);
     if (deadlineAt !== undefined && Date.now() >= deadlineAt) throw new RunStopped('the run reached its deadline (--max-run-s)');
+  };
+  const stopMessage = (timeoutMs: number, at: number) => {
+    const opening = `no complete answer from the target in ${seconds(timeoutMs)} s`;
+    const instead = 'so the run stops instead of waiting out --max-run-s';
+    if (!answeredAny) return `${opening}: the first ${streak.length} requests of the run got none within --request-timeout-ms, ${instead}`;
+    const lastOne = last
+      ? `; the last request answered was ${last.request} at ${new Date(last.at).toISOString()}, ${seconds(at - last.at)} s before`
+      : '';
+    return `${opening}: ${streak.length} requests in a row got none within --request-timeout-ms (--max-unanswered ${maxUnanswered}), ${instead}${lastOne}`;
   };
   return {
     check: gateCheck,
     remainingMs: () => (deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - Date.now()),
     markUnavailable,
-    answered() {
-      seen.answered++;
+    answered(request, at = Date.now()) {
+      answeredAny = true;
+      streak = streak.filter((t) => t > at);
+      if (at < lastAt) return;
+      lastAt = at;
+      if (request !== undefined) last = { request, at };
     },
-    unanswered(timeoutMs) {
-      seen.unanswered++;
-      if (seen.answered > 0 || seen.unanswered < SILENT_START) return;
-      const message = `no complete answer from the target in ${Math.round(timeoutMs / 1000)} s: the first ${seen.unanswered} requests of the run got none within --request-timeout-ms, so the run stops instead of waiting out --max-run-s`;
-      if (!read()) markUnavailable(message);
+    unanswered(timeoutMs, at = Date.now()) {
+      if (at > lastAt) streak.push(at);
+      if (streak.length < (answeredAny ? maxUnanswered : Math.min(SILENT_START, maxUnanswered))) return;
+      if (!read()) markUnavailable(stopMessage(timeoutMs, at), last);
       gateCheck();
     },
   };

@@ -19,11 +19,23 @@ export interface TooLarge {
  * An answer, or why there was none. `tooLarge`: the body was cut at the cap (`bytes` holds its start);
  * `beforeAnyByte`: the connection ended (reset, closed) before the answer's head arrived, so an idempotent
  * request may be sent again (RFC 9110 §9.2.2); `timedOut`: the target did not answer within the timeout;
- * `proxyRefused`: a forward proxy refused to tunnel to the target (what it said, see {@link ProxyRefused}).
+ * `proxyRefused`: a forward proxy refused to tunnel to the target (what it said, see {@link ProxyRefused});
+ * `sentWhole`: the whole request had gone out when the connection ended (known of a request sent on a raw socket);
+ * `endedAt`: when the answer was complete or given up on (ms since the epoch), for answers read some time
+ * before they are judged (a race's); absent, when it is judged.
  */
 export type RawAnswer =
-  | { status: number; headers: Headers; bytes: Uint8Array; durationMs: number; tooLarge?: TooLarge }
-  | { error: string; durationMs: number; beforeAnyByte?: boolean; timedOut?: boolean; unreachable?: boolean; proxyRefused?: string };
+  | { status: number; headers: Headers; bytes: Uint8Array; durationMs: number; tooLarge?: TooLarge; endedAt?: number }
+  | {
+      error: string;
+      durationMs: number;
+      beforeAnyByte?: boolean;
+      timedOut?: boolean;
+      unreachable?: boolean;
+      proxyRefused?: string;
+      sentWhole?: boolean;
+      endedAt?: number;
+    };
 
 /** An HTTP answer (as opposed to the reason there was none). */
 export type HttpAnswer = Extract<RawAnswer, { status: number }>;

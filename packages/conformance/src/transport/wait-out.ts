@@ -22,7 +22,7 @@ export function createWaitOut(options: {
   const { judge, gate, maxWaitMs, seen } = options;
   return async (prepared: PreparedRequest, answer: HttpAnswer, resends: number, waitedMs: number): Promise<number> => {
     // "Not now" is an answer: the target is alive.
-    gate.answered();
+    gate.answered(`${prepared.request.method} ${new URL(prepared.url).pathname}`, answer.endedAt);
     judge.transient?.(prepared, answer, seen);
     const asked = retryAfterMs(answer.headers);
     const waitMs = asked ?? backoffMs(resends);

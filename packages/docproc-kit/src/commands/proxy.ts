@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { EXIT } from '@docproc-kit/conformance/definitions/config.js';
-import { writeHtmlReport } from '@docproc-kit/conformance/report/html-report.js';
+import { EXIT, proxyFacts, reportFiles, writeHtmlReport, writeProxyReport } from '@docproc-kit/conformance/observe';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { banner } from '../lifecycle/banner.js';
 import { onShutdown } from '../lifecycle/shutdown.js';
 import type { Judging } from '../proxy/judging.js';
-import { proxyFacts, reportFiles, writeProxyReport } from '../proxy/proxy-report.js';
 import { createProxyServer } from '../proxy/proxy-server.js';
 import { createRecordingWriter, type FlushResult } from '../proxy/recorder.js';
 import { createWorkerJudging } from '../proxy/worker-judging.js';

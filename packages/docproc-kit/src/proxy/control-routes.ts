@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderHtmlReport } from '@docproc-kit/conformance/report/html-report.js';
+import { proxyFacts, renderHtmlReport } from '@docproc-kit/conformance/observe';
 import type { Judging } from './judging.js';
-import { proxyFacts } from './proxy-report.js';
 
 /** The path prefix the proxy answers itself; everything else goes to the target. */
 export const CONTROL_PREFIX = '/_proxy/';

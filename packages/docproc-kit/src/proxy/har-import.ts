@@ -1,9 +1,9 @@
+import type { ObservedExchange } from '@docproc-kit/conformance/observe';
 import { BUNDLED_OPERATIONS } from '@docproc-kit/contract/bundled.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { documentViews, operationOf } from '../recording/document-views.js';
 import type { SeedRecording } from '../recording/seed-recording.js';
 import { createLocalJudging } from './judging.js';
-import type { SeenExchange } from './observed-exchange.js';
 
 /** One entry of a HAR 1.2 log, as far as the import reads it. */
 interface HarEntry {
@@ -91,7 +91,7 @@ export function importHar(har: unknown, contract: Contract, recording: SeedRecor
       continue;
     }
     const bytes = Buffer.from(content.text, content.encoding === 'base64' ? 'base64' : 'utf8');
-    const seen: SeenExchange = {
+    const seen: ObservedExchange = {
       seq: ++judged,
       startedAt: Number.isNaN(at) ? 0 : at,
       durationMs: entry.time ?? 0,

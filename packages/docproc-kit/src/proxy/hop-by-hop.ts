@@ -29,16 +29,3 @@ export function endToEnd(rawHeaders: readonly string[], drop: ReadonlySet<string
   }
   return out;
 }
-
-/** Node's flat raw header list as a Headers object (repeated names joined, as fetch does). */
-export function headersOf(rawHeaders: readonly string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    try {
-      headers.append(rawHeaders[i]!, rawHeaders[i + 1]!);
-    } catch {
-      // A header value fetch's Headers refuses is judged as absent; the bytes passed through regardless.
-    }
-  }
-  return headers;
-}

@@ -1,10 +1,10 @@
 // The judging thread of `docproc proxy`: exchanges arrive as messages, are judged here, and only their log
 // lines and the answers to queries go back, so judging never takes the forwarding thread's time.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { ObservedExchange } from '@docproc-kit/conformance/observe';
 import { loadBundledContract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { createLocalJudging, type JudgingSettings } from './judging.js';
-import type { SeenExchange } from './observed-exchange.js';
 import type { WorkerReply, WorkerRequest } from './worker-judging.js';
 
 const settings = workerData as JudgingSettings;
@@ -14,7 +14,7 @@ const post = (reply: WorkerReply) => port.postMessage(reply);
 const judging = createLocalJudging(settings, contract, (line) => post({ type: 'log', line }));
 
 // Structured cloning turns Buffers into plain Uint8Arrays: the judge reads Buffers.
-function revive(seen: SeenExchange): SeenExchange {
+function revive(seen: ObservedExchange): ObservedExchange {
   const bytes = seen.responseBody.bytes as Uint8Array;
   return { ...seen, responseBody: { ...seen.responseBody, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) } };
 }

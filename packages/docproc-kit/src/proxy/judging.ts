@@ -1,7 +1,12 @@
-import { createHash } from 'node:crypto';
-import { cap } from '@docproc-kit/conformance/report/failure-format.js';
-import type { ConformanceReport } from '@docproc-kit/conformance/report/report.js';
-import { TRANSIENT_STATUSES } from '@docproc-kit/conformance/transport/transient.js';
+import {
+  type ConformanceReport,
+  createObserver,
+  type ObservedExchange,
+  type ObservedSummary,
+  type ObserverSettings,
+  type Violation,
+  violationLine,
+} from '@docproc-kit/conformance/observe';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import {
   createSeedRecording,
@@ -10,29 +15,18 @@ import {
   type SeedRecording,
   type WriteOptions,
 } from '../recording/seed-recording.js';
-import { type SeenExchange, toExchange } from './observed-exchange.js';
-import { proxyReport, violationsHar } from './proxy-report.js';
 import { createProxyRecorder } from './recorder.js';
-import { judgeRequest } from './request-judge.js';
-import { judgeResponse } from './response-judge.js';
-import { createSessionFacts } from './session-facts.js';
-import { createViolationStore, type ProxySummary, type Violation } from './violation-store.js';
 
 /** How the proxy judges: what every judge needs to know about the run. */
-export interface JudgingSettings {
-  /** The target's base URL. */
-  target: string;
-  /** The contract's source, as given (the report names it). */
-  spec: string;
-  strict: boolean;
-  /** The most bytes of one response body the judge reads. */
-  bodyCap: number;
-  /** Violations (and violating exchanges) kept; counts are kept whole. */
-  keep: number;
+export interface JudgingSettings extends ObserverSettings {
   /** Record the documents valid answers show, for a seed file (`--record`). */
   record?: boolean;
-  /** Judge the requests too (default true); a HAR's requests may have lost their key and bodies to its export. */
-  judgeRequests?: boolean;
+}
+
+/** The summary `GET /_proxy/report` answers. */
+export interface ProxySummary extends ObservedSummary {
+  /** With `--record`: the documents recorded, and the answers not recorded by reason. */
+  recording?: RecordingSummary;
 }
 
 /** The report files' contents at one moment. */
@@ -46,7 +40,7 @@ export interface JudgedReport {
  * rest answers what was concluded so far.
  */
 export interface Judging {
-  judge(seen: SeenExchange): void;
+  judge(seen: ObservedExchange): void;
   /** Resolves once every exchange handed over so far is judged. */
   settled(): Promise<void>;
   newest(limit: number): Promise<Violation[]>;
@@ -56,23 +50,6 @@ export interface Judging {
   /** The recording's seed file and summary so far (undefined unless `record`). */
   recording(options: WriteOptions): Promise<{ contents: SeedFileContents; summary: RecordingSummary } | undefined>;
   close(): Promise<void>;
-}
-
-/** The one log line of a violation: check, side, request, Received/Expected, reproducer (no key). */
-export function violationLine(v: Violation): string {
-  const flat = (text: string) => cap(text.replace(/\s*\n\s*/g, ' | '));
-  return `docproc proxy: violation [${v.check}] (${v.side}) ${v.request}${v.requestId ? ` (X-Request-Id ${v.requestId})` : ''}: received ${flat(v.received)}; expected ${flat(v.expected)}; reproduce: ${v.curl ?? '(none)'}`;
-}
-
-// Tenants are told apart by their key, kept only as a digest in memory.
-function tenantOf(rawHeaders: readonly string[]): string {
-  for (let i = 0; i < rawHeaders.length; i += 2)
-    if (rawHeaders[i]!.toLowerCase() === 'x-api-key')
-      return createHash('sha256')
-        .update(rawHeaders[i + 1]!)
-        .digest('base64url')
-        .slice(0, 16);
-  return '';
 }
 
 /**
@@ -88,43 +65,26 @@ export function createLocalJudging(
   recording: SeedRecording | undefined = settings.record ? createSeedRecording() : undefined,
 ): Judging {
   const startedAt = new Date().toISOString();
-  const target = new URL(settings.target);
-  const store = createViolationStore({ target: target.href, capacity: settings.keep });
-  const facts = createSessionFacts(10_000);
+  const observer = createObserver(settings, contract);
   const recorder = recording ? createProxyRecorder(recording) : undefined;
-  const judgeNow = (seen: SeenExchange) => {
-    try {
-      if (TRANSIENT_STATUSES.has(seen.status)) return store.skip('transient');
-      const { exchange, bodyJudged } = toExchange(seen, { contract, target, bodyCap: settings.bodyCap });
-      if (!bodyJudged) store.bodyNotJudged();
-      const upload = seen.requestBody.kind === 'multipart' ? seen.requestBody.tapped : undefined;
-      const tenant = tenantOf(seen.requestRawHeaders);
-      const verdicts = [
-        ...(settings.judgeRequests === false ? [] : judgeRequest(seen, exchange, contract)),
-        ...judgeResponse(exchange, { contract, strict: settings.strict, bodyJudged }),
-        ...(bodyJudged ? facts.observe(exchange, upload, tenant) : []),
-      ];
-      recorder?.judged(exchange, verdicts, bodyJudged, tenant);
-      for (const violation of store.add(seen, exchange, verdicts)) log?.(violationLine(violation));
-    } catch (error) {
-      // Judging never breaks the proxy: an exchange the judge cannot read is counted and reported as such.
-      store.skip('not-judged');
-      log?.(`docproc proxy: could not judge ${seen.method} ${seen.url.split('?')[0]}: ${(error as Error).message}`);
-    }
-  };
   return {
     judge(seen) {
-      if (seen.status === 0) store.skip('not-judged');
-      else judgeNow(seen);
+      const judged = observer.observe(seen);
+      if (judged === undefined) return;
+      // Judging never breaks the proxy: an exchange the judges cannot read is counted and reported as such.
+      if ('error' in judged) return log?.(`docproc proxy: could not judge ${seen.method} ${seen.url.split('?')[0]}: ${judged.error}`);
+      try {
+        recorder?.judged(judged.exchange, judged.verdicts, judged.bodyJudged, judged.tenant);
+      } catch (error) {
+        log?.(`docproc proxy: could not record ${seen.method} ${seen.url.split('?')[0]}: ${(error as Error).message}`);
+      }
+      for (const violation of judged.violations) log?.(violationLine(violation));
     },
     settled: () => Promise.resolve(),
-    newest: async (limit) => store.newest(limit),
-    total: async () => store.total,
-    summary: async () => ({ ...store.summary(), ...(recorder ? { recording: recorder.recording.summary() } : {}) }),
-    report: async () => ({
-      report: proxyReport(store, { contract, target: settings.target, spec: settings.spec, strict: settings.strict, startedAt }),
-      har: violationsHar(store, settings.target),
-    }),
+    newest: async (limit) => observer.newest(limit),
+    total: async () => observer.total,
+    summary: async () => ({ ...observer.summary(), ...(recorder ? { recording: recorder.recording.summary() } : {}) }),
+    report: async () => ({ report: observer.report(startedAt), har: observer.har() }),
     recording: async (options) =>
       recorder ? { contents: recorder.recording.contents(options), summary: recorder.recording.summary() } : undefined,
     close: () => Promise.resolve(),

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ObservedExchange } from '@docproc-kit/conformance/observe';
 import { type BodyTap, createBodyTap } from './body-tap.js';
 import { answerControl, CONTROL_PREFIX } from './control-routes.js';
 import { createForwarder } from './forwarder.js';
 import type { Judging } from './judging.js';
 import { createMultipartTap, type MultipartTap } from './multipart-tap.js';
-import type { SeenExchange } from './observed-exchange.js';
 
 /** Options of {@link createProxyServer}. */
 export interface ProxyServerOptions {
@@ -80,7 +80,7 @@ export function createProxyServer({ target: base, judging, bodyCap, verifyTls, c
       },
       responseChunk: (chunk) => responseTap.write(chunk),
       done(outcome) {
-        const seen: SeenExchange = {
+        const seen: ObservedExchange = {
           seq: ++seq,
           startedAt,
           durationMs: performance.now() - started,

@@ -1,8 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
-import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
+import type { Exchange, Verdict } from '@docproc-kit/conformance/observe';
 import { documentViews } from '../recording/document-views.js';
 import type { RecordingSummary, SeedFileContents, SeedRecording, WriteOptions } from '../recording/seed-recording.js';
-import type { Verdict } from './verdicts.js';
 
 /** Hands each judged exchange's documents to a recording, when the judges found nothing wrong with it. */
 export interface ProxyRecorder {

@@ -1,15 +1,14 @@
 import { Worker } from 'node:worker_threads';
+import type { ObservedExchange, Violation } from '@docproc-kit/conformance/observe';
 import type { WriteOptions } from '../recording/seed-recording.js';
-import type { JudgedReport, Judging, JudgingSettings } from './judging.js';
-import type { SeenExchange } from './observed-exchange.js';
-import type { ProxySummary, Violation } from './violation-store.js';
+import type { JudgedReport, Judging, JudgingSettings, ProxySummary } from './judging.js';
 
 /** The most bytes of exchanges waiting for the judging thread. */
 export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 
 /** Messages to the judging thread. */
 export type WorkerRequest =
-  | { type: 'judge'; seen: SeenExchange }
+  | { type: 'judge'; seen: ObservedExchange }
   | { type: 'newest'; id: number; limit: number }
   | { type: 'total' | 'summary' | 'report'; id: number }
   | { type: 'recording'; id: number; options: WriteOptions };

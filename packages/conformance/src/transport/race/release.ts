@@ -34,6 +34,7 @@ export async function releaseOnce(http: Http, prepared: PreparedRequest[], bytes
   const opened = await Promise.allSettled(prepared.map((p) => openSocket(new URL(p.url), http.transport, timeoutMs)));
   const answers: Array<Promise<RawAnswer>> = [];
   const finished: Array<number | undefined> = prepared.map(() => undefined);
+  const whole: boolean[] = prepared.map(() => false);
   let releasedAt = 0n;
   opened.forEach((o, i) => {
     if (o.status === 'rejected') {
@@ -42,7 +43,7 @@ export async function releaseOnce(http: Http, prepared: PreparedRequest[], bytes
         Promise.resolve(
           reason instanceof ProxyRefused
             ? { error: reason.message, durationMs: 0, proxyRefused: reason.refusal }
-            : { error: reason.code ?? String(reason), durationMs: 0 },
+            : { error: reason.code ?? String(reason), durationMs: 0, unreachable: true },
         ),
       );
       return;
@@ -55,7 +56,7 @@ export async function releaseOnce(http: Http, prepared: PreparedRequest[], bytes
         const since = () => (releasedAt ? Number(process.hrtime.bigint() - releasedAt) / 1e6 : 0);
         const cancel = targetTimeout(timeoutMs, () => {
           socket.destroy();
-          resolve({ error: `no complete answer within ${timeoutMs} ms`, durationMs: since(), timedOut: true });
+          resolve({ error: `no complete answer within ${timeoutMs} ms`, durationMs: since(), timedOut: true, endedAt: Date.now() });
         });
         socket.on('data', (chunk: Buffer) => {
           received += chunk.length;
@@ -66,8 +67,13 @@ export async function releaseOnce(http: Http, prepared: PreparedRequest[], bytes
         const finish = (reason?: string) => {
           cancel();
           finished[i] ??= since();
-          if (chunks.length === 0) return resolve({ error: reason ?? 'connection closed without an answer', durationMs: since() });
-          resolve(readAnswer(Buffer.concat(chunks), received > cap, http.maxBodyBytes, since()));
+          if (chunks.length === 0)
+            return resolve({
+              error: reason ?? 'connection closed without an answer',
+              durationMs: since(),
+              ...(whole[i] ? { sentWhole: true } : {}),
+            });
+          resolve({ ...readAnswer(Buffer.concat(chunks), received > cap, http.maxBodyBytes, since()), endedAt: Date.now() });
         };
         socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
         socket.once('close', () => finish());
@@ -81,7 +87,9 @@ export async function releaseOnce(http: Http, prepared: PreparedRequest[], bytes
   const released: number[] = [];
   releasedAt = process.hrtime.bigint();
   sockets.forEach((s, i) => {
-    s?.write(bytes[i]!.subarray(-1));
+    s?.write(bytes[i]!.subarray(-1), (error) => {
+      whole[i] = !error;
+    });
     released[i] = Number(process.hrtime.bigint() - releasedAt) / 1e6;
   });
   return { raw: await Promise.all(answers), released, finished, releasedAt };

@@ -1,5 +1,5 @@
-import type { AnyCheck, Finding } from '@docproc-kit/conformance/definitions/check.js';
-import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
+import type { AnyCheck, Finding } from '../definitions/check.js';
+import type { Exchange } from '../definitions/exchange.js';
 
 /** Who a violation is about: the service's answer, or the client's request (a frontend told it sent a bad one). */
 export type Side = 'service' | 'client';

@@ -1,11 +1,11 @@
-import { checks } from '@docproc-kit/conformance/checks/index.js';
-import type { AnyCheck } from '@docproc-kit/conformance/definitions/check.js';
-import { fail } from '@docproc-kit/conformance/definitions/check.js';
-import { describeResponse, show } from '@docproc-kit/conformance/definitions/describe.js';
-import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
 import type { Contract, ContractOperation } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { SeenExchange } from './observed-exchange.js';
+import { checks } from '../checks/index.js';
+import type { AnyCheck } from '../definitions/check.js';
+import { fail } from '../definitions/check.js';
+import { describeResponse, show } from '../definitions/describe.js';
+import type { Exchange } from '../definitions/exchange.js';
+import type { ObservedExchange } from './observed-exchange.js';
 import type { Verdict } from './verdicts.js';
 
 /** The suite's check that says how the service must answer a request broken in this operation's way. */
@@ -47,7 +47,7 @@ function pathValues(op: ContractOperation, pathname: string): Map<string, string
 }
 
 /** Every way the request's parameters break their documented schemas (empty when none). */
-function parameterProblems(op: ContractOperation, seen: SeenExchange, headers: Headers, contract: Contract): string[] {
+function parameterProblems(op: ContractOperation, seen: ObservedExchange, headers: Headers, contract: Contract): string[] {
   const [pathname, search = ''] = seen.url.split(/\?(.*)/s) as [string, string?];
   const query = new URLSearchParams(search);
   const path = pathValues(op, pathname);
@@ -85,7 +85,7 @@ function documentedFields(op: ContractOperation): { names: string[]; required: s
  * suite's check for it, and the service answering it with a success is a service violation of that check.
  * @example judgeRequest(seen, exchange, contract).filter((v) => v.kind === 'violation' && v.side === 'client')
  */
-export function judgeRequest(seen: SeenExchange, exchange: Exchange, contract: Contract): Verdict[] {
+export function judgeRequest(seen: ObservedExchange, exchange: Exchange, contract: Contract): Verdict[] {
   const target = exchange.target;
   if (target.kind !== 'operation') return [];
   const op = contract.operation(target.operationId!)!;

@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { catalogFor } from '@docproc-kit/conformance/checks/index.js';
-import { writeJunit } from '@docproc-kit/conformance/report/junit.js';
-import { buildReport, type ConformanceReport } from '@docproc-kit/conformance/report/report.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { toHar } from '@docproc-kit/reference/journal/har.js';
-import type { ProxySummary, ViolationStore } from './violation-store.js';
+import { catalogFor } from '../checks/index.js';
+import { writeJunit } from '../report/junit.js';
+import { buildReport, type ConformanceReport } from '../report/report.js';
+import type { ObservedSummary, ViolationStore } from './violation-store.js';
 
 /** The files a proxy's report is written to. */
 export interface ReportFiles {
@@ -84,7 +84,7 @@ export function writeProxyReport(files: ReportFiles, report: ConformanceReport, 
 }
 
 /** The proxy's counts, as the top of its report's page shows them. */
-export function proxyFacts(summary: ProxySummary): Array<[string, string]> {
+export function proxyFacts(summary: ObservedSummary): Array<[string, string]> {
   const e = summary.exchanges;
   const v = summary.violations;
   return [

@@ -1,6 +1,6 @@
-import { responseCheckOrder, responseChecks } from '@docproc-kit/conformance/checks/response.js';
-import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
+import { responseCheckOrder, responseChecks } from '../checks/response.js';
+import type { Exchange } from '../definitions/exchange.js';
 import type { Verdict } from './verdicts.js';
 
 // The response checks that read only the status and headers: all a body over the judge's cap allows.

@@ -1,16 +1,42 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import type { Exchange, SentRequest } from '@docproc-kit/conformance/definitions/exchange.js';
-import { curlCommand, shellQuote } from '@docproc-kit/conformance/transport/curl.js';
-import { resolveTarget } from '@docproc-kit/conformance/transport/documented-target.js';
-import { decodeBody } from '@docproc-kit/conformance/transport/transport.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { redactQuery } from '@docproc-kit/reference/http/redaction.js';
-import type { TappedBody } from './body-tap.js';
-import { headersOf } from './hop-by-hop.js';
-import type { TappedMultipart } from './multipart-tap.js';
+import type { Exchange, SentRequest } from '../definitions/exchange.js';
+import { curlCommand, shellQuote } from '../transport/curl.js';
+import { resolveTarget } from '../transport/documented-target.js';
+import { decodeBody } from '../transport/transport.js';
 
-/** One exchange as the proxy saw it pass: what the judge keeps of it (no key, no file bytes). */
-export interface SeenExchange {
+/** A body as an observer kept it: its first bytes, and whether there was more. */
+export interface ObservedBody {
+  bytes: Buffer;
+  /** Bytes of the whole body. */
+  size: number;
+  /** The body was longer than what was kept: `bytes` is only its beginning. */
+  truncated: boolean;
+}
+
+/** One part of a multipart/form-data body, as its headers said: never its bytes. */
+export interface ObservedPart {
+  /** The `name` of its Content-Disposition (undefined when absent). */
+  name: string | undefined;
+  filename: string | undefined;
+  contentType: string | undefined;
+  /** Bytes of the part's body. */
+  size: number;
+}
+
+/** What was read of a multipart/form-data request body. */
+export interface ObservedMultipart {
+  parts: ObservedPart[];
+  /** Set when the body is not well-formed multipart as far as it could be followed. */
+  malformed?: string;
+}
+
+/**
+ * One exchange as an observer (a proxy, a HAR) saw it pass, as plain values: what the judges read of it
+ * (the key only in its headers, never kept past judging; no file bytes).
+ */
+export interface ObservedExchange {
   seq: number;
   startedAt: number;
   durationMs: number;
@@ -19,10 +45,23 @@ export interface SeenExchange {
   url: string;
   /** The request's headers as sent (the key still in them: only ever read, never kept past judging). */
   requestRawHeaders: string[];
-  requestBody: { kind: 'none' } | { kind: 'multipart'; tapped: TappedMultipart } | { kind: 'other'; size: number };
+  requestBody: { kind: 'none' } | { kind: 'multipart'; tapped: ObservedMultipart } | { kind: 'other'; size: number };
   status: number;
   responseRawHeaders: string[];
-  responseBody: TappedBody;
+  responseBody: ObservedBody;
+}
+
+/** A flat raw header list (Node's `rawHeaders`) as a Headers object (repeated names joined, as fetch does). */
+export function headersOf(rawHeaders: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    try {
+      headers.append(rawHeaders[i]!, rawHeaders[i + 1]!);
+    } catch {
+      // A header value fetch's Headers refuses is judged as absent; the bytes passed through regardless.
+    }
+  }
+  return headers;
 }
 
 /** Headers that carry or may carry a key: never kept, never written. */
@@ -31,7 +70,7 @@ const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorizati
 const CURL_OWN_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'user-agent', 'expect']);
 
 /** The request's headers worth showing, without the key or anything that could carry one. */
-export function shownHeaders(raw: readonly string[], body: SeenExchange['requestBody']): Record<string, string> {
+export function shownHeaders(raw: readonly string[], body: ObservedExchange['requestBody']): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
@@ -43,7 +82,7 @@ export function shownHeaders(raw: readonly string[], body: SeenExchange['request
   return out;
 }
 
-function decompressed(body: TappedBody, encoding: string | null, cap: number): Buffer | undefined {
+function decompressed(body: ObservedBody, encoding: string | null, cap: number): Buffer | undefined {
   if (!encoding || encoding === 'identity') return body.bytes;
   // Only a whole body can be inflated; a cut one is not judged on its bytes.
   if (body.truncated) return undefined;
@@ -58,7 +97,7 @@ function decompressed(body: TappedBody, encoding: string | null, cap: number): B
   return undefined;
 }
 
-function reproducer(seen: SeenExchange, request: SentRequest): string {
+function reproducer(seen: ObservedExchange, request: SentRequest): string {
   const command = curlCommand({ ...request, body: undefined } as SentRequest, '', seen.seq);
   if (seen.requestBody.kind === 'none') return command;
   if (seen.requestBody.kind === 'other')
@@ -88,7 +127,7 @@ export interface ExchangeContext {
  * @example const { exchange, bodyJudged } = toExchange(seen, { contract, target, bodyCap });
  */
 export function toExchange(
-  seen: SeenExchange,
+  seen: ObservedExchange,
   { contract, target, bodyCap }: ExchangeContext,
 ): { exchange: Exchange; bodyJudged: boolean } {
   const headers = headersOf(seen.responseRawHeaders);

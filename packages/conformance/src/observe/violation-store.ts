@@ -1,12 +1,11 @@
-import type { AnyCheck } from '@docproc-kit/conformance/definitions/check.js';
-import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
-import { createTestRecord, type TestRecord } from '@docproc-kit/conformance/definitions/records.js';
-import { ConformanceFailure, type FailureRecord } from '@docproc-kit/conformance/definitions/verdict.js';
-import { codeOf } from '@docproc-kit/conformance/transport/api.js';
 import { redactParsedQuery } from '@docproc-kit/reference/http/redaction.js';
 import type { JournalEntry } from '@docproc-kit/reference/journal/request-journal.js';
-import type { RecordingSummary } from '../recording/seed-recording.js';
-import type { SeenExchange } from './observed-exchange.js';
+import type { AnyCheck } from '../definitions/check.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { createTestRecord, type TestRecord } from '../definitions/records.js';
+import { ConformanceFailure, type FailureRecord } from '../definitions/verdict.js';
+import { codeOf } from '../transport/api.js';
+import type { ObservedExchange } from './observed-exchange.js';
 import type { Side, Verdict } from './verdicts.js';
 
 /** One violation as `GET /_proxy/violations` shows it: the suite's failure record, and whose it is. */
@@ -23,35 +22,33 @@ export interface ViolatingExchange {
   violations: string[];
 }
 
-/** The summary `GET /_proxy/report` answers. */
-export interface ProxySummary {
+/** What was concluded of the traffic observed so far (`GET /_proxy/report` answers it). */
+export interface ObservedSummary {
   target: string;
   since: string;
   exchanges: { total: number; judged: number; transient: number; bodyNotJudged: number; notJudged: number };
   violations: { total: number; service: number; client: number; byCheck: Record<string, number>; kept: number };
   warnings: number;
   result: 'passed' | 'failed';
-  /** With `--record`: the documents recorded, and the answers not recorded by reason. */
-  recording?: RecordingSummary;
 }
 
 /** Everything the proxy concluded so far, bounded: counts are exact, the records kept are the newest. */
 export interface ViolationStore {
   /** Records the verdicts on one exchange; returns its violations. */
-  add(seen: SeenExchange, exchange: Exchange, verdicts: Verdict[]): Violation[];
+  add(seen: ObservedExchange, exchange: Exchange, verdicts: Verdict[]): Violation[];
   /** An exchange passed without judging: a transient answer, one the proxy answered itself, one cut off. */
   skip(reason: 'transient' | 'not-judged'): void;
   bodyNotJudged(): void;
   /** Newest first. */
   newest(limit?: number): Violation[];
-  summary(): ProxySummary;
+  summary(): ObservedSummary;
   /** The run as the suite's report reads one test's record. */
   testRecord(): TestRecord;
   violatingExchanges(): ViolatingExchange[];
   readonly total: number;
 }
 
-function journalEntry(seen: SeenExchange, exchange: Exchange): JournalEntry {
+function journalEntry(seen: ObservedExchange, exchange: Exchange): JournalEntry {
   const [path, search = ''] = seen.url.split(/\?(.*)/s) as [string, string?];
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of new URLSearchParams(search)) {

@@ -1,15 +1,34 @@
-import { FIXED_FIELDS } from '@docproc-kit/conformance/checks/document.js';
-import { checks } from '@docproc-kit/conformance/checks/index.js';
-import type { Check } from '@docproc-kit/conformance/definitions/check.js';
-import type { Exchange } from '@docproc-kit/conformance/definitions/exchange.js';
-import { documentsIn, uploaded, type WireDocument, type WireFullDocument } from '@docproc-kit/conformance/transport/api.js';
-import { LRUCache } from 'lru-cache';
-import type { TappedMultipart } from './multipart-tap.js';
+import { FIXED_FIELDS } from '../checks/document.js';
+import { checks } from '../checks/index.js';
+import type { Check } from '../definitions/check.js';
+import type { Exchange } from '../definitions/exchange.js';
+import { documentsIn, uploaded, type WireDocument, type WireFullDocument } from '../transport/api.js';
+import type { ObservedMultipart } from './observed-exchange.js';
 import type { Verdict } from './verdicts.js';
 
 // What a read must still show of its upload. Not `attempts`: retries the proxy did not see (another client's,
 // or its own before this run) raise it, and a document read after a retry is no violation.
 const UNCHANGING = FIXED_FIELDS.filter((field) => field !== 'attempts');
+
+/** The most recent `max` entries by use: a read or a write makes one the newest, the oldest goes first. */
+function recentlyUsed<V>(max: number) {
+  const entries = new Map<string, V>();
+  return {
+    get(key: string): V | undefined {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    set(key: string, value: V): void {
+      entries.delete(key);
+      entries.set(key, value);
+      if (entries.size > max) entries.delete(entries.keys().next().value!);
+    },
+  };
+}
 
 /** What the proxy remembers of one document: as its upload returned it, and as it was last seen. */
 interface Remembered {
@@ -20,7 +39,7 @@ interface Remembered {
 /** Stateful facts across exchanges: what earlier answers said, judged against later ones. */
 export interface SessionFacts {
   /** Judges `exchange` against what earlier exchanges showed, then remembers what it shows. */
-  observe(exchange: Exchange, upload: TappedMultipart | undefined, tenant: string): Verdict[];
+  observe(exchange: Exchange, upload: ObservedMultipart | undefined, tenant: string): Verdict[];
 }
 
 // A document remembered without its text: no check here reads it, and texts can be large.
@@ -34,7 +53,7 @@ const withoutText = (doc: WireDocument): WireFullDocument => ({ ...(doc as WireF
  * @example const facts = createSessionFacts(10_000); facts.observe(exchange, tappedUpload)
  */
 export function createSessionFacts(capacity: number): SessionFacts {
-  const known = new LRUCache<string, Remembered>({ max: capacity });
+  const known = recentlyUsed<Remembered>(capacity);
   const remember = (tenant: string, doc: WireDocument, asUploaded: boolean) => {
     if (typeof doc.document_id !== 'number') return;
     const key = `${tenant}:${doc.document_id}`;
