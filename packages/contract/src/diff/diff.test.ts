@@ -103,7 +103,11 @@ describe('the contract diff', () => {
   });
 
   it.each([
-    ['a $ref to nothing', { $ref: '#/components/schemas/Nowhere' }, /^HEAD: .*points at nothing in the document \(at \/components\/schemas\/Problem\/properties\/extra\)$/],
+    [
+      'a $ref to nothing',
+      { $ref: '#/components/schemas/Nowhere' },
+      /^HEAD: .*points at nothing in the document \(at \/components\/schemas\/Problem\/properties\/extra\)$/,
+    ],
     ['a $ref to another file', { $ref: 'other.yaml#/Problem' }, /external \$ref/],
   ])('refuses %s, saying which', (_, ref, message) => {
     const head = edited((d) => {
