@@ -174,6 +174,13 @@ describe('docproc conformance --min-coverage', () => {
         'getDocument',
         'retryDocument',
       ]);
+      // And what it did not reach, with why: --only left out the sequences that send the rest; one key, no other tenant.
+      const why = enough.report!.coverage.operations.flatMap((o) => Object.values({ ...o.partitions.why, ...o.states.why }));
+      expect(new Set(why.map((w) => w.cause))).toEqual(new Set(['left out', 'a deployment limit']));
+      expect(enough.output).toContain(
+        'left out: --only list left out model and oracle, whose fixed sequences send every partition and state',
+      );
+      expect(enough.output).toMatch(/^ {6}not exercised \(a deployment limit\): header x-api-key: key: another tenant's key$/m);
     } finally {
       await server.close();
     }

@@ -29,6 +29,18 @@ export interface StoppedRecord {
   lastAnswered?: AnsweredRequest;
 }
 
+/**
+ * A scenario's fixed part (the sequences it plays on every run, whatever the target's speed): named when it
+ * starts, `ended` once every one of them has run to its end. One that did not end is why what it sends was cut.
+ */
+export interface FixedPartRecord {
+  /** `the model run's walk`, `the oracle's fixed sequences`. */
+  what: string;
+  ended: boolean;
+  /** How long it took, once ended. */
+  ms?: number;
+}
+
 /** What one scenario did: the runner hands it to the reporter with the scenario's outcome. */
 export interface TestRecord {
   /** The checks the scenario said it evaluates. */
@@ -47,6 +59,8 @@ export interface TestRecord {
   reach: Record<string, { partitions: Record<string, number>; states: Record<string, number> }>;
   /** Set when the test stopped without a verdict (target unavailable, run deadline). */
   stopped?: StoppedRecord;
+  /** The scenario's fixed part, when it has one. */
+  fixedPart?: FixedPartRecord;
   /** An error no check claimed (a suite bug, an unexpected body): its message and stack frames. */
   crash?: { message: string; stack: string };
 }

@@ -19,6 +19,9 @@ export const RETRIED = 'processing again after a retry';
 export const UNKNOWN_ID = 'an id the suite never saw';
 export const OTHER_TENANT = "another tenant's document";
 
+/** Whether reaching `state` takes another tenant's key (`--second-api-key`). */
+export const needsSecondTenant = (state: string) => state === OTHER_TENANT || state.endsWith(" of another tenant's upload");
+
 interface Shape {
   statuses: string[];
   /** The property a document's id travels in: named as the path parameter that takes it (`document_id`). */

@@ -37,11 +37,14 @@ export function searchPartitions(token: string): ProsePartition[] {
 /** The free-text parameters the prose gives partitions of their own, by name. */
 export const PROSE_PARAMETERS: Record<string, (token: string) => ProsePartition[]> = { search: searchPartitions };
 
+/** The key partition only another tenant's key (`--second-api-key`) reaches. */
+export const OTHER_TENANT_KEY = "key: another tenant's key";
+
 /** The partitions of the API key the request carries: the security scheme's header and the tenancy sentences. */
 export const KEY_PARTITIONS: ReadonlyArray<Partition & { holds(key: KeyChoice): boolean }> = [
   { id: "key: the run's key", source: 'auth.header', drawnBy: 'every scenario', holds: (k) => k === 'primary' },
   {
-    id: "key: another tenant's key",
+    id: OTHER_TENANT_KEY,
     source: 'tenancy.own-documents',
     drawnBy: 'the tenancy scenarios, the sequences',
     holds: (k) => k === 'secondary',

@@ -1,7 +1,7 @@
 import type { AnyCheck, Check, Profile } from '../definitions/check.js';
 import { profileIncludes } from '../definitions/check.js';
 import type { Exchange } from '../definitions/exchange.js';
-import type { ResendRecord, TestRecord, WarningRecord } from '../definitions/records.js';
+import type { FixedPartRecord, ResendRecord, TestRecord, WarningRecord } from '../definitions/records.js';
 import { ConformanceFailure, type FailureDetails, type FailureRecord } from '../definitions/verdict.js';
 import type { ReachObserver } from '../inputs/reach.js';
 import type { AnswerJudge } from '../transport/http.js';
@@ -37,6 +37,8 @@ export interface Judge extends AnswerJudge {
   notExercised(check: AnyCheck, reason: string): void;
   /** Records a request resent after a transient answer. */
   resent(resend: ResendRecord): void;
+  /** Records the scenario's fixed part: once as it starts (`ended: false`), again when it has ended. */
+  fixedPart(part: FixedPartRecord): void;
   /** Counts one observed status in the coverage matrix. */
   coverage(row: string, status: number): void;
   /** Whether `check` was evaluated (held, failed or warned) in the active scenario. */
@@ -101,6 +103,9 @@ export function createJudge(profile: Profile, options: { reach?: ReachObserver }
     },
     resent(resend) {
       active().resends.push(resend);
+    },
+    fixedPart(part) {
+      active().fixedPart = part;
     },
     coverage(row, status) {
       const record = active();

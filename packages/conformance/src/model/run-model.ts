@@ -39,6 +39,8 @@ export interface ModelRunSettings {
   runs: number;
   /** How long to start new sequences for (and, once one fails, how long to look for a shorter one). */
   timeMs: number;
+  /** Called once the fixed walk has ended with no difference, with how long it took. */
+  onFixedEnd?(ms: number): void;
   /** How many commands a sequence has at most (default 20). */
   maxCommands?: number;
   /** See {@link RunEnv.changeGapMs} (default 20 ms). */
@@ -51,8 +53,10 @@ export interface ModelRunSettings {
 
 /** What a model run did. */
 export interface ModelRunResult {
-  /** Sequences run (shrinking included). */
+  /** Sequences run (the fixed walk and shrinking included). */
   sequences: number;
+  /** How many of them were the fixed part's (played on every run, whatever the budget). */
+  fixed: number;
   requests: number;
   ms: number;
 }
@@ -109,15 +113,15 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
   const allIds = new Map<number, string>();
   const grain = new TimestampGrain();
   const ranges = listRanges(settings.contract);
-  const { sequences, requests } = await searchSequences({
+  const { sequences, requests, fixed } = await searchSequences({
     area: 'model',
     differs: 'that makes the target differ from the model of the contract',
     arbitrary: fc.commands(modelCommands(settings.facts.statuses, ranges), {
       maxCommands: settings.maxCommands ?? 20,
       size: 'max',
     }),
-    // First the walk of every list view across every kind of change, then the random sequences.
-    examples: [changeWalk(settings.facts.statuses, ranges)],
+    // The walk of every list view across every kind of change, on every run; then the random sequences.
+    fixed: [changeWalk(settings.facts.statuses, ranges)],
     maxShrinkMs: MAX_SHRINK_MS,
     ...settings,
     // The token ends in a letter after the number, so no sequence's token is a prefix of another's.
@@ -127,5 +131,5 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
       await fc.asyncModelRun(() => ({ model, real }), commands);
     },
   });
-  return { sequences, requests, ms: Date.now() - started };
+  return { sequences, fixed, requests, ms: Date.now() - started };
 }

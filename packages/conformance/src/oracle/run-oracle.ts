@@ -28,13 +28,18 @@ export interface OracleRunSettings extends Omit<OracleEnv, 'operations' | 'fileF
   runs: number;
   /** How long to start new sequences for (a failing one is then shrunk for at most {@link MAX_ORACLE_SHRINK_MS}). */
   timeMs: number;
+  /** Called once the fixed sequences have ended with no difference. */
+  onFixedEnd?(ms: number): void;
   /** Steps a sequence has at most (default 12). */
   maxSteps?: number;
 }
 
 /** What an oracle run did. */
 export interface OracleRunResult {
+  /** Sequences played: the fixed ones, the random ones and those shrinking tried. */
   sequences: number;
+  /** How many of them were the fixed part's (every one played on every run). */
+  fixed: number;
   requests: number;
   /** Reads sent again because a document changed while they were answered. */
   inconclusive: number;
@@ -142,14 +147,14 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
   const keys = [settings.keys.primary, ...(settings.keys.secondary !== undefined ? [settings.keys.secondary] : [])];
   const { maxFilename, requestIds } = contractInputs(settings.contract, 'probe');
   let inconclusive = 0;
-  const { sequences, requests } = await searchSequences({
+  const { sequences, requests, fixed } = await searchSequences({
     area: 'oracle',
     differs: "whose answers differ from the reference core's",
     arbitrary: fc.array(opArbitrary, { minLength: 1, maxLength: settings.maxSteps ?? 12 }),
-    // Then what real clients send (client-inputs-sequence.ts, short, so a small budget still reaches it),
-    // each operation through each way of sending the key and each X-Request-Id (sweep.ts), and every pair
-    // of the list's accepted parameter partitions (pairs-sequence.ts).
-    examples: [FIRST_SEQUENCE, clientInputsSequence(), sweepSequence(requestIds.length), pairsSequence(settings.contract)],
+    // Beside the first, what real clients send (client-inputs-sequence.ts), each operation through each way
+    // of sending the key and each X-Request-Id (sweep.ts), and every pair of the list's accepted parameter
+    // partitions (pairs-sequence.ts): all at once, so their waits for processing overlap.
+    fixed: [FIRST_SEQUENCE, clientInputsSequence(), sweepSequence(requestIds.length), pairsSequence(settings.contract)],
     maxShrinkMs: MAX_ORACLE_SHRINK_MS,
     ...settings,
     start: (n) => {
@@ -170,5 +175,5 @@ export async function runOracle(settings: OracleRunSettings): Promise<OracleRunR
       await seq.twin.close();
     },
   });
-  return { sequences, requests, inconclusive };
+  return { sequences, fixed, requests, inconclusive };
 }

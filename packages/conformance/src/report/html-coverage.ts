@@ -1,5 +1,6 @@
 import { type OperationCoverage, operationCoverage, type StatusEntry, statusRows } from './coverage-entries.js';
 import { html, type SafeHtml } from './html-escape.js';
+import type { MissingReason } from './missing-reasons.js';
 import type { ConformanceReport } from './report.js';
 
 const order = (status: string) =>
@@ -50,16 +51,19 @@ function bar(done: number, total: number, what: string): SafeHtml {
 }
 
 function operationTable(operations: OperationCoverage[]): SafeHtml {
-  const missing = (list: string[]) =>
+  const missing = (list: string[], why: Record<string, MissingReason> = {}) =>
     list.length
-      ? html`<ul class="reasons">${list.map((m) => html`<li><span aria-hidden="true">✗</span> ${m}</li>`)}</ul>`
+      ? html`<ul class="reasons">${list.map((m) => {
+          const reason = why[m];
+          return html`<li data-cause="${reason?.cause ?? ''}"><span aria-hidden="true">✗</span> ${m}${reason && html` <small>(${reason.cause}: ${reason.detail})</small>`}</li>`;
+        })}</ul>`
       : html`<span aria-hidden="true">✓</span> none`;
   return html`<h3 id="partitions">Partitions exercised and states reached</h3>
   <div class="matrix-wrap" tabindex="0" role="region" aria-label="Partitions and states per operation">
   <table id="operation-coverage"><thead><tr><th scope="col">Operation</th><th scope="col">Partitions exercised</th><th scope="col">Missing partitions</th><th scope="col">States reached</th><th scope="col">Missing states</th></tr></thead>
   <tbody>${operations.map(
     (o) =>
-      html`<tr data-op="${o.operation}"><th scope="row"><code>${o.operation}</code></th><td>${bar(o.partitions.exercised, o.partitions.total, 'partitions')}</td><td>${missing(o.partitions.missing)}</td><td>${bar(o.states.reached, o.states.total, 'states')}</td><td>${missing(o.states.missing)}</td></tr>`,
+      html`<tr data-op="${o.operation}"><th scope="row"><code>${o.operation}</code></th><td>${bar(o.partitions.exercised, o.partitions.total, 'partitions')}</td><td>${missing(o.partitions.missing, o.partitions.why)}</td><td>${bar(o.states.reached, o.states.total, 'states')}</td><td>${missing(o.states.missing, o.states.why)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 

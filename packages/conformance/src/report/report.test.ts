@@ -155,7 +155,7 @@ describe('buildReport', () => {
       {},
       universe,
     );
-    expect(built.coverage).toEqual({
+    expect(built.coverage).toMatchObject({
       operations: [
         {
           operation: 'getDocument',
@@ -164,12 +164,19 @@ describe('buildReport', () => {
         },
       ],
     });
+    const [op] = built.coverage.operations;
+    // A contract-profile run: the full profile's sequences were left out; nothing generates the gap.
+    expect(op?.partitions.why?.['path document_id: value: above maximum']?.cause).toBe('left out');
+    expect(op?.partitions.why?.[`header x: odd${NO_GENERATOR}`]?.cause).toBe('no generator');
+    expect(op?.states.why?.failed?.cause).toBe('left out');
     expect(coveragePercent(built)).toBe(50);
     const lines = coverageLines(built).join('\n');
     expect(lines).toContain('Coverage 50.0%');
     expect(lines).toMatch(/getDocument +partitions 1\/3, states 2\/3/);
-    expect(lines).toContain('not exercised: path document_id: value: above maximum; header x: odd (no generator)');
-    expect(lines).toContain('not reached: failed');
+    expect(lines).toContain('not exercised (left out): path document_id: value: above maximum');
+    expect(lines).toContain('not exercised (no generator): header x: odd (no generator)');
+    expect(lines).toContain('not reached (left out): failed');
+    expect(lines).toContain("left out: the contract profile: the full profile's sequences (--profile full) send it");
   });
 
   it('has an empty coverage, and 100%, without a universe (a proxy report)', () => {

@@ -3,6 +3,7 @@ import { SCENARIO_AREAS } from '../definitions/areas.js';
 import type { ResendRecord, StoppedRecord, TestRecord, WarningRecord } from '../definitions/records.js';
 import type { FailureRecord } from '../definitions/verdict.js';
 import type { CoverageUniverse } from '../inputs/reach.js';
+import { type FixedPartOutcome, type MissingReason, missingReason, type RunFacts } from './missing-reasons.js';
 
 /** A check's verdict for the run. */
 export type CheckOutcome = 'passed' | 'warned' | 'failed' | 'not-exercised' | 'not-in-profile';
@@ -68,7 +69,7 @@ export interface ConformanceReport extends RunInfo {
   /**
    * What the run's requests reached, per operation: the partitions of the contract's partition catalogue
    * they fell in, and the (operation × document state) pairs they were sent to. `missing` names what was
-   * not reached (a partition nothing generates ends in "(no generator)").
+   * not reached (a partition nothing generates ends in "(no generator)"), and `why` says what kept each from it.
    */
   coverage: { operations: OperationCoverage[] };
   /**
@@ -83,15 +84,16 @@ export interface ConformanceReport extends RunInfo {
 /** One operation's reach in the report. */
 export interface OperationCoverage {
   operation: string;
-  partitions: { exercised: number; total: number; missing: string[] };
-  states: { reached: number; total: number; missing: string[] };
+  partitions: { exercised: number; total: number; missing: string[]; why?: Record<string, MissingReason> };
+  states: { reached: number; total: number; missing: string[]; why?: Record<string, MissingReason> };
 }
 
 /** Marks a missing partition that nothing in the suite generates. */
 export const NO_GENERATOR = ' (no generator)';
 
-function reachOf(tests: readonly TestInput[], universe: CoverageUniverse | undefined): OperationCoverage[] {
-  return (universe?.operations ?? []).map(({ operation, partitions, states }) => {
+function reachOf(tests: readonly TestInput[], universe: CoverageUniverse | undefined, facts: RunFacts): OperationCoverage[] {
+  const why = missingReason(facts);
+  return (universe?.operations ?? []).map(({ operation, partitions, states, limits = {} }) => {
     const seen = { partitions: new Set<string>(), states: new Set<string>() };
     for (const test of tests) {
       const reach = test.record?.reach?.[operation];
@@ -100,16 +102,46 @@ function reachOf(tests: readonly TestInput[], universe: CoverageUniverse | undef
     }
     const missingPartitions = partitions.filter((p) => !seen.partitions.has(p.name));
     const missingStates = states.filter((s) => !seen.states.has(s));
+    const shown = (p: { name: string; gap: boolean }) => (p.gap ? `${p.name}${NO_GENERATOR}` : p.name);
+    const reasons = <T>(items: T[], name: (t: T) => string, item: (t: T) => { gap?: boolean; limit?: string }) =>
+      items.length ? { why: Object.fromEntries(items.map((t) => [name(t), why(item(t))])) } : {};
     return {
       operation,
       partitions: {
         exercised: partitions.length - missingPartitions.length,
         total: partitions.length,
-        missing: missingPartitions.map((p) => (p.gap ? `${p.name}${NO_GENERATOR}` : p.name)),
+        missing: missingPartitions.map(shown),
+        ...reasons(missingPartitions, shown, (p) => ({ gap: p.gap, ...(limits[p.name] ? { limit: limits[p.name] } : {}) })),
       },
-      states: { reached: states.length - missingStates.length, total: states.length, missing: missingStates },
+      states: {
+        reached: states.length - missingStates.length,
+        total: states.length,
+        missing: missingStates,
+        ...reasons(
+          missingStates,
+          (s) => s,
+          (s) => (limits[s] ? { limit: limits[s] } : {}),
+        ),
+      },
     };
   });
+}
+
+/** The fixed parts the tests played, each with how its test ended. */
+function fixedParts(tests: readonly TestInput[]): FixedPartOutcome[] {
+  return tests.flatMap((t) =>
+    t.record?.fixedPart
+      ? [
+          {
+            part: t.record.fixedPart,
+            state: t.state,
+            failedChecks: [...new Set(t.record.failures.map((f) => f.check))],
+            ...(t.record.stopped ? { stopped: t.record.stopped } : {}),
+            ...(t.note !== undefined ? { note: t.note } : {}),
+          },
+        ]
+      : [],
+  );
 }
 
 /** The share of every partition and (operation × state) pair the run reached, in percent (100 when there are none). */
@@ -229,7 +261,14 @@ export function buildReport(
     unattributed,
     tests: tests.map(({ record, ...t }) => ({ ...t, checks: record?.declared ?? [] })),
     statuses: coverage,
-    coverage: { operations: reachOf(tests, universe) },
+    coverage: {
+      operations: reachOf(tests, universe, {
+        profile: info.profile,
+        only: info.only,
+        fixedParts: fixedParts(tests),
+        ...(stopped ? { stopped } : {}),
+      }),
+    },
     resends: { total: resent.length, byStatus, waitedMs: resent.reduce((sum, r) => sum + r.waitMs, 0), requests: resent },
     ...(stopped ? { stopped } : {}),
   };

@@ -22,6 +22,8 @@ export type ReporterOptions = Omit<RunInfo, 'startedAt' | 'finishedAt'> & {
   contractDocument: OpenAPIV3_1.Document;
   /** The deployment's upload limits when given (`--max-files`, `--max-file-bytes`): their partitions sit at them. */
   uploadLimits?: { maxFiles?: number; maxFileBytes?: number };
+  /** Whether the run has another tenant's key (`--second-api-key`); without one, what only it reaches is a deployment limit. */
+  secondTenant?: boolean;
 };
 
 /** One scenario file's run: its scenarios' outcomes, or why it did not load. */
@@ -78,14 +80,14 @@ export function createReporter(options: ReporterOptions, out: Writable) {
         for (const test of result.tests) tests.push({ file: result.file, ...test });
       }
       for (const error of unhandled) tests.push({ file: '(unhandled)', name: 'unhandled error', state: 'failed', errors: [error] });
-      const { reportFile, junitFile, htmlFile, documented, contractDocument, uploadLimits, ...info } = options;
+      const { reportFile, junitFile, htmlFile, documented, contractDocument, uploadLimits, secondTenant, ...info } = options;
       const contract = contractFromDocument(contractDocument);
       const report = buildReport(
         { ...info, startedAt, finishedAt: new Date().toISOString() },
         tests,
         catalogFor(contract),
         documented,
-        coverageUniverse(contract, uploadLimits),
+        coverageUniverse(contract, { ...uploadLimits, ...(secondTenant !== undefined ? { secondTenant } : {}) }),
       );
       if (reportFile) {
         mkdirSync(dirname(reportFile), { recursive: true });

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import { cap } from './failure-format.js';
+import type { MissingReason } from './missing-reasons.js';
 import { type ConformanceReport, coveragePercent, leftOutByOnly } from './report.js';
 
 const MAX_LINES = 12;
@@ -85,7 +86,20 @@ function named(missing: string[]): string {
   return missing.length > MISSING_SHOWN ? `${shown}; … and ${missing.length - MISSING_SHOWN} more` : shown;
 }
 
-/** One line per operation: partitions exercised / total, states reached / total, and what was not reached. */
+/** `missing` grouped by the cause `why` gives each (a report without reasons: one group). */
+function byCause(missing: string[], why: Record<string, MissingReason> | undefined): Array<[string | undefined, string[]]> {
+  const groups = new Map<string | undefined, string[]>();
+  for (const name of missing) {
+    const cause = why?.[name]?.cause;
+    groups.set(cause, [...(groups.get(cause) ?? []), name]);
+  }
+  return [...groups];
+}
+
+/**
+ * One line per operation: partitions exercised / total, states reached / total, and what was not reached
+ * by its cause; then what each cause was in this run.
+ */
 export function coverageLines(report: Pick<ConformanceReport, 'coverage'>): string[] {
   const operations = report.coverage?.operations ?? [];
   if (!operations.length) return [];
@@ -93,11 +107,20 @@ export function coverageLines(report: Pick<ConformanceReport, 'coverage'>): stri
   const lines = [
     `   Coverage ${coveragePercent(report).toFixed(1)}% (input partitions exercised, document states reached; the report names each)`,
   ];
+  const details = new Map<string, Set<string>>();
   for (const o of operations) {
     const { partitions: p, states: s } = o;
     lines.push(`    ${o.operation.padEnd(width)}  partitions ${p.exercised}/${p.total}, states ${s.reached}/${s.total}`);
-    if (p.missing.length) lines.push(`      not exercised: ${named(p.missing)}`);
-    if (s.missing.length) lines.push(`      not reached: ${named(s.missing)}`);
+    for (const [what, entry] of [
+      ['not exercised', p],
+      ['not reached', s],
+    ] as const)
+      for (const [cause, names] of byCause(entry.missing, entry.why))
+        lines.push(`      ${what}${cause ? ` (${cause})` : ''}: ${named(names)}`);
+    for (const reason of [...Object.values(p.why ?? {}), ...Object.values(s.why ?? {})])
+      details.set(reason.cause, (details.get(reason.cause) ?? new Set()).add(reason.detail));
   }
+  if (details.size)
+    lines.push('   Why not reached', ...[...details].flatMap(([cause, texts]) => [...texts].map((t) => `    ${cause}: ${t}`)));
   return lines;
 }

@@ -154,6 +154,7 @@ export async function runConformance(
       htmlFile: options.html ? resolve(options.html) : null,
       documented,
       contractDocument,
+      secondTenant: options.secondApiKey !== undefined,
       uploadLimits: {
         ...(options.maxFiles !== undefined ? { maxFiles: options.maxFiles } : {}),
         ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),

@@ -19,6 +19,8 @@ describe('the model of the contract', () => {
     `random sequences of uploads, lists, reads and retries${kit.config.secondApiKey !== undefined ? ' by two tenants' : ''} agree with it`,
     { profile: 'full', checks: declared },
     async () => {
+      const what = "the model run's walk of every list view across every change";
+      kit.judge.fixedPart({ what, ended: false });
       const { sequences } = await runModel({
         http: kit.http,
         judge: kit.judge,
@@ -35,12 +37,13 @@ describe('the model of the contract', () => {
         runs: kit.config.modelRuns,
         timeMs: kit.config.modelTimeMs,
         clockSkewMs: kit.config.clockSkewMs,
+        onFixedEnd: (ms) => kit.judge.fixedPart({ what, ended: true, ms }),
       });
       // A budget too small for some kind of step leaves its check without a verdict, said so, never passed.
       for (const check of declared.filter((c) => !kit.judge.evaluated(c))) {
         kit.judge.notExercised(
           check,
-          `the ${sequences} random sequence(s) --model-runs and --model-time-ms allowed gave no occasion for it`,
+          `the ${sequences} sequence(s) (the fixed walk, then those --model-runs and --model-time-ms allowed) gave no occasion for it`,
         );
       }
     },

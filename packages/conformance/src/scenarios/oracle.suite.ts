@@ -12,6 +12,8 @@ describe('the reference core as an oracle', () => {
     `random sequences${kit.config.secondApiKey !== undefined ? ' by two tenants' : ''} sent to the target and to the reference core in lockstep get the same answers`,
     { profile: 'full', checks: declared },
     async ({ notExercised }) => {
+      const what = "the oracle's fixed sequences (the first, the clients' inputs, the sweep, the pairs)";
+      kit.judge.fixedPart({ what, ended: false });
       // The twin is the reference core of the bundled contract: against another contract version it is no oracle.
       if (JSON.stringify(contractValuesOf(kit.config.contractDocument as never)) !== JSON.stringify(CONTRACT_VALUES))
         notExercised('--spec decides other values than the bundled contract, whose reference core is the oracle');
@@ -31,11 +33,12 @@ describe('the reference core as an oracle', () => {
         seed: kit.config.seed,
         runs: kit.config.oracleRuns,
         timeMs: kit.config.oracleTimeMs,
+        onFixedEnd: (ms) => kit.judge.fixedPart({ what, ended: true, ms }),
       });
       for (const check of declared.filter((c) => !kit.judge.evaluated(c)))
         kit.judge.notExercised(
           check,
-          `the ${sequences} random sequence(s) --oracle-runs and --oracle-time-ms allowed gave no occasion for it`,
+          `the ${sequences} sequence(s) (the fixed ones, then those --oracle-runs and --oracle-time-ms allowed) gave no occasion for it`,
         );
     },
   );
