@@ -32,6 +32,8 @@ const PROOFS = [
   'packages/conformance/src/model/model.test.ts',
   'packages/conformance/src/oracle/oracle.test.ts',
   'packages/docproc-kit/src/proxy/proxy-proofs.test.ts',
+  // BASE's suite run against the reference server and a mutant of it, by `docproc contract diff --behaviour`.
+  'packages/docproc-kit/src/commands/contract-behaviour.test.ts',
   // A real mutation worker on a real instrumented file: minutes of suite runs.
   'test/mutation/worker.test.ts',
 ];
@@ -73,6 +75,7 @@ export default defineConfig({
         test: {
           name: 'cli',
           include: ['packages/docproc-kit/src/commands/**/*.test.ts', 'packages/docproc-kit/src/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...PROOFS],
           testTimeout: 60_000,
         },
       },

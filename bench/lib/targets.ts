@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prismBinPath } from 'docproc-kit/prism-mock/prism-bin.js';
 import getPort from 'get-port';
+import { prismBinPath } from './prism-bin.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { pathTemplate } from './path-template.js';
 import { bundledSpecPath } from './paths.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext its namespace object is what we get.
@@ -65,14 +66,6 @@ export function formatAjvErrors(errors: ErrorObject[] | null | undefined): strin
   });
 }
 
-function templateToRegExp(template: string): RegExp {
-  const escaped = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${escaped}$`);
-}
-
 /** Options of {@link loadContract}. */
 export interface LoadContractOptions {
   /**
@@ -120,11 +113,11 @@ export function contractFromDocument(document: OpenAPIV3_1.Document): Contract {
       if (definition?.operationId) operations.push({ operationId: definition.operationId, method, path, definition });
     }
   }
-  const matchers = Object.keys(document.paths ?? {}).map((path) => ({ path, re: templateToRegExp(path) }));
+  const matchers = Object.keys(document.paths ?? {}).map((path) => pathTemplate(path));
   const ajv = createAjv();
   const compiled = new WeakMap<object, ValidateFunction>();
 
-  const templateFor = (pathname: string) => matchers.find((m) => m.re.test(pathname))?.path;
+  const templateFor = (pathname: string) => matchers.find((m) => m.test(pathname))?.template;
 
   return {
     document,

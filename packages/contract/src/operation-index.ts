@@ -1,13 +1,5 @@
+import { pathTemplate } from './path-template.js';
 import type { OperationEntry } from './values.js';
-
-/** A path template (`/a/{id}`) as a regular expression matching concrete paths (`/a/7`). */
-export const pathTemplateRe = (template: string) =>
-  new RegExp(
-    `^${template
-      .split(/(\{[^}]+\})/)
-      .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('')}$`,
-  );
 
 /** Finds the operation a request is for, from the contract's paths. */
 export interface OperationIndex {
@@ -23,13 +15,13 @@ export interface OperationIndex {
  * @example createOperationIndex(CONTRACT_VALUES.operations).find('GET', '/api/v1/documents/get_document/7')?.operationId; // 'getDocument'
  */
 export function createOperationIndex(entries: readonly OperationEntry[]): OperationIndex {
-  const operations = entries.map((op) => ({ ...op, re: pathTemplateRe(op.path) }));
+  const operations = entries.map((op) => ({ ...op, matcher: pathTemplate(op.path) }));
   return {
     operationIds: operations.map((op) => op.operationId),
     find: (method, pathname) => {
       const lower = method.toLowerCase();
-      return operations.find((op) => op.method === lower && op.re.test(pathname));
+      return operations.find((op) => op.method === lower && op.matcher.test(pathname));
     },
-    methodsFor: (pathname) => operations.filter((op) => op.re.test(pathname)).map((op) => op.method.toUpperCase()),
+    methodsFor: (pathname) => operations.filter((op) => op.matcher.test(pathname)).map((op) => op.method.toUpperCase()),
   };
 }

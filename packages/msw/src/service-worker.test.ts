@@ -18,7 +18,7 @@ const SEEDED_URL = 'http://docproc.seeded.test';
 const page = `
 import { setupWorker } from 'msw/browser';
 import { createDocprocHandlers } from './msw.ts';
-import { RECORDING } from './environments/recording-sample.ts';
+import { RECORDING } from '../test/recording-sample.ts';
 import { createDocprocClient } from '@docproc-kit/client';
 const mock = createDocprocHandlers({ baseUrl: '${BASE_URL}', processingDelayMs: 0, extractText: () => 'RECEIPT 20931' });
 const seeded = createDocprocHandlers({ baseUrl: '${SEEDED_URL}', processingDelayMs: 0, seed: RECORDING });

@@ -2,8 +2,8 @@ import { createDocprocClient } from '@docproc-kit/client';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocprocFetch } from '../src/docproc-fetch.js';
-import { RECORDING } from '../src/environments/recording-sample.js';
 import { createDocprocHandlers } from '../src/msw.js';
+import { RECORDING } from './recording-sample.js';
 
 const BASE_URL = 'http://docproc.test';
 const KEY = 'docproc-dev-key';

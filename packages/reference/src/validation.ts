@@ -1,12 +1,11 @@
 import { BUNDLED } from '@docproc-kit/contract/bundled.js';
+import { readInteger } from '@docproc-kit/contract/decimal-integer.js';
 import { textFault } from '@docproc-kit/contract/storable-text.js';
 import { type FieldError, invalidRequest } from './http/problem.js';
 import type { DocumentStatus, ListQuery } from './model.js';
 
 /** The document statuses, as the contract lists them. */
 export const STATUSES = BUNDLED.list.statuses as readonly DocumentStatus[];
-/** The plain decimal spelling of a non-negative integer (RFC 8259's `int`): no sign, no leading zero. */
-const DIGITS = /^(0|[1-9][0-9]*)$/;
 /** Page size when `limit` is not given (the contract's default). */
 export const DEFAULT_LIMIT = BUNDLED.list.defaultLimit;
 /** The largest `limit` (the contract's maximum). */
@@ -14,14 +13,9 @@ export const MAX_LIMIT = BUNDLED.list.maxLimit;
 /** The longest `search` term, in characters (code points, as JSON Schema counts; the contract's maxLength). */
 export const MAX_SEARCH_LENGTH = BUNDLED.list.maxSearchLength;
 
-// Only plain decimal digits count as an integer: "1.0", "+1", "1e3", " 1", "0x10" and "010" are all
-// rejected rather than coerced, so a client bug is reported instead of silently guessed at (a leading
-// zero is octal to some parsers: strtol reads "010" as 8).
-function parseInteger(raw: string, min: number, max: number): number | undefined {
-  if (!DIGITS.test(raw)) return undefined;
-  const value = Number(raw);
-  return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined;
-}
+// The contract's reading of an integer, with the spellings it leaves to each service refused: "+1" and
+// "010" are a 400 rather than guessed at (a leading zero is octal to some parsers: strtol reads "010" as 8).
+const parseInteger = (raw: string, min: number, max: number) => readInteger(raw, { min, max, leadingZero: false, plus: false });
 
 type QueryValue = string | string[] | undefined | unknown;
 

@@ -2,15 +2,8 @@ import { checks } from '../checks/index.js';
 import { describeResponse } from '../definitions/describe.js';
 import type { Exchange } from '../definitions/exchange.js';
 import { type Api, documentOf, type WireDocument, type WireFullDocument } from '../transport/api.js';
+import { pollUntil } from '../transport/polling.js';
 import type { Judge } from './judge.js';
-
-/** Growing polling delays: 50 ms, then half again each time, at most 1 s. */
-export function* backoff(initialMs = 50, maxMs = 1000, factor = 1.5): Generator<number> {
-  for (let delay = initialMs; ; delay = Math.min(maxMs, delay * factor)) yield delay;
-}
-
-/** Resolves after `ms` milliseconds. */
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How a wait for a document ended. */
 export interface Settled {
@@ -29,12 +22,7 @@ export interface Settled {
  * @example const { doc, settled } = await settle(api, 42, 60_000);
  */
 export async function settle(api: Api<Judge>, id: number, timeoutMs: number, sent?: WireDocument): Promise<Settled> {
-  const deadline = Date.now() + timeoutMs;
-  const delays = backoff();
-  for (let polls = 1; ; polls++) {
-    // The deadline is judged by when the read was sent, not when its answer was handled: a runner that
-    // stalled in between never blames the target for a document it may have finished meanwhile.
-    const sentAt = Date.now();
+  const read = async () => {
     const last = await api.get(id);
     api.judge.verify(checks.get.returnsDocument, last.status === 200, () => ({
       received: describeResponse(last),
@@ -52,9 +40,10 @@ export async function settle(api: Api<Judge>, id: number, timeoutMs: number, sen
       });
       api.judge.require(checks.get.matchesUpload, finding === undefined, () => ({ ...finding!, exchange: last }));
     }
-    if (doc.status !== 'processing' || sentAt >= deadline) return { doc, settled: doc.status !== 'processing', polls, last };
-    await sleep(Math.min(delays.next().value as number, Math.max(1, deadline - Date.now())));
-  }
+    return { doc, last };
+  };
+  const { value, settled, polls } = await pollUntil(read, ({ doc }) => doc.status !== 'processing', { timeoutMs });
+  return { ...value, settled, polls };
 }
 
 /**

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { checks } from '../checks/index.js';
 import { show } from '../definitions/describe.js';
 import { part } from '../inputs/sample-files.js';
-import { backoff } from '../judging/wait.js';
 import { codeOf, type WireDocument } from '../transport/api.js';
 import { swapCase } from '../transport/http.js';
+import { pollUntil, sleep } from '../transport/polling.js';
 import { type FileKind, KIND_FACTS } from './file-kinds.js';
 import { judgeGet, judgeRetry } from './judge-document.js';
 import { judgeList, listExpectation } from './judge-list.js';
@@ -19,7 +19,6 @@ export type Cmd = fc.AsyncCommand<ServiceModel, SequenceContext>;
 // dotted and dotless i are not: under that folding their swapped case does not find them.
 const LETTERS = ['a', 'é', 'Ö', 'ж', 'Ω', 'ñ', 'Å', 'ß', 'b'];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tenantName = (tenant: string) => (tenant === 'primary' ? 'the first key' : 'the second key');
 
 /**
@@ -223,13 +222,8 @@ export class SettleCommand implements Cmd {
 }
 
 async function settle(m: ServiceModel, r: SequenceContext, step: Step, doc: ModelDoc): Promise<void> {
-  const deadline = Date.now() + r.env.timeoutMs;
-  const delays = backoff(r.env.firstPollMs);
   const first = step.calls.length;
-  for (let polls = 1; ; polls++) {
-    // The deadline is judged by when the read was sent: a runner that stalled after sending it never
-    // blames the target for a document it may have finished meanwhile (one more read tells).
-    const sentAt = Date.now();
+  const read = async (polls: number) => {
     const exchange = await r.send(
       step,
       doc.tenant,
@@ -244,17 +238,21 @@ async function settle(m: ServiceModel, r: SequenceContext, step: Step, doc: Mode
     step.target = `${doc.alias} ${summary(exchange.status, exchange.json)} after ${polls} read(s)`;
     const verify = r.verify(step, exchange);
     judgeGet(m, doc.tenant, doc, answerOf(exchange), Date.now(), verify);
-    // Judged once per document: when it settled (a pass), or when the time ran out (a failure).
-    const settled = !doc.mayProcess;
-    if (settled || sentAt >= deadline) {
-      verify(checks.lifecycle.reachesTerminal, settled, () => ({
-        received: `${doc.alias} still processing after ${r.env.timeoutMs} ms (${polls} reads)`,
-        expected: `completed or failed within --timeout-ms ${r.env.timeoutMs}`,
-      }));
-    }
-    if (settled) return;
-    await sleep(Math.min(delays.next().value as number, Math.max(1, deadline - Date.now())));
-  }
+    return verify;
+  };
+  const {
+    value: verify,
+    settled,
+    polls,
+  } = await pollUntil(read, () => !doc.mayProcess, {
+    timeoutMs: r.env.timeoutMs,
+    firstDelayMs: r.env.firstPollMs,
+  });
+  // Judged once per document: when it settled (a pass), or when the time ran out (a failure).
+  verify(checks.lifecycle.reachesTerminal, settled, () => ({
+    received: `${doc.alias} still processing after ${r.env.timeoutMs} ms (${polls} reads)`,
+    expected: `completed or failed within --timeout-ms ${r.env.timeoutMs}`,
+  }));
 }
 
 function stateText(m: ServiceModel, doc: ModelDoc): string {

@@ -1,4 +1,6 @@
+import { readInteger } from '@docproc-kit/contract/decimal-integer.js';
 import type { Contract, ContractOperation } from '@docproc-kit/contract/load-contract.js';
+import { pathTemplate } from '@docproc-kit/contract/path-template.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { checks } from '../checks/index.js';
 import type { AnyCheck } from '../definitions/check.js';
@@ -15,42 +17,19 @@ const INVALID_PARAMETER_CHECK: Record<string, AnyCheck> = {
   retryDocument: checks.retry.rejectsInvalidId,
 };
 
-// Parameters are text on the wire; an integer is plain decimal digits, as the reference server reads one.
+// Parameters are text on the wire; an integer's is read by the contract's rule, a leading zero or `+`
+// (which the contract lets a service read either way) as the number, so only what every service refuses is
+// the client's violation.
 function typed(schema: OpenAPIV3_1.SchemaObject | undefined, raw: string): unknown {
-  const type = schema?.type;
-  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
-  return raw;
-}
-
-function pathValues(op: ContractOperation, pathname: string): Map<string, string> {
-  const names: string[] = [];
-  const pattern = op.path
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      if (!part.startsWith('{')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(part.slice(1, -1));
-      return '([^/]+)';
-    })
-    .join('');
-  const match = new RegExp(`^${pattern}$`).exec(pathname);
-  const values = new Map<string, string>();
-  names.forEach((name, i) => {
-    const raw = match?.[i + 1];
-    if (raw === undefined) return;
-    try {
-      values.set(name, decodeURIComponent(raw));
-    } catch {
-      values.set(name, raw);
-    }
-  });
-  return values;
+  if (schema?.type !== 'integer') return raw;
+  return readInteger(raw, { plus: true }) ?? raw;
 }
 
 /** Every way the request's parameters break their documented schemas (empty when none). */
 function parameterProblems(op: ContractOperation, seen: ObservedExchange, headers: Headers, contract: Contract): string[] {
   const [pathname, search = ''] = seen.url.split(/\?(.*)/s) as [string, string?];
   const query = new URLSearchParams(search);
-  const path = pathValues(op, pathname);
+  const path = pathTemplate(op.path).values(pathname) ?? new Map<string, string>();
   const problems: string[] = [];
   for (const p of (op.definition.parameters ?? []) as OpenAPIV3_1.ParameterObject[]) {
     const schema = p.schema as OpenAPIV3_1.SchemaObject | undefined;

@@ -3,10 +3,10 @@ import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js'
 import type { Check } from '../definitions/check.js';
 import type { KeyChoice } from '../definitions/exchange.js';
 import type { Judge } from '../judging/judge.js';
-import { backoff } from '../judging/wait.js';
 import type { Step } from '../model/sequence-context.js';
 import type { Tenant } from '../model/state.js';
 import type { Http } from '../transport/http.js';
+import { pollUntil, sleep } from '../transport/polling.js';
 import { ALLOWED_DIFFERENCES, type AliasOf, type Answer, compareAnswers, type Difference } from './compare.js';
 import type { OracleInputs } from './inputs.js';
 import type { Auth } from './ops.js';
@@ -64,7 +64,6 @@ export interface OracleDoc {
 }
 
 const TERMINAL = new Set(['completed', 'failed']);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The state of one sequence on both sides: the documents, the uploads, the log; and the lockstep itself. */
 export class OracleSequence {
@@ -201,19 +200,17 @@ export class OracleSequence {
 
   /** Waits until `docs` have all ended on the target (polling), ending the twin's runs alike. */
   async settle(step: Step, docs: OracleDoc[] = this.docs): Promise<void> {
-    const deadline = Date.now() + this.env.timeoutMs;
-    const waits = backoff(50, 1000);
-    for (;;) {
-      let pending = 0;
-      for (const doc of docs) if (!(await this.sync(step, doc))) pending++;
-      if (!pending) return;
-      if (Date.now() > deadline)
-        this.env.judge.verify(this.env.checks.read, false, () => ({
-          received: `${pending} of the sequence's document(s) still processing after ${this.env.timeoutMs} ms`,
-          expected: 'every processing run ends, completed or failed, within --timeout-ms',
-        }));
-      await sleep(waits.next().value as number);
-    }
+    const pending = async () => {
+      let count = 0;
+      for (const doc of docs) if (!(await this.sync(step, doc))) count++;
+      return count;
+    };
+    const { value, settled } = await pollUntil(pending, (count) => count === 0, { timeoutMs: this.env.timeoutMs });
+    if (!settled)
+      this.env.judge.verify(this.env.checks.read, false, () => ({
+        received: `${value} of the sequence's document(s) still processing after ${this.env.timeoutMs} ms`,
+        expected: 'every processing run ends, completed or failed, within --timeout-ms',
+      }));
   }
 
   /** Ends the twin's run of `doc` and waits until the twin has written its result. */

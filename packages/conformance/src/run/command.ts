@@ -1,3 +1,4 @@
+import { integerOptions } from '@docproc-kit/contract/decimal-integer.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SCENARIO_AREAS as CONFORMANCE_AREAS } from '../definitions/areas.js';
@@ -11,8 +12,10 @@ import {
   UsageError,
 } from '../definitions/config.js';
 import { diffCommand } from './diff-command.js';
-import { integerOption } from './option-parsers.js';
 import { runConformance } from './run-conformance.js';
+
+/** An option parser for integers from `min` to `max` (plain decimal digits only, never coerced): a refusal is a usage error. */
+const integerOption = integerOptions((message) => new InvalidArgumentError(message));
 
 function areaList(value: string): string[] {
   const areas = value

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../definitions/config.js';
 import { proxyFor, type TransportSettings } from '../definitions/transport-settings.js';
+import { sleep } from '../transport/polling.js';
 import { proxyRefusal, proxyShown } from '../transport/proxy.js';
 import { backoffMs, type Liveness, retryAfterMs, TRANSIENT_STATUSES } from '../transport/transient.js';
 import { fetchBounded, type HttpAnswer } from '../transport/transport.js';
@@ -51,8 +52,6 @@ export interface PreflightLimits {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Asks the target for one list page. A target that cannot be connected to, a forward proxy that answers

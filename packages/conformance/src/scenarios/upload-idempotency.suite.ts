@@ -2,8 +2,9 @@ import { checks } from '../checks/index.js';
 import { expectNothingCreated } from '../harness/absence.js';
 import { describe, openSuite } from '../harness/suite.js';
 import { fixture, part, pdfOfSize, textPdf } from '../inputs/sample-files.js';
-import { sleep, waitForAll } from '../judging/wait.js';
+import { waitForAll } from '../judging/wait.js';
 import { idsOf, listed, problemCode, uploaded } from '../transport/api.js';
+import { sleep } from '../transport/polling.js';
 
 const kit = await openSuite('upload', 'upload-idempotency');
 const { expectProblem } = kit;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnsweredRequest, type Liveness, RUN_DEFAULTS } from '../definitions/config.js';
 import type { ResendRecord } from '../definitions/records.js';
+import { sleep } from './polling.js';
 
 export type { AnsweredRequest, Liveness, ResendRecord };
 
@@ -177,8 +178,6 @@ export interface Pacer {
   /** Tells the pacer how the target answered: `auto` slows down on a 429 and speeds up again on other answers. */
   answered(status: number): void;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One pacer's share of the run's rate: pacers share no clock of requests, so each of `workers` pacers takes

@@ -1,9 +1,8 @@
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { AnswerJudge, PreparedRequest } from './http-types.js';
+import { sleep } from './polling.js';
 import { backoffMs, type RunGate, RunStopped, retryAfterMs, TargetUnavailable } from './transient.js';
 import type { HttpAnswer } from './transport.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The 429/503 policy ("wait `Retry-After` seconds, then retry. Nothing was changed.", the contract's 429 and

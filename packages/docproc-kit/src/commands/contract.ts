@@ -5,7 +5,7 @@ import { type BehaviourReport, behaviourBreaks, behaviourReport } from '../contr
 import { type ContractSource, ContractSourceError, readContractSource } from '../contract-diff/contract-source.js';
 import { contractDiffReport } from '../contract-diff/diff-report.js';
 import { formatDiffText } from '../contract-diff/format-text.js';
-import { integerOption } from './option-parsers.js';
+import { integerOption } from './number-options.js';
 import { exitOnUsageError, USAGE_EXIT_CODE } from './usage-error.js';
 
 interface DiffOptions {

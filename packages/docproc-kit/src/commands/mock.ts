@@ -8,7 +8,7 @@ import { listen } from '../http/http-server.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { banner } from '../lifecycle/banner.js';
 import { onShutdown } from '../lifecycle/shutdown.js';
-import { portOption } from './option-parsers.js';
+import { portOption } from './number-options.js';
 import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc mock`. */

@@ -9,7 +9,7 @@ import { createProxyServer } from '../proxy/proxy-server.js';
 import { createRecordingWriter, type FlushResult } from '../proxy/recorder.js';
 import { createWorkerJudging } from '../proxy/worker-judging.js';
 import { describeRecording } from '../recording/seed-recording.js';
-import { integerOption, portOption } from './option-parsers.js';
+import { integerOption, portOption } from './number-options.js';
 import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc proxy`. */

@@ -19,7 +19,7 @@ import { banner } from '../lifecycle/banner.js';
 import { onShutdown } from '../lifecycle/shutdown.js';
 import { apiKeySettings, fromList } from '../server/api-key-settings.js';
 import type { ReferenceService } from '../server/service.js';
-import { integerOption, portOption } from './option-parsers.js';
+import { integerOption, portOption } from './number-options.js';
 import { exitOnUsageError } from './usage-error.js';
 
 /** Options of `docproc serve`, as commander parses them. */

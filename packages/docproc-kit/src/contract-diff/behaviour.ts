@@ -35,6 +35,9 @@ export interface BehaviourReport {
   typeFailures: TypeFailure[];
 }
 
+/** A received body can be kilobytes: the suite's own report (and `--report`) keeps all of it. */
+const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+
 /** The part of the suite's JSON report read here. */
 interface SuiteReport {
   checks: Array<{
@@ -78,7 +81,7 @@ export async function behaviourReport(
       .map((c) => ({
         id: c.id,
         description: c.description,
-        failures: c.failures.map((f) => `${f.request}: received ${f.received}; BASE promised ${f.expected}`),
+        failures: c.failures.map((f) => `${f.request}: received ${clip(f.received)}; BASE promised ${clip(f.expected)}`),
       }));
     return {
       baseUrl: options.baseUrl,

@@ -73,7 +73,8 @@ function behaviourLines(behaviour: BehaviourReport): string[] {
   const lines = ['', `BASE's conformance against ${behaviour.baseUrl}: ${plural(behaviour.brokenPromises.length, 'old promise')} broken`];
   for (const check of behaviour.brokenPromises) {
     lines.push(`  ${check.id}  ${check.description}`);
-    for (const failure of check.failures) lines.push(`      ${failure}`);
+    for (const failure of check.failures.slice(0, 3)) lines.push(`      ${failure}`);
+    if (check.failures.length > 3) lines.push(`      … and ${check.failures.length - 3} more (--format json lists every one)`);
   }
   for (const failure of behaviour.unattributed) lines.push(`  (no check)  ${failure}`);
   lines.push('', `BASE's client types compiled against HEAD's: ${plural(behaviour.typeFailures.length, 'failure')}`);

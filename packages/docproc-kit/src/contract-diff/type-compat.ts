@@ -15,7 +15,7 @@ import { HTTP_METHODS } from '@docproc-kit/contract/load-contract.js';
 export interface TypeFailure {
   /** `GET /api/v1/documents/get_documents: the query parameters it sends`. */
   what: string;
-  /** TypeScript's message, first line. */
+  /** TypeScript's message: the most specific line of its chain. */
   message: string;
 }
 
@@ -88,8 +88,10 @@ function statements(document: Node): Statement[] {
 
 const PRELUDE = `import type { paths as Base } from './base.js';
 import type { paths as Head } from './head.js';
-/** T[K] when HEAD has it (a union member at a time), else never: what HEAD no longer sends is no failure. */
-type At<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+/** T[K] when HEAD has it (a union member at a time; a status as the number key the generator writes), else never: what HEAD no longer sends is no failure. */
+type At<T, K extends PropertyKey> = T extends unknown
+  ? K extends keyof T ? T[K] : K extends \`\${infer N extends number}\` ? (N extends keyof T ? T[N] : never) : never
+  : never;
 `;
 
 /**
@@ -119,7 +121,13 @@ export async function typeFailures(basePath: string, baseDocument: object, headP
     const failures: TypeFailure[] = [];
     const seen = new Set<number>();
     for (const diagnostic of ts.getPreEmitDiagnostics(compiled)) {
-      const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').split('\n')[0]!;
+      // The chain's last line is its most specific: the property missing, the member no longer allowed.
+      const chain = ts
+        .flattenDiagnosticMessageText(diagnostic.messageText, '\n')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+      const message = chain.at(-1)!.slice(0, 400);
       const line =
         diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line : -1;
       const statement = diagnostic.file?.fileName.endsWith('client.ts') ? program[line - (first - 1)] : undefined;

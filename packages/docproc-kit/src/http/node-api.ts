@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ApiRequest, type HandlesApi, problemResponse } from '@docproc-kit/reference/http/exchange.js';
-import { ApiError } from '@docproc-kit/reference/http/problem.js';
+import { type ApiRequest, type HandlesApi, unexpectedErrorResponse } from '@docproc-kit/reference/http/exchange.js';
 import express from 'express';
 import type { Logger } from 'pino';
 import { fromHttpError } from './errors.js';
@@ -50,7 +49,7 @@ export function nodeApi(api: HandlesApi, receive: UploadReceiver, logger: Logger
         logger.error({ err, requestId: req.id }, 'unexpected error');
         // Once headers are out, only dropping the connection can end the response.
         if (res.headersSent) return void res.destroy();
-        writeApiResponse(req, res, { ...problemResponse(new ApiError('internal_error'), request), headers: {} });
+        writeApiResponse(req, res, unexpectedErrorResponse(request));
       },
     );
   };

@@ -1,11 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiResponse } from '@docproc-kit/reference/http/exchange.js';
+import { type ApiResponse, contentTypeOf } from '@docproc-kit/reference/http/exchange.js';
 import { requestState } from './request-state.js';
 
-const MEDIA_TYPES = {
-  'application/json': 'application/json; charset=utf-8',
-  'application/problem+json': 'application/problem+json; charset=utf-8',
-};
 /** Writes an answer of the API on Node's response as it is: status, headers, the body with its media type and length. */
 export function writeApiResponse(req: IncomingMessage, res: ServerResponse, response: ApiResponse): void {
   // Answered already (a dripping upload cut with a 408 while it was being read): nothing more to say.
@@ -23,7 +19,7 @@ export function writeApiResponse(req: IncomingMessage, res: ServerResponse, resp
     return;
   }
   res.writeHead(response.status, {
-    'Content-Type': MEDIA_TYPES[response.contentType ?? 'application/json'],
+    'Content-Type': contentTypeOf(response),
     'Content-Length': typeof response.body === 'string' ? Buffer.byteLength(response.body) : response.body.byteLength,
   });
   // Node sends no body for a HEAD request, only its length.

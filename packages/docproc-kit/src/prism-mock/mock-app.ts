@@ -1,4 +1,4 @@
-import { pathTemplateRe } from '@docproc-kit/contract/operation-index.js';
+import { pathTemplate } from '@docproc-kit/contract/path-template.js';
 import { UPLOAD_PATH } from '@docproc-kit/contract/upload-limits.js';
 import { ApiError, invalidRequest } from '@docproc-kit/reference/http/problem.js';
 import { refusalError } from '@docproc-kit/reference/http/upload/upload-refusal.js';
@@ -78,7 +78,7 @@ function prismRefusalError(answer: Extract<PrismAnswer, { kind: 'refusal' }>, re
     case 404:
       return new ApiError('not_found', `Nothing exists at ${where}.`);
     case 405: {
-      const allowed = engine.operations.filter((op) => pathTemplateRe(op.path).test(req.path)).map((op) => op.method.toUpperCase());
+      const allowed = engine.operations.filter((op) => pathTemplate(op.path).test(req.path)).map((op) => op.method.toUpperCase());
       return new ApiError('method_not_allowed', `${req.method} is not supported here; use ${allowed[0] ?? 'another method'}.`, {
         headers: { Allow: allowed.join(', ') },
       });

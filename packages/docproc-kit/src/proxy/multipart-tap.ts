@@ -1,3 +1,4 @@
+import { formDataDisposition } from '@docproc-kit/reference/http/upload/content-disposition.js';
 import { boundaryOf } from '@docproc-kit/reference/http/upload/multipart-body.js';
 
 /** One part of a multipart body as the judge keeps it: its headers' names, its length, never its bytes. */
@@ -27,35 +28,15 @@ export interface MultipartTap {
 const MAX_HEADER_BYTES = 16 * 1024;
 const MAX_PARTS = 1_000;
 
-function param(disposition: string, name: string): string | undefined {
-  const match = new RegExp(`;\\s*${name}=(?:"((?:[^"\\\\]|\\\\.)*)"|([^;\\s]*))`, 'i').exec(disposition);
-  if (!match) return undefined;
-  return match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : match[2];
-}
-
-function extendedFilename(disposition: string): string | undefined {
-  const raw = /;\s*filename\*=([^;]+)/i.exec(disposition)?.[1]?.trim();
-  const match = raw ? /^UTF-8'[^']*'(.+)$/i.exec(raw) : null;
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return undefined;
-  }
-}
-
 function readHeaders(block: string): Omit<TappedPart, 'size'> {
   const headers = new Map<string, string>();
   for (const line of block.split('\r\n')) {
     const colon = line.indexOf(':');
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
-  const disposition = headers.get('content-disposition') ?? '';
-  return {
-    name: param(disposition, 'name') || undefined,
-    filename: extendedFilename(disposition) ?? param(disposition, 'filename'),
-    contentType: headers.get('content-type'),
-  };
+  // Read as the server's parser reads it: a part it skips names nothing.
+  const disposition = formDataDisposition(headers.get('content-disposition') ?? '');
+  return { name: disposition?.name, filename: disposition?.filename, contentType: headers.get('content-type') };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { BUNDLED_OPERATIONS } from '@docproc-kit/contract/bundled.js';
 import { applyFaults, type FaultRegistry } from '../controls/faults.js';
-import { type ApiRequest, type ApiResponse, problemResponse } from '../http/exchange.js';
+import { type ApiRequest, type ApiResponse, problemResponse, unexpectedErrorResponse } from '../http/exchange.js';
 import { ApiError } from '../http/problem.js';
 import { redactParsedQuery } from '../http/redaction.js';
 import { FILES_FIELD } from '../http/upload/upload-refusal.js';
@@ -161,7 +161,7 @@ export function createReferenceApi({ keyring, faults, operations, controls, rand
         else {
           // The carrier answers it 500 internal_error; the journal shows that answer.
           if (journal && tenant !== undefined)
-            record(tenant, request, problemResponse(new ApiError('internal_error'), request), operationId, startedMs, started, parts);
+            record(tenant, request, unexpectedErrorResponse(request), operationId, startedMs, started, parts);
           throw error;
         }
       }

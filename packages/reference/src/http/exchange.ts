@@ -1,4 +1,4 @@
-import { type ApiError, problemOf } from './problem.js';
+import { ApiError, problemOf } from './problem.js';
 import type { ReceivedUpload, ReceiveOptions } from './upload/received-upload.js';
 
 /**
@@ -45,6 +45,15 @@ export interface ApiResponse {
   operation?: string;
 }
 
+/**
+ * The Content-Type header of an answer's body: its media type (one the contract's responses name), in UTF-8;
+ * what every carrier writes.
+ * @example contentTypeOf(jsonResponse(200, '{}')) // 'application/json; charset=utf-8'
+ */
+export function contentTypeOf(response: ApiResponse): string {
+  return `${response.contentType ?? 'application/json'}; charset=utf-8`;
+}
+
 /** A JSON answer. */
 export function jsonResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): ApiResponse {
   return { status, headers, body, contentType: 'application/json' };
@@ -59,6 +68,15 @@ export function problemResponse(error: ApiError, request: { path: string; reques
     body: JSON.stringify(problem),
     contentType: 'application/problem+json',
   };
+}
+
+/**
+ * The answer to a request whose handling threw what nobody expected: a 500 `internal_error` problem that
+ * says nothing of the error (the carrier logs it). Every carrier's fallback, and what the journal shows.
+ * @example api.handle(request).catch(() => unexpectedErrorResponse(request))
+ */
+export function unexpectedErrorResponse(request: { path: string; requestId?: string }): ApiResponse {
+  return problemResponse(new ApiError('internal_error'), request);
 }
 
 /** An API as the carriers hand requests to it (see api/reference-api.ts). */

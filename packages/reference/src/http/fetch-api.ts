@@ -1,4 +1,4 @@
-import { type ApiRequest, type HandlesApi, problemResponse } from './exchange.js';
+import { type ApiRequest, contentTypeOf, type HandlesApi, problemResponse, unexpectedErrorResponse } from './exchange.js';
 import { ApiError, invalidRequest } from './problem.js';
 import { isSaneRequestId } from './request-id.js';
 import { receiveFormData } from './upload/form-data-receiver.js';
@@ -6,10 +6,6 @@ import type { UploadLimits } from './upload/received-upload.js';
 
 // As the Express front reads JSON bodies (express.json): at most 2 MB, an object or an array.
 const JSON_LIMIT_BYTES = 2 * 1024 * 1024;
-const MEDIA_TYPES = {
-  'application/json': 'application/json; charset=utf-8',
-  'application/problem+json': 'application/problem+json; charset=utf-8',
-};
 
 async function readJson(request: Request): Promise<unknown> {
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) return undefined;
@@ -59,11 +55,11 @@ export function fetchApi(api: HandlesApi, { limits }: { limits: UploadLimits }):
       json: () => readJson(request),
     };
     const response = api.owns(url.pathname)
-      ? await api.handle(apiRequest).catch(() => problemResponse(new ApiError('internal_error'), apiRequest))
+      ? await api.handle(apiRequest).catch(() => unexpectedErrorResponse(apiRequest))
       : problemResponse(new ApiError('not_found', `Nothing exists at ${method} ${url.pathname}.`), apiRequest);
     const headers = new Headers(response.headers);
     headers.set('X-Request-Id', requestId);
-    if (response.body !== undefined) headers.set('Content-Type', MEDIA_TYPES[response.contentType ?? 'application/json']);
+    if (response.body !== undefined) headers.set('Content-Type', contentTypeOf(response));
     return new Response(method === 'HEAD' || response.body === undefined ? null : response.body, { status: response.status, headers });
   };
 }

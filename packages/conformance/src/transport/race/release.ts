@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Http, PreparedRequest, RawAnswer } from '../http.js';
+import { sleep } from '../polling.js';
 import { ProxyRefused } from '../proxy.js';
 import { targetTimeout } from '../transport.js';
 import { openSocket } from './connect.js';
@@ -83,7 +84,7 @@ export async function releaseOnce(http: Http, prepared: PreparedRequest[], bytes
   const sockets = opened.map((o) => (o.status === 'fulfilled' ? o.value : undefined));
   // A write that fails (the server closed early) leaves its answer, or the reason, to the socket's own events.
   await Promise.allSettled(sockets.map((s, i) => s && write(s, bytes[i]!.subarray(0, -1))));
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  await sleep(SETTLE_MS);
   const released: number[] = [];
   releasedAt = process.hrtime.bigint();
   sockets.forEach((s, i) => {

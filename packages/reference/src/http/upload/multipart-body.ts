@@ -1,3 +1,5 @@
+import { formDataDisposition } from './content-disposition.js';
+
 /** One part of a multipart/form-data body, read as busboy (multer's parser) reads it. */
 export interface MultipartPart {
   /** The `name` of its Content-Disposition (undefined when absent or empty). */
@@ -14,8 +16,6 @@ export type ParsedMultipart = { ok: true; parts: MultipartPart[] } | { ok: false
 
 const encoder = new TextEncoder();
 const utf8 = new TextDecoder('utf-8');
-// RFC 7230 token characters (what a parameter name and the disposition type are made of).
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]$/;
 
 function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
   const first = needle[0]!;
@@ -38,62 +38,6 @@ export function boundaryOf(contentType: string): string | undefined {
   return match ? (match[1] ?? match[2]) : undefined;
 }
 
-// An RFC 5987 ext-value (`UTF-8''Gr%C3%BC%C3%9Fe.pdf`) decoded by its charset; undefined when malformed.
-function decodeExtended(value: string): string | undefined {
-  const match = /^([!#$%&+^_`{}~0-9A-Za-z-]+)'[^']*'(.+)$/.exec(value);
-  if (!match) return undefined;
-  const bytes: number[] = [];
-  for (let i = 0; i < match[2]!.length; i++) {
-    const c = match[2]![i]!;
-    if (c === '%') {
-      const hex = match[2]!.slice(i + 1, i + 3);
-      if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return undefined;
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else bytes.push(...encoder.encode(c));
-  }
-  try {
-    return new TextDecoder(match[1]!).decode(new Uint8Array(bytes));
-  } catch {
-    return undefined; // a charset nobody knows
-  }
-}
-
-// `form-data; name="files[]"; filename="a.pdf"` as busboy parses it: a quoted value unescapes `\"` and `\\`
-// only; anything malformed makes the whole header unusable (the part is skipped).
-function parseDisposition(header: string): { type: string; params: Record<string, string> } | undefined {
-  const type = /^[^;\s]+/.exec(header)?.[0] ?? '';
-  if (![...type].every((c) => TOKEN.test(c))) return undefined;
-  const params: Record<string, string> = {};
-  let rest = header.slice(type.length);
-  for (;;) {
-    rest = rest.replace(/^[ \t]+/, '');
-    if (rest === '') return { type: type.toLowerCase(), params };
-    const name = /^;[ \t]*([!#$%&'*+.^_`|~0-9A-Za-z-]+)=/.exec(rest);
-    if (!name) return undefined;
-    rest = rest.slice(name[0].length);
-    let value = '';
-    if (rest.startsWith('"')) {
-      let i = 1;
-      for (; i < rest.length && rest[i] !== '"'; i++) {
-        if (rest[i] === '\\' && (rest[i + 1] === '"' || rest[i + 1] === '\\')) i++;
-        value += rest[i];
-      }
-      if (i === rest.length) return undefined; // no closing quote
-      rest = rest.slice(i + 1);
-    } else {
-      value = /^[^;\s]*/.exec(rest)![0];
-      rest = rest.slice(value.length);
-    }
-    const key = name[1]!.toLowerCase();
-    if (key.endsWith('*')) {
-      const decoded = decodeExtended(value);
-      if (decoded === undefined) return undefined;
-      params[key] = decoded;
-    } else params[key] = value;
-  }
-}
-
 function partOf(headerText: string, data: Uint8Array): MultipartPart | undefined {
   const headers = new Map<string, string>();
   for (const line of headerText.split('\r\n')) {
@@ -103,13 +47,12 @@ function partOf(headerText: string, data: Uint8Array): MultipartPart | undefined
       if (!headers.has(name)) headers.set(name, line.slice(colon + 1).trim());
     }
   }
-  const disposition = parseDisposition(headers.get('content-disposition') ?? '');
+  const disposition = formDataDisposition(headers.get('content-disposition') ?? '');
   // Parts without a form-data disposition are skipped, as busboy skips them.
-  if (disposition?.type !== 'form-data') return undefined;
-  const { params } = disposition;
-  const filename = params['filename*'] || params.filename || undefined;
+  if (!disposition) return undefined;
+  const { name, filename } = disposition;
   const type = (headers.get('content-type') ?? 'text/plain').split(';')[0]!.trim().toLowerCase();
-  return { name: params.name || undefined, filename, isFile: filename !== undefined || type === 'application/octet-stream', data };
+  return { name, filename, isFile: filename !== undefined || type === 'application/octet-stream', data };
 }
 
 /**

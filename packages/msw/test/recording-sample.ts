@@ -1,4 +1,4 @@
-import type { SeedFileBody } from '../seed-option.js';
+import type { SeedFileBody } from '../src/seed-option.js';
 
 /**
  * A recording (browser-safe, for the seed scenarios and the service worker's page) as `docproc proxy --record` writes one past a seed request's bounds: several bodies of one
