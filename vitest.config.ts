@@ -28,6 +28,7 @@ const PROOFS = [
   'packages/conformance/proofs/oracle-self-test.test.ts',
   'packages/conformance/proofs/realistic-defects.test.ts',
   'packages/conformance/proofs/clean-room.test.ts',
+  'packages/conformance/proofs/slow-targets.test.ts',
   'packages/conformance/src/model/model.test.ts',
   'packages/conformance/src/oracle/oracle.test.ts',
   'packages/docproc-kit/src/proxy/proxy-proofs.test.ts',

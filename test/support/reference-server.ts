@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { ConnectionCounts } from 'docproc-kit/http/connection-limits.js';
-import { type HttpTimeouts, listen } from 'docproc-kit/http/http-server.js';
+import { type HttpTimeouts, type LingeringLimits, listen, type OnLingerEnd } from 'docproc-kit/http/http-server.js';
 import { createReferenceService, type ReferenceService, type ReferenceServiceOptions } from 'docproc-kit/server/service.js';
 import { type Logger, pino } from 'pino';
 
@@ -18,6 +18,10 @@ export interface ReferenceServerOptions extends Partial<Omit<ReferenceServiceOpt
   maxConnections?: number;
   /** Connections at once from one address (default: that of `docproc serve`; every test client is 127.0.0.1). */
   maxConnectionsPerAddress?: number;
+  /** How long and how much an early-answered connection is read before it closes (default: that of `docproc serve`). */
+  lingering?: Partial<LingeringLimits>;
+  /** Told how each lingering connection ended. */
+  onLingerEnd?: OnLingerEnd;
 }
 
 /** A reference server running in this process on 127.0.0.1 (or with no port at all, see {@link startReferenceInProcess}). */
@@ -70,6 +74,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     timeouts: options.timeouts,
     maxConnections: options.maxConnections,
     maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+    lingering: options.lingering,
+    onLingerEnd: options.onLingerEnd,
   });
   let closing: Promise<void> | undefined;
   return {

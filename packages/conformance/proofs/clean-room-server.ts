@@ -12,6 +12,10 @@ export interface CleanRoomSettings {
   apiKeys: readonly string[];
   maxFileBytes: number;
   maxFiles: number;
+  /** How long a processing run lasts (default 20 ms). */
+  runMs?: number;
+  /** Answers gzip-compressed, chunked, with lower-case header names and `;charset=UTF-8` (clean-room/variations.ts). */
+  vary?: boolean;
 }
 
 /**
@@ -25,6 +29,8 @@ export function serveCleanRoom(settings: CleanRoomSettings, dir = join(root, CLE
       ...['--conditions=docproc-source', '--import', 'tsx', join(dir, 'serve-clean-room.ts')],
       ...['--port', '0', '--max-file-bytes', String(settings.maxFileBytes), '--max-files', String(settings.maxFiles)],
       ...settings.apiKeys.flatMap((key) => ['--api-key', key]),
+      ...(settings.runMs !== undefined ? ['--run-ms', String(settings.runMs)] : []),
+      ...(settings.vary ? ['--vary'] : []),
     ],
     cwd: root,
     startMs: 30_000,

@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { contractSentences } from '@docproc-kit/contract/contract-text.js';
 import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { load } from 'js-yaml';
@@ -10,7 +11,7 @@ import { catalogFor } from '../src/checks/index.js';
 import { contractRules } from '../src/rules/index.js';
 import { ruleMatrix } from '../src/rules/matrix.js';
 import { proseRules } from '../src/rules/prose.js';
-import { clausesOf, contractSentences, parseSentenceBaseline, type SentenceTrace, untracedClauses } from '../src/rules/sentences.js';
+import { clausesOf, parseSentenceBaseline, type SentenceTrace, untracedClauses } from '../src/rules/sentences.js';
 
 /**
  * Everything CHECKS.md shows, for the bundled contract.

@@ -8,11 +8,16 @@ import { countCodePoints, readInteger } from './integers.js';
 import { type FieldError, sendInvalid, sendProblem } from './problems.js';
 import { sniffType, startRun } from './processing.js';
 import { parseUpload } from './upload-parsing.js';
+import { varyAnswers } from './variations.js';
 
 export interface AppOptions {
   apiKeys: string[];
   maxFileBytes: number;
   maxFiles: number;
+  /** How long a processing run lasts before its outcome is written (default 20 ms). */
+  runMs?: number;
+  /** Answers written otherwise than Express does (variations.ts): gzip, chunked, other header spellings. */
+  vary?: boolean;
 }
 
 const MAX_ID = 9007199254740991;
@@ -66,6 +71,7 @@ export function createApp(options: AppOptions, catalog: Catalog = createCatalog(
   const idempotency = createIdempotency();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (options.vary) app.use(varyAnswers);
 
   app.use((req, res, next) => {
     const sent = req.get('x-request-id');
@@ -127,7 +133,7 @@ export function createApp(options: AppOptions, catalog: Catalog = createCatalog(
       const body = { documents: created.map(fullView) };
       if (key !== undefined) idempotency.remember(tenant, key, fingerprint, body);
       res.status(202).json(body);
-      for (const doc of created) startRun(doc);
+      for (const doc of created) startRun(doc, options.runMs);
     } finally {
       if (key !== undefined) idempotency.release(tenant, key);
     }
@@ -172,7 +178,7 @@ export function createApp(options: AppOptions, catalog: Catalog = createCatalog(
       updated_at: now,
     });
     res.status(202).json(fullView(doc));
-    startRun(doc);
+    startRun(doc, options.runMs);
   });
   app.all(`${BASE}/retry_documents/:document_id`, allow('POST'));
 

@@ -30,7 +30,7 @@ async function paintsImages(pdf: Pdf): Promise<boolean> {
   return false;
 }
 
-export function startRun(doc: StoredDocument): void {
+export function startRun(doc: StoredDocument, runMs = 20): void {
   setTimeout(() => {
     void (async () => {
       const attempt = doc.attempts;
@@ -48,7 +48,7 @@ export function startRun(doc: StoredDocument): void {
       doc.updated_at = now;
       doc.processed_at = now;
     })();
-  }, 20);
+  }, runMs);
 }
 
 export function sniffType(bytes: Buffer): StoredDocument['content_type'] | undefined {

@@ -1,4 +1,5 @@
-// Starts the clean-room service: --port N --api-key A [--api-key B] --max-file-bytes N --max-files N; prints its URL.
+// Starts the clean-room service: --port N --api-key A [--api-key B] --max-file-bytes N --max-files N
+// [--run-ms N] [--vary]; prints its URL.
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createApp } from './app.js';
@@ -9,6 +10,8 @@ const { values } = parseArgs({
     'api-key': { type: 'string', multiple: true, default: [] },
     'max-file-bytes': { type: 'string', default: '26214400' },
     'max-files': { type: 'string', default: '20' },
+    'run-ms': { type: 'string', default: '20' },
+    vary: { type: 'boolean', default: false },
   },
 });
 const apiKeys = values['api-key'] ?? [];
@@ -20,6 +23,8 @@ const app = createApp({
   apiKeys,
   maxFileBytes: Number(values['max-file-bytes']),
   maxFiles: Number(values['max-files']),
+  runMs: Number(values['run-ms']),
+  vary: values.vary === true,
 });
 const server = app.listen(Number(values.port), '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;

@@ -4,11 +4,11 @@
  * `docproc contract diff` names for each added, removed or changed normative sentence, so a wording change
  * that changes behaviour is never silent.
  */
+import { normalise, sentencesOf } from '@docproc-kit/contract/contract-text.js';
 import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import { catalogFor } from '../checks/index.js';
-import { normalise } from '../rules/contract-text.js';
 import { type ProseRule, proseRules } from '../rules/prose.js';
-import { quotingRules, sentencesOf } from '../rules/sentences.js';
+import { quotingRules } from '../rules/sentences.js';
 
 /** A check a sentence feeds, as a report names it. */
 export interface FedCheck {

@@ -1,4 +1,4 @@
-import { normalise } from './contract-text.js';
+import { normalise } from '@docproc-kit/contract/contract-text.js';
 import { proseRules } from './prose.js';
 import { schemaRules } from './schema-rules.js';
 

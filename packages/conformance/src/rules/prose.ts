@@ -1,6 +1,6 @@
 /**
  * The rules the contract states in prose, each with a stable id and the exact words it is quoted from.
- * `where` names the description holding the quote (rules/contract-text.ts resolves it); rules.test.ts
+ * `where` names the description holding the quote (`@docproc-kit/contract/contract-text.js` resolves it); rules.test.ts
  * fails when a quote no longer appears there, so this list cannot drift from the contract silently.
  * Checks declare the ids they give evidence for (their `rules`); CHECKS.md shows the matrix.
  *

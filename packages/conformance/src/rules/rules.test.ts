@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { contractSentences, descriptionAt, normalise } from '@docproc-kit/contract/contract-text.js';
 import { describe, expect, it } from 'vitest';
 import { allMutants } from '../../proofs/mutant-catalog.js';
 import { bundledMatrix } from '../../scripts/bundled-matrix.js';
-import { descriptionAt, normalise } from './contract-text.js';
 import { decidedBy } from './decided-by.js';
 import { gapLines, ruleMatrix, unknownRuleIds } from './matrix.js';
 import { proseRules } from './prose.js';
-import { clausesOf, contractSentences, parseSentenceBaseline, untracedClauses } from './sentences.js';
+import { clausesOf, parseSentenceBaseline, untracedClauses } from './sentences.js';
 
 const { document, catalog, rules, matrix } = await bundledMatrix();
 const baselineFile = new URL('./gaps-baseline.txt', import.meta.url);

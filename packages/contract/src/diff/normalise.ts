@@ -182,3 +182,23 @@ export function flattenSchema(schema: unknown, resolve: Resolve): Node | boolean
 
 /** The resolved object a schema's comparison is keyed by (so recursive schemas are walked once per pair). */
 export const identityOf = (schema: unknown, resolve: Resolve): unknown => resolve(schema);
+
+/**
+ * Throws, naming the side and the place, when a `$ref` anywhere in the document (used or not) points nowhere
+ * or outside it: a diff that skipped it could call compatible what no tool can read.
+ */
+export function checkReferences(document: Node, side: string): void {
+  const walk = (node: unknown, at: string) => {
+    if (Array.isArray(node)) for (const [i, v] of node.entries()) walk(v, `${at}/${i}`);
+    else if (isNode(node)) {
+      if (typeof node.$ref === 'string')
+        try {
+          pointerTarget(document, node.$ref);
+        } catch (error) {
+          throw new Error(`${side}: ${(error as Error).message} (at ${at || '/'})`);
+        }
+      for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  };
+  walk(document, '');
+}

@@ -1,4 +1,5 @@
 /** Parameters (path, query, header): whether a client of BASE still sends what HEAD needs, and HEAD still takes what it sends. */
+import { compareExtensions } from './limits.js';
 import { type DiffSink, defineRules } from './model.js';
 import { isNode, type Node, parameterKey, type Resolve } from './normalise.js';
 import type { OperationPair } from './paths.js';
@@ -34,17 +35,10 @@ export const PARAMETER_RULES = defineRules({
     description: 'HEAD lets clients leave out a parameter BASE required; clients of BASE still send it.',
     implementer: 'Handle requests without the parameter.',
   },
-  parameterStyleChanged: {
-    id: 'request-parameter-style-changed',
-    severity: 'breaking',
-    description: 'HEAD reads the parameter serialised another way (`style`, `explode`), so what a client of BASE writes is misread.',
-  },
 });
 
 /** A parameter's place in locations: `query.limit`, `header.Idempotency-Key`, `path.document_id`. */
 export const parameterLabel = (p: Node) => `${String(p.in)}.${String(p.name)}`;
-
-const styleOf = (p: Node) => JSON.stringify([p.style ?? (p.in === 'query' ? 'form' : 'simple'), p.explode ?? (p.style ?? p.in) === 'form']);
 
 /**
  * Compares the parameters of a pair of operations. Path parameters pair by position (a rename changes no URL),
@@ -82,8 +76,8 @@ export function compareParameters(sink: DiffSink, resolve: { base: Resolve; head
     }
     if (b.required !== true && h.required === true) sink.report(PARAMETER_RULES.parameterBecameRequired, location);
     if (b.required === true && h.required !== true) sink.report(PARAMETER_RULES.parameterBecameOptional, location);
-    if (styleOf(b) !== styleOf(h)) sink.report(PARAMETER_RULES.parameterStyleChanged, location, { base: styleOf(b), head: styleOf(h) });
     compareSchemas({ sink, base: resolve.base, head: resolve.head, direction: 'request' }, location, schemaOf(b), schemaOf(h));
+    compareExtensions(sink, location, b, h);
   }
 }
 

@@ -13,6 +13,7 @@ import {
   DEFAULT_SHUTDOWN_GRACE_MS,
   listen,
 } from '../http/http-server.js';
+import { DEFAULT_LINGERING } from '../http/lingering-close.js';
 import { createLogger, LOG_LEVELS } from '../http/logging.js';
 import { DEFAULT_MIN_UPLOAD_RATE } from '../http/upload/min-rate.js';
 import { banner } from '../lifecycle/banner.js';
@@ -43,6 +44,9 @@ export interface ServeOptions {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   shutdownGraceMs: number;
+  lingeringTimeMs: number;
+  lingeringTimeoutMs: number;
+  lingeringMaxBytes: number;
   corsOrigin: string[];
   logLevel: LevelWithSilent;
   logFormat: 'auto' | 'pretty' | 'json';
@@ -189,6 +193,30 @@ export function serveCommand(): Command {
     )
     .addOption(
       new Option(
+        '--lingering-time-ms <ms>',
+        'after an answer sent before its request body arrived (a refused upload), how long the rest of the body is read and dropped at most before the connection closes (nginx lingering_time)',
+      )
+        .env('DOCPROC_LINGERING_TIME_MS')
+        .default(DEFAULT_LINGERING.timeMs)
+        .argParser(integerOption(0)),
+    )
+    .addOption(
+      new Option(
+        '--lingering-timeout-ms <ms>',
+        'while lingering, how long to wait for the client to send more before closing (nginx lingering_timeout)',
+      )
+        .env('DOCPROC_LINGERING_TIMEOUT_MS')
+        .default(DEFAULT_LINGERING.timeoutMs)
+        .argParser(integerOption(0)),
+    )
+    .addOption(
+      new Option('--lingering-max-bytes <n>', 'while lingering, the most bytes read and dropped before closing')
+        .env('DOCPROC_LINGERING_MAX_BYTES')
+        .default(DEFAULT_LINGERING.maxBytes)
+        .argParser(integerOption(0)),
+    )
+    .addOption(
+      new Option(
         '--cors-origin <origin>',
         'a browser origin allowed to call the API, repeatable; env DOCPROC_CORS_ORIGINS (comma-separated)',
       )
@@ -272,6 +300,7 @@ export function serveCommand(): Command {
           timeouts,
           maxConnections: options.maxConnections,
           maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+          lingering: { timeMs: options.lingeringTimeMs, timeoutMs: options.lingeringTimeoutMs, maxBytes: options.lingeringMaxBytes },
         }).catch(async (error: unknown) => {
           await service!.close();
           throw error;

@@ -4,6 +4,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { requestIdOf } from '@docproc-kit/reference/http/request-id.js';
 import { type ConnectionCounts, type ConnectionEvent, limitConnections } from './connection-limits.js';
 import { createDrain } from './drain.js';
+import { DEFAULT_LINGERING, type LingeringLimits, lingeringResponse, type OnLingerEnd } from './lingering-close.js';
+
+export type { LingeringLimits, OnLingerEnd } from './lingering-close.js';
+
 import { answerProblem, protocolError, rawProblemAnswer } from './problem-answer.js';
 import { refuseUnavailable } from './unavailable.js';
 
@@ -114,6 +118,8 @@ export function listen(
     maxOverLimit = DEFAULT_MAX_OVER_LIMIT,
     idleGraceMs = DEFAULT_IDLE_GRACE_MS,
     onConnectionEvent,
+    lingering = {},
+    onLingerEnd,
   }: {
     port: number;
     host: string;
@@ -125,6 +131,10 @@ export function listen(
     idleGraceMs?: number;
     /** Told of every eviction, refusal and 503 of the connection limits (e.g. to count them). */
     onConnectionEvent?: (event: ConnectionEvent) => void;
+    /** How long and how much a connection answered before its body arrived keeps being read (see lingering-close.ts). */
+    lingering?: Partial<LingeringLimits>;
+    /** Told how each lingering connection ended. */
+    onLingerEnd?: OnLingerEnd;
   },
 ): Promise<ListeningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
@@ -134,6 +144,7 @@ export function listen(
       requestTimeout: requestTimeoutMs,
       // Node checks the two timeouts above only this often (30 s by default).
       connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+      ServerResponse: lingeringResponse({ ...DEFAULT_LINGERING, ...lingering }, onLingerEnd),
     });
     const drain = createDrain(server, app);
     const connections = limitConnections(server, {

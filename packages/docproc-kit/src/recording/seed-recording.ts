@@ -1,6 +1,6 @@
 import { MAX_SEEDED_DOCUMENTS, MAX_SEEDED_TEXT_BYTES } from '@docproc-kit/reference/controls/seed-request.js';
 import type { DocumentView } from './document-views.js';
-import { createRedactor } from './redaction.js';
+import { createRedactor } from './text-anonymiser.js';
 
 /** One document of a seed body (`POST /_mock/seed`'s `documents`), as a recording writes it. */
 export interface RecordedSeed {

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { textFault } from '@docproc-kit/contract/storable-text.js';
 import type { ReceivedFile, ReceivedUpload, ReceiveOptions, UploadLimits } from '@docproc-kit/reference/http/upload/received-upload.js';
 import { notKept } from '@docproc-kit/reference/http/upload/staged-file.js';
@@ -43,7 +44,9 @@ export type UploadReceiver = (req: IncomingMessage, res: ServerResponse, options
  * @example const received = await createUploadReceiver('/data/tmp', limits)(req, res, { keep: true });
  */
 export function createUploadReceiver(tmpDir: string, limits: UploadLimits): UploadReceiver {
-  const fieldNames = new WeakMap<IncomingMessage, string[]>();
+  const fieldNames = new WeakMap<object, string[]>();
+  // How to stop feeding a body to multer once it stopped parsing it (see below).
+  const stopParsing = new WeakMap<object, () => void>();
   const storage = createSniffingStorage(tmpDir);
   const parse = multer({
     storage,
@@ -75,23 +78,42 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
       fieldArrayIndexLimit: 100,
     },
     // Busboy reports text fields by their raw name; multer rewrites "files[]" into body.files.
-    streamHandler: (req: IncomingMessage, busboy: NodeJS.EventEmitter & NodeJS.WritableStream) => {
-      busboy.on('field', (name: string) => fieldNames.get(req)?.push(name));
-      req.pipe(busboy);
+    streamHandler: (body: NodeJS.ReadableStream & { readableEnded: boolean }, busboy: NodeJS.EventEmitter & NodeJS.WritableStream) => {
+      busboy.on('field', (name: string) => fieldNames.get(body)?.push(name));
+      // Multer unpipes the body from busboy when it is done with it: before its end, on a refusal.
+      busboy.on('unpipe', () => body.readableEnded || stopParsing.get(body)?.());
+      body.pipe(busboy);
     },
   } as multer.Options).any();
 
   return (req, res, { keep }) =>
     new Promise<ReceivedUpload>((resolve, reject) => {
       if (!MULTIPART.test(req.headers['content-type'] ?? '')) return resolve({ kind: 'refused', refusal: refuse.noFiles() });
-      fieldNames.set(req, []);
-      storage.keep(req, keep);
+      // Multer reads the body through a stream of its own: on a refusal (a file past the limit, a part
+      // refused at its first bytes) multer waits for the end of its input before it reports, and this
+      // one ends as soon as multer stops parsing, so the refusal is answered at once; the rest of the
+      // client's body is read and dropped by the lingering close (lingering-close.ts), within its limits.
+      const body = Object.assign(new PassThrough(), { headers: req.headers });
+      // What multer and the storage engine see as the request (they read its headers and key their state by it).
+      const asRequest = body as unknown as Request;
+      const failed = (error: Error) => body.destroy(error);
+      const closed = () => req.complete || body.destroy(new Error('Request closed'));
+      req.once('error', failed).once('close', closed);
+      req.pipe(body);
+      fieldNames.set(body, []);
+      storage.keep(asRequest, keep);
       const stopWatching = watchUploadRate(req, res, limits.minRate ?? DEFAULT_MIN_UPLOAD_RATE);
-      parse(req as Request, res as Response, (err?: unknown) => {
+      stopParsing.set(body, () => {
         stopWatching();
-        const parsed = (req as Request).files;
+        req.unpipe(body);
+        body.end();
+      });
+      parse(asRequest, res as Response, (err?: unknown) => {
+        stopWatching();
+        req.off('error', failed).off('close', closed);
+        const parsed = asRequest.files;
         const files = (Array.isArray(parsed) ? parsed : []) as Array<Express.Multer.File & SniffedFile>;
-        const fields = fieldNames.get(req) ?? [];
+        const fields = fieldNames.get(body) ?? [];
         const refusal = err
           ? translate(err, limits)
           : fields.length > 0
@@ -104,7 +126,7 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
           // and settled() waits for that. Placeholders of unfinished files have no path.
           const settle = refusal ? () => resolve({ kind: 'refused', refusal }) : () => reject(err);
           void storage
-            .settled(req)
+            .settled(asRequest)
             .then(() => Promise.all(files.filter((f) => f.path).map((f) => rm(f.path, { force: true }))))
             .then(settle, reject);
           return;

@@ -95,13 +95,16 @@ export function createSniffingStorage(dir: string): SniffingStorage {
     _handleFile(req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void) {
       const keep = !dropped.has(req);
       const path = keep ? join(dir, `${randomUUID()}.part`) : '';
+      // Past the size limit busboy drops the part's bytes but ends its stream only at the part's end, and
+      // multer reports the refusal only once every file is settled: ending the file here lets the refusal
+      // be answered at once, however much of the part is still to come.
+      file.stream.once('limit', () => file.stream.destroy(new Error(`${file.originalname} is over the size limit`)));
       const store = async (): Promise<SniffedFile> => {
         const { head, rest } = await readHead(file.stream, verdictIsFinal);
         const detectedType = sniffType(head);
-        if (!detectedType) {
-          rest.resume();
-          throw new RefusedPart(refuse.unsupported(file.originalname));
-        }
+        // The rest of the part is left unread: multer stops parsing on the refusal, and the rest of the
+        // body is the lingering close's (reading it here could reach the size limit first, a 413 for a 415).
+        if (!detectedType) throw new RefusedPart(refuse.unsupported(file.originalname));
         const hash = createHash('sha256');
         let size = 0;
         const tap = new Transform({

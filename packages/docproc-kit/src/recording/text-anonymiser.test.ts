@@ -1,6 +1,6 @@
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from './redaction.js';
+import { createRedactor } from './text-anonymiser.js';
 
 const redactor = (...texts: string[]) => {
   const r = createRedactor('test-key');

@@ -5,7 +5,7 @@ import type { ObservedExchange } from '@docproc-kit/conformance/observe';
 import { loadBundledContract, loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
 import { createLocalJudging, type JudgingSettings } from './judging.js';
-import type { WorkerReply, WorkerRequest } from './worker-judging.js';
+import type { WorkerReply, WorkerRequest } from './judging-thread-handle.js';
 
 const settings = workerData as JudgingSettings;
 const port = parentPort!;

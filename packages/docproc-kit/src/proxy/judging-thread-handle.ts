@@ -20,11 +20,11 @@ export type WorkerReply =
   | { type: 'log'; line: string }
   | { type: 'answer'; id: number; result: unknown };
 
-// Compiled, the worker is judge-worker.js beside this file; from source (tests, tsx) it is the .ts file, loaded through tsx.
+// Compiled, the worker is judging-thread.js beside this file; from source (tests, tsx) it is the .ts file, loaded through tsx.
 function workerFile(): { url: URL; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
   return {
-    url: new URL(fromSource ? './judge-worker.ts' : './judge-worker.js', import.meta.url),
+    url: new URL(fromSource ? './judging-thread.ts' : './judging-thread.js', import.meta.url),
     // The sources read the other packages' sources too (their `docproc-source` export condition).
     execArgv: fromSource ? ['--conditions=docproc-source', '--import', 'tsx'] : [],
   };

@@ -1,4 +1,7 @@
-/** The descriptions of a parsed (not dereferenced) contract, each by where it is written: what prose rules quote. */
+/**
+ * The descriptions of a parsed (not dereferenced) contract, each by where it is written, and their sentences:
+ * what the conformance suite's prose rules quote and what the contract diff compares.
+ */
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -66,4 +69,43 @@ export function normalise(text: string): string {
 export function descriptionAt(document: Node, where: string): string | undefined {
   const found = contractDescriptions(document).find((d) => d.where === where);
   return found ? normalise(found.text) : undefined;
+}
+
+/**
+ * A description cut into sentences: code blocks and headings dropped, whitespace collapsed, a bullet
+ * item always starting a sentence, and a sentence ending at `.`, `!` or `?` before a capital, a digit, a
+ * code span or a bullet (so `e.g. a UUID` stays one).
+ * @example sentencesOf('Defaults to 20. Larger values are a `400`.') // ['Defaults to 20.', 'Larger values are a `400`.']
+ */
+export function sentencesOf(text: string): string[] {
+  const prose = text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .split('\n')
+    .filter((line) => !/^\s*#{1,6}\s/.test(line))
+    .map((line) => line.replace(/^\s*- /, '\u0000'))
+    .join('\n');
+  return prose
+    .split('\u0000')
+    .flatMap((item) => normalise(item).split(/(?<=[.!?])\s+(?=[A-Z0-9`"(*İ])/))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** One sentence of the contract and where it is written. */
+export interface ContractSentence {
+  where: string;
+  sentence: string;
+}
+
+/** Every sentence of every description of `document`, in document order, each once per place. */
+export function contractSentences(document: Node): ContractSentence[] {
+  const seen = new Set<string>();
+  return contractDescriptions(document)
+    .flatMap(({ where, text }) => sentencesOf(text).map((sentence) => ({ where, sentence })))
+    .filter(({ where, sentence }) => {
+      const key = `${where}\u0000${sentence}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
