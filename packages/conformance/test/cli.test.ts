@@ -195,7 +195,8 @@ describe('what the suite imports', () => {
   // observe/ (what the proxy reports of a backend's traffic) writes the reference journal's entries, HAR and
   // redaction, so a proxy's report reads as the server's journal does; it takes nothing that judges.
   const journalShape = /^@docproc-kit\/reference\/(journal\/|http\/redaction\.js$)/;
-  const mayUseReference = (file: string, spec: string) => file.startsWith('oracle/') || (file.startsWith('observe/') && journalShape.test(spec));
+  const mayUseReference = (file: string, spec: string) =>
+    file.startsWith('oracle/') || (file.startsWith('observe/') && journalShape.test(spec));
 
   it('never reaches into the reference server, the CLI or test helpers: it must judge any server, never the reference one from inside', () => {
     const offenders = files.flatMap((file) =>
