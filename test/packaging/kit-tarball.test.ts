@@ -168,7 +168,8 @@ describe('docproc-kit/msw in a fresh app with msw installed', () => {
     const msw = JSON.parse(await readFile(join(repoRoot, 'node_modules', 'msw', 'package.json'), 'utf8')) as { version: string };
     mswApp = await scratchProject({ type: 'module' }, [...tarballs.map((t) => t.tarball), `msw@${msw.version}`], 600_000);
   }, 660_000);
-  afterAll(() => removeAll([mswApp]));
+  // Deleting an installed app's node_modules takes tens of seconds on a busy machine.
+  afterAll(() => removeAll([mswApp]), 120_000);
 
   // The handlers have no OCR (packages/msw/README.md): a legible scan completes with no text, so the one
   // check that reads scans fails, and every other passes.

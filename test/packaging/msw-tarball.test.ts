@@ -41,7 +41,8 @@ beforeAll(async () => {
   await runOk('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs], { cwd: app, timeoutMs: 600_000 });
   after = { packages: await installedPackages(app), bytes: await diskBytes(join(app, 'node_modules')) };
 }, 1_500_000);
-afterAll(() => removeAll([clone, packs, app]));
+// Deleting a clone and an installed app takes tens of seconds on a busy machine.
+afterAll(() => removeAll([clone, packs, app]), 120_000);
 
 // The test file a team writes: the fixture by its exported path, the typed client against the handlers.
 const scenario = `
