@@ -1,4 +1,5 @@
 import { textFault } from '@docproc-kit/contract/storable-text.js';
+import { readUntilRefused } from './early-refusal.js';
 import { sniffType } from './file-signature.js';
 import { boundaryOf, parseMultipart } from './multipart-body.js';
 import type { ReceivedFile, ReceivedUpload, ReceiveOptions, UploadLimits } from './received-upload.js';
@@ -15,7 +16,8 @@ async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
 /**
  * Reads an upload's body from a Fetch API request (a test's `fetch`, a browser's intercepted request), with
  * the multipart receiver's rules and refusals: only `files[]` file parts, at most `maxFiles` of at most
- * `maxFileBytes`, names of at most `maxFilenameLength` characters, types by their bytes. The body is read
+ * `maxFileBytes`, names of at most `maxFilenameLength` characters, types by their bytes. A file past the limit
+ * or of a type that is no document's is refused at its first such bytes (early-refusal.ts); any other body is read
  * whole into memory and parsed as the server's parser does it (multipart-body.ts), not by the runtime's
  * FormData, whose parsers differ (undici ignores `filename*`); browser-safe.
  * @example const received = await receiveFormData(request, limits, { keep: true });
@@ -27,7 +29,9 @@ export async function receiveFormData(request: Request, limits: UploadLimits, { 
   if (boundary === undefined) return refused(refuse.malformed('no boundary in the Content-Type'));
   let body: Uint8Array;
   try {
-    body = new Uint8Array(await request.arrayBuffer());
+    const read = await readUntilRefused(request.body, boundary, limits);
+    if (read.kind === 'refused') return refused(read.refusal);
+    body = read.bytes;
   } catch (error) {
     return refused(refuse.malformed(error instanceof Error ? error.message : String(error)));
   }
