@@ -86,7 +86,7 @@ export const responseChecks = {
     profile: 'contract',
     area: 'response',
     description:
-      'Every request gets an HTTP response within the request timeout: no hang, no reset (an idempotent request whose connection closed before any byte of its answer is sent again once, with a warning; an upload whose answer was lost through a forward proxy is sent directly, or again through it, and an answer that arrives so is judged, with a warning naming the hop that lost it).',
+      'Every request gets an HTTP response within the request timeout: no hang, no reset (an idempotent request whose connection closed before any byte of its answer is sent again once: with a warning on a new connection, unremarked on a kept-alive one, which a server may close at any time; an upload whose answer was lost through a forward proxy is sent directly, or again through it, and an answer that arrives so is judged, with a warning naming the hop that lost it).',
     rules: ['request-id.every-response'],
     basis: 'HTTP/1.1 (RFC 9112): a server answers every request it reads; the contract describes only answers',
     judge: ({ reason, durationMs, timeoutMs }) =>

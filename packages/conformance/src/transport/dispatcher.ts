@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher, Pool } from 'undici';
+import { Agent, buildConnector, type Dispatcher, Pool } from 'undici';
 import { addGatewayHeaders, proxyFor, type TransportSettings, tlsOptions } from '../definitions/transport-settings.js';
 import { describeProxyAnswer, ProxyRefused, proxyAuthorization, proxyShown } from './proxy.js';
 import { tunnelConnector } from './tunnel.js';
@@ -69,6 +69,26 @@ class AbsoluteFormPool extends Pool {
 }
 
 /**
+ * Set on the error a connection fails with: the bytes of answers it had read by then. More than 0 means it had
+ * carried an answer before (a kept-alive connection), which undici's own socket errors say but a plain reset
+ * (ECONNRESET) does not.
+ */
+export const READ_BEFORE = Symbol('docproc-kit.readBefore');
+
+/** `connector`, each socket it makes noting on its errors how much it had read ({@link READ_BEFORE}). */
+function noting(connector: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connector(options, (...args: Parameters<buildConnector.Callback>) => {
+      const socket = args[1];
+      // Registered before undici's own listener, so the error carries the count when undici hands it on.
+      socket?.on('error', (error: unknown) => {
+        if (error && typeof error === 'object' && Object.isExtensible(error)) Object.assign(error, { [READ_BEFORE]: socket.bytesRead });
+      });
+      callback(...args);
+    });
+}
+
+/**
  * The dispatcher every fetch of the suite goes through: TLS with the run's certificates (or none checked,
  * with --insecure), each origin through its proxy or straight, and the gateway's headers on every request.
  * Through a proxy, https goes in a CONNECT tunnel and plain http in absolute form, as the common HTTP
@@ -78,13 +98,13 @@ class AbsoluteFormPool extends Pool {
 export function createDispatcher(settings: TransportSettings): Dispatcher {
   const tls = tlsOptions(settings);
   const agent = new Agent({
-    connect: tls,
+    connect: noting(buildConnector(tls)),
     // One dispatcher per origin, made on its first request: a proxy's, or a pool of direct connections.
     factory: (origin, options) => {
       const url = new URL(String(origin));
       const proxy = proxyFor(url, settings);
       if (!proxy) return new Pool(origin, options);
-      if (url.protocol === 'https:') return new Pool(origin, { ...options, connect: tunnelConnector(new URL(proxy), settings) });
+      if (url.protocol === 'https:') return new Pool(origin, { ...options, connect: noting(tunnelConnector(new URL(proxy), settings)) });
       return new AbsoluteFormPool(url, new URL(proxy), options);
     },
   });

@@ -102,7 +102,9 @@ export function createSendLoop<J extends AnswerJudge>(parts: SendLoopParts & { o
         // RFC 9110 §9.2.2: a client may resend an idempotent request whose connection closed before any answer.
         if (answer.beforeAnyByte && !reconnected && idempotent(prepared.request.method, prepared.wireHeaders)) {
           reconnected = true;
-          options.judge.reconnected(prepared, answer.error);
+          // A kept-alive connection closed as the request went out is HTTP as it works (RFC 9112 §9.3.1: a
+          // client must recover from such asynchronous closes), seen on any busy runner: sent again, unremarked.
+          if (!answer.keptAlive) options.judge.reconnected(prepared, answer.error);
           continue;
         }
         return noted(() => receive(prepared, answer), hops);

@@ -1,11 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadContract } from '@docproc-kit/contract/load-contract.js';
+import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostileTarget } from '../../proofs/hostile-targets.js';
 import { createTestRecord, type TestRecord } from '../definitions/records.js';
+import { DIRECT } from '../definitions/transport-settings.js';
 import { ConformanceFailure } from '../definitions/verdict.js';
 import { createJudge } from '../judging/judge.js';
+import { createDispatcher } from './dispatcher.js';
 import { createHttp } from './http.js';
 import { sendWhileReading } from './race/release.js';
 import { bodyCapFor, decodeBody, fetchBounded, type RawAnswer } from './transport.js';
@@ -75,10 +78,14 @@ describe('bodyCapFor', () => {
 });
 
 // A server that closes the connection of a request marked `x-close-first` the first time it sees its
-// request id (of one marked `x-close-always`, every time), before any byte of the answer, as a proxy or server closing a kept-alive connection does.
+// request id (of one marked `x-close-always`, every time), before any byte of the answer; those answers
+// close their connection, so each such request comes on a new one. One marked `x-close-kept` is closed so
+// when its connection has carried an answer before, as a server ending an idle kept-alive connection does.
 const contract = await loadContract();
 const seen = new Set<string>();
+const answered = new WeakSet<object>();
 let served = 0;
+let closedKept = 0;
 const server = createServer((req, res) => {
   req.resume();
   const id = String(req.headers['x-request-id']);
@@ -87,9 +94,16 @@ const server = createServer((req, res) => {
     seen.add(id);
     return req.socket.destroy();
   }
+  if (req.headers['x-close-kept'] && answered.has(req.socket) && !seen.has(id)) {
+    seen.add(id);
+    closedKept++;
+    return req.socket.destroy();
+  }
   served++;
+  answered.add(req.socket);
   const body = JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'none', code: 'not_found' });
-  res.writeHead(404, { 'content-type': 'application/problem+json', 'x-request-id': id });
+  const closing = req.headers['x-close-first'] || req.headers['x-close-always'];
+  res.writeHead(404, { 'content-type': 'application/problem+json', 'x-request-id': id, ...(closing ? { connection: 'close' } : {}) });
   res.end(body);
 });
 let baseUrl: string;
@@ -99,7 +113,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function recordingHttp(prefix: string): { http: ReturnType<typeof createHttp>; record: TestRecord } {
+function recordingHttp(prefix: string, dispatcher?: Dispatcher): { http: ReturnType<typeof createHttp>; record: TestRecord } {
   const judge = createJudge('contract');
   const record = createTestRecord();
   judge.use(record);
@@ -112,6 +126,7 @@ function recordingHttp(prefix: string): { http: ReturnType<typeof createHttp>; r
     requestIdPrefix: prefix,
     reproDir: '/tmp',
     judge,
+    ...(dispatcher ? { dispatcher } : {}),
   });
   return { http, record };
 }
@@ -132,6 +147,22 @@ describe('a connection closed before any byte of the answer', () => {
       }),
       expect.objectContaining({ check: 'http.responds', message: expect.stringMatching(/POST .*sent again once/) }),
     ]);
+  });
+
+  it.each([
+    ["fetch's own connections", undefined],
+    ["the suite's dispatcher's", createDispatcher(DIRECT)],
+  ])('on a kept-alive connection is sent again without a warning (%s): the target ended an idle connection', async (_, dispatcher) => {
+    const { http, record } = recordingHttp(`reset-kept-${dispatcher ? 'own' : 'fetch'}`, dispatcher);
+    const closedBefore = closedKept;
+    // A request that came on a new connection is answered, which keeps that one for the next.
+    for (let sent = 0; sent < 5 && closedKept === closedBefore; sent++) {
+      expect((await http.send({ path: '/nowhere', headers: { 'x-close-kept': '1' } })).status).toBe(404);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(closedKept).toBe(closedBefore + 1);
+    expect(record.warnings).toEqual([]);
+    await dispatcher?.close();
   });
 
   it('is not sent again for a POST without an Idempotency-Key: the request may have been acted on', async () => {

@@ -1,3 +1,4 @@
+import { READ_BEFORE } from './dispatcher.js';
 import { ProxyRefused } from './proxy.js';
 
 /** What one request may cost the runner, whatever the target sends. */
@@ -18,7 +19,9 @@ export interface TooLarge {
 /**
  * An answer, or why there was none. `tooLarge`: the body was cut at the cap (`bytes` holds its start);
  * `beforeAnyByte`: the connection ended (reset, closed) before the answer's head arrived, so an idempotent
- * request may be sent again (RFC 9110 §9.2.2); `timedOut`: the target did not answer within the timeout;
+ * request may be sent again (RFC 9110 §9.2.2); `keptAlive`: that connection had read bytes before (an earlier
+ * answer on a kept-alive connection, or part of this one), so the close may be the target ending an idle
+ * connection as the request went out (RFC 9112 §9.3.1), which every HTTP client recovers from; `timedOut`: the target did not answer within the timeout;
  * `proxyRefused`: a forward proxy refused to tunnel to the target (what it said, see {@link ProxyRefused});
  * `sentWhole`: the whole request had gone out when the connection ended (known of a request sent on a raw socket);
  * `endedAt`: when the answer was complete or given up on (ms since the epoch), for answers read some time
@@ -30,6 +33,7 @@ export type RawAnswer =
       error: string;
       durationMs: number;
       beforeAnyByte?: boolean;
+      keptAlive?: boolean;
       timedOut?: boolean;
       unreachable?: boolean;
       proxyRefused?: string;
@@ -103,6 +107,13 @@ export function targetTimeout(ms: number, fire: () => void): () => void {
 
 class Timeout extends Error {
   override name = 'TargetTimeout';
+}
+
+/** What the connection had read when it failed: undici's socket errors carry it, the suite's connections note it on the rest. */
+function readBefore(cause: unknown): number {
+  if (!cause || typeof cause !== 'object') return 0;
+  const noted = (cause as { [READ_BEFORE]?: number })[READ_BEFORE];
+  return (cause as { socket?: { bytesRead?: number } }).socket?.bytesRead ?? noted ?? 0;
 }
 
 function errorCode(error: unknown): string {
@@ -196,11 +207,13 @@ export async function fetchBounded(request: WireRequest, limits: TransportLimits
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof ProxyRefused) return { error: cause.message, durationMs, proxyRefused: cause.refusal };
     const code = errorCode(error);
+    const closedBeforeHead = !headed && CLOSED.has(code);
     return {
       error: code,
       durationMs,
       ...(UNREACHABLE.has(code) ? { unreachable: true } : {}),
-      ...(!headed && CLOSED.has(code) ? { beforeAnyByte: true } : {}),
+      ...(closedBeforeHead ? { beforeAnyByte: true } : {}),
+      ...(closedBeforeHead && readBefore(cause) > 0 ? { keptAlive: true } : {}),
     };
   } finally {
     cancel();

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ObservedExchange } from '@docproc-kit/conformance/observe';
+import { DEFAULT_LINGERING, type LingeringLimits, lingeringResponse, type OnLingerEnd } from '../http/lingering-close.js';
 import { type BodyTap, createBodyTap } from './body-tap.js';
 import { answerControl, CONTROL_PREFIX } from './control-routes.js';
 import { createForwarder } from './forwarder.js';
@@ -21,6 +22,12 @@ export interface ProxyServerOptions {
   ca?: string;
   /** Writes the recording (`--record`), for `POST /_proxy/record/flush`. */
   flushRecording?: () => Promise<unknown>;
+  /** How long and how much a client connection answered before its body arrived keeps being read (see lingering-close.ts). */
+  lingering?: Partial<LingeringLimits>;
+  /** Told how each lingering client connection ended. */
+  onLingerEnd?: OnLingerEnd;
+  /** After the target stopped taking a body, how long its answer is waited for before a 502 (default 2 s). */
+  answerGraceMs?: number;
 }
 
 /** A running proxy. */
@@ -40,10 +47,21 @@ export interface ProxyServer {
  * to the judging once the exchange ended, off the request's path.
  * @example const proxy = createProxyServer({ target, judging: createLocalJudging(settings, contract), bodyCap }); await proxy.listen(0, '127.0.0.1');
  */
-export function createProxyServer({ target: base, judging, bodyCap, verifyTls, ca, flushRecording }: ProxyServerOptions): ProxyServer {
+export function createProxyServer({
+  target: base,
+  judging,
+  bodyCap,
+  verifyTls,
+  ca,
+  flushRecording,
+  lingering = {},
+  onLingerEnd,
+  answerGraceMs,
+}: ProxyServerOptions): ProxyServer {
   const target = new URL(base);
   const { forward, close: closeForwarder } = createForwarder({
     target,
+    ...(answerGraceMs !== undefined ? { answerGraceMs } : {}),
     ...(verifyTls !== undefined ? { verifyTls } : {}),
     ...(ca ? { ca } : {}),
   });
@@ -107,7 +125,9 @@ export function createProxyServer({ target: base, judging, bodyCap, verifyTls, c
     });
   };
 
-  const server = createServer(handle);
+  // An answer relayed before the client's body ended (the target refused an upload early) lingers as `docproc
+  // serve` does: the client's rest is read and dropped within bounds, so the client reads the answer, not a reset.
+  const server = createServer({ ServerResponse: lingeringResponse({ ...DEFAULT_LINGERING, ...lingering }, onLingerEnd) }, handle);
   // An idle client connection is closed by the client first (browsers, undici and curl keep theirs for
   // seconds), never by the proxy as the client reuses it: a reused connection reset mid-upload cannot be retried.
   server.keepAliveTimeout = 65_000;
