@@ -1,4 +1,5 @@
 import { type ListValues, listValuesOf, resolveRef } from './list-values.js';
+import { type MediaTypes, mediaTypesOf } from './media-types.js';
 import { type UploadLimits, uploadLimitsOf } from './upload-limits.js';
 
 /** A parsed (not dereferenced) OpenAPI document: enough for the readers of `paths`, `components` and `$ref`s. */
@@ -31,6 +32,8 @@ export interface ContractValues {
   list: ListValues;
   /** The upload operation's `x-default-limits`. */
   uploadLimits: UploadLimits;
+  /** The media types of the upload's body and of the answers' (success, problem). */
+  mediaTypes: MediaTypes;
   /** The longest filename, in code points (`DocumentSummary.filename.maxLength`). */
   maxFilenameLength: number;
   /** The largest document id (`DocumentId` maximum). */
@@ -101,6 +104,7 @@ export function contractValuesOf(document: RawDocument): ContractValues {
     operations,
     list: listValuesOf(document),
     uploadLimits: uploadLimitsOf(document),
+    mediaTypes: mediaTypesOf(document),
     maxFilenameLength: filename.maxLength,
     maxId: maximum('DocumentId'),
     maxPage: maximum('Page'),

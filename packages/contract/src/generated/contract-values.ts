@@ -41,6 +41,11 @@ export const CONTRACT_VALUES: ContractValues = {
     "maxFileBytes": 26214400,
     "maxFiles": 20
   },
+  "mediaTypes": {
+    "upload": "multipart/form-data",
+    "json": "application/json",
+    "problem": "application/problem+json"
+  },
   "maxFilenameLength": 255,
   "maxId": 9007199254740991,
   "maxPage": 9007199254740991,

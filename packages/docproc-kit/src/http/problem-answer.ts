@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import { problemResponse } from '@docproc-kit/reference/http/exchange.js';
+import { BUNDLED } from '@docproc-kit/contract/bundled.js';
+import { contentTypeOf, problemResponse } from '@docproc-kit/reference/http/exchange.js';
 import { ApiError, problemOf } from '@docproc-kit/reference/http/problem.js';
 import { writeApiResponse } from './write-response.js';
 
@@ -32,6 +33,9 @@ export function answerProblem(
   writeApiResponse(req, res, { ...response, headers });
 }
 
+// The Content-Type of a problem as every carrier writes it: the contract's problem media type, in UTF-8.
+const PROBLEM_CONTENT_TYPE = contentTypeOf({ status: 500, headers: {}, contentType: BUNDLED.mediaTypes.problem });
+
 /**
  * The whole HTTP/1.1 answer of `error` for a socket no request was read from (its path unknown); it says
  * the connection closes.
@@ -40,7 +44,7 @@ export function answerProblem(
 export function rawProblemAnswer(error: ApiError, requestId: string): string {
   const body = JSON.stringify(problemOf(error, { requestId }));
   return (
-    `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
   );
 }

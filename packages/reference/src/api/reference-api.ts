@@ -1,4 +1,4 @@
-import { BUNDLED_OPERATIONS } from '@docproc-kit/contract/bundled.js';
+import { BUNDLED, BUNDLED_OPERATIONS } from '@docproc-kit/contract/bundled.js';
 import { applyFaults, type FaultRegistry } from '../controls/faults.js';
 import { type ApiRequest, type ApiResponse, problemResponse, unexpectedErrorResponse } from '../http/exchange.js';
 import { ApiError } from '../http/problem.js';
@@ -46,7 +46,7 @@ export const UNKNOWN_OPERATION = 'unknown';
 
 // The code and detail of a problem answer (an error path: parsing it costs nothing on the hot path).
 function problemOfResponse(response: ApiResponse): { code: string | null; detail: string | null } {
-  if (response.contentType !== 'application/problem+json' || typeof response.body !== 'string') return { code: null, detail: null };
+  if (response.contentType !== BUNDLED.mediaTypes.problem || typeof response.body !== 'string') return { code: null, detail: null };
   try {
     const { code, detail } = JSON.parse(response.body) as { code?: unknown; detail?: unknown };
     return { code: typeof code === 'string' ? code : null, detail: typeof detail === 'string' ? detail : null };

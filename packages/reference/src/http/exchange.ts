@@ -1,3 +1,4 @@
+import { BUNDLED } from '@docproc-kit/contract/bundled.js';
 import { ApiError, problemOf } from './problem.js';
 import type { ReceivedUpload, ReceiveOptions } from './upload/received-upload.js';
 
@@ -37,8 +38,8 @@ export interface ApiResponse {
   headers: Record<string, string>;
   /** The body, already serialised (text, or its UTF-8 bytes); none for a HEAD request's answer or an empty one. */
   body?: string | Uint8Array<ArrayBuffer>;
-  /** The media type of `body`. */
-  contentType?: 'application/json' | 'application/problem+json';
+  /** The media type of `body`: one the contract's responses name (`BUNDLED.mediaTypes`). */
+  contentType?: string;
   /** The caller's tenant, when the key was accepted (for the request log; never sent). */
   tenant?: string;
   /** The contract's operationId, `controls` or `unknown` (for the metrics; never sent). */
@@ -51,12 +52,12 @@ export interface ApiResponse {
  * @example contentTypeOf(jsonResponse(200, '{}')) // 'application/json; charset=utf-8'
  */
 export function contentTypeOf(response: ApiResponse): string {
-  return `${response.contentType ?? 'application/json'}; charset=utf-8`;
+  return `${response.contentType ?? BUNDLED.mediaTypes.json}; charset=utf-8`;
 }
 
 /** A JSON answer. */
 export function jsonResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): ApiResponse {
-  return { status, headers, body, contentType: 'application/json' };
+  return { status, headers, body, contentType: BUNDLED.mediaTypes.json };
 }
 
 /** The problem+json answer of an error to this request. */
@@ -66,7 +67,7 @@ export function problemResponse(error: ApiError, request: { path: string; reques
     status: error.status,
     headers: { ...error.extra.headers },
     body: JSON.stringify(problem),
-    contentType: 'application/problem+json',
+    contentType: BUNDLED.mediaTypes.problem,
   };
 }
 

@@ -1,3 +1,4 @@
+import { BUNDLED } from '@docproc-kit/contract/bundled.js';
 import type { JournalEntry } from './request-journal.js';
 
 const REASONS: Record<number, string> = {
@@ -53,7 +54,12 @@ export function toHar(entries: readonly JournalEntry[], origin: string) {
             headers: [],
             queryString: queryString(entry.query),
             ...(entry.parts.length > 0
-              ? { postData: { mimeType: 'multipart/form-data', params: entry.parts.map((p) => ({ name: p.name, fileName: p.filename })) } }
+              ? {
+                  postData: {
+                    mimeType: BUNDLED.mediaTypes.upload,
+                    params: entry.parts.map((p) => ({ name: p.name, fileName: p.filename })),
+                  },
+                }
               : {}),
             headersSize: -1,
             bodySize: entry.parts.length > 0 ? bodySize : -1,
@@ -65,8 +71,8 @@ export function toHar(entries: readonly JournalEntry[], origin: string) {
             cookies: [],
             headers: [],
             content: problem
-              ? { size: problem.length, mimeType: 'application/problem+json', text: problem }
-              : { size: 0, mimeType: 'application/json' },
+              ? { size: problem.length, mimeType: BUNDLED.mediaTypes.problem, text: problem }
+              : { size: 0, mimeType: BUNDLED.mediaTypes.json },
             redirectURL: '',
             headersSize: -1,
             bodySize: -1,

@@ -2,7 +2,13 @@ import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { textFault } from '@docproc-kit/contract/storable-text.js';
-import type { ReceivedFile, ReceivedUpload, ReceiveOptions, UploadLimits } from '@docproc-kit/reference/http/upload/received-upload.js';
+import {
+  isUploadBody,
+  type ReceivedFile,
+  type ReceivedUpload,
+  type ReceiveOptions,
+  type UploadLimits,
+} from '@docproc-kit/reference/http/upload/received-upload.js';
 import { notKept } from '@docproc-kit/reference/http/upload/staged-file.js';
 import { FILES_FIELD, refuse, type UploadRefusal } from '@docproc-kit/reference/http/upload/upload-refusal.js';
 import type { Request, Response } from 'express';
@@ -10,8 +16,6 @@ import multer from 'multer';
 import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate } from './min-rate.js';
 import { createSniffingStorage, RefusedPart, type SniffedFile } from './sniffing-storage.js';
 import { stagedTempFile } from './staged-temp-file.js';
-
-const MULTIPART = /^multipart\/form-data\b/i;
 
 // Why multer refused the body; undefined when the trouble is ours (the file system: a 500).
 function translate(err: unknown, limits: UploadLimits): UploadRefusal | undefined {
@@ -88,7 +92,7 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
 
   return (req, res, { keep }) =>
     new Promise<ReceivedUpload>((resolve, reject) => {
-      if (!MULTIPART.test(req.headers['content-type'] ?? '')) return resolve({ kind: 'refused', refusal: refuse.noFiles() });
+      if (!isUploadBody(req.headers['content-type'])) return resolve({ kind: 'refused', refusal: refuse.noFiles() });
       // Multer reads the body through a stream of its own: on a refusal (a file past the limit, a part
       // refused at its first bytes) multer waits for the end of its input before it reports, and this
       // one ends as soon as multer stops parsing, so the refusal is answered at once; the rest of the

@@ -2,7 +2,7 @@ import { textFault } from '@docproc-kit/contract/storable-text.js';
 import { readUntilRefused } from './early-refusal.js';
 import { sniffType } from './file-signature.js';
 import { boundaryOf, parseMultipart } from './multipart-body.js';
-import type { ReceivedFile, ReceivedUpload, ReceiveOptions, UploadLimits } from './received-upload.js';
+import { isUploadBody, type ReceivedFile, type ReceivedUpload, type ReceiveOptions, type UploadLimits } from './received-upload.js';
 import { notKept, stagedBytes } from './staged-file.js';
 import { FILES_FIELD, refuse, type UploadRefusal } from './upload-refusal.js';
 
@@ -24,7 +24,7 @@ async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
  */
 export async function receiveFormData(request: Request, limits: UploadLimits, { keep }: ReceiveOptions): Promise<ReceivedUpload> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\b/i.test(contentType)) return refused(refuse.noFiles());
+  if (!isUploadBody(contentType)) return refused(refuse.noFiles());
   const boundary = boundaryOf(contentType);
   if (boundary === undefined) return refused(refuse.malformed('no boundary in the Content-Type'));
   let body: Uint8Array;

@@ -1,9 +1,18 @@
+import { BUNDLED } from '@docproc-kit/contract/bundled.js';
 import type { components } from '@docproc-kit/contract/generated/openapi.js';
+import { namesMediaType } from '@docproc-kit/contract/media-types.js';
 import type { StagedFile } from './staged-file.js';
 import type { UploadRefusal } from './upload-refusal.js';
 
 /** A file's type as detected from its bytes. */
 export type DetectedType = components['schemas']['DocumentContentType'];
+
+/**
+ * Whether a request's Content-Type is the media type the contract gives the upload's body (`multipart/form-data`),
+ * whatever its parameters; both carriers' receivers refuse any other body as sending no files.
+ * @example isUploadBody('multipart/form-data; boundary=x'); // true
+ */
+export const isUploadBody = (contentType: string | undefined): boolean => namesMediaType(contentType, BUNDLED.mediaTypes.upload);
 
 /** How fast an upload body must keep arriving. */
 export interface MinUploadRate {
