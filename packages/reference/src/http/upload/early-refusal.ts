@@ -1,21 +1,12 @@
 import { textFault } from '@docproc-kit/contract/storable-text.js';
 import { formDataDisposition } from './content-disposition.js';
 import { SIGNATURE_BYTES, sniffType, verdictIsFinal } from './file-signature.js';
+import { indexOf } from './multipart-body.js';
 import type { UploadLimits } from './received-upload.js';
 import { FILES_FIELD, refuse, type UploadRefusal } from './upload-refusal.js';
 
 const encoder = new TextEncoder();
 const latin1 = new TextDecoder('latin1');
-
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-  const first = needle[0]!;
-  for (let i = haystack.indexOf(first, from); i !== -1 && i + needle.length <= haystack.length; i = haystack.indexOf(first, i + 1)) {
-    let j = 1;
-    while (j < needle.length && haystack[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
-  }
-  return -1;
-}
 
 /** A part being read: what its headers say, where its data starts. */
 interface OpenPart {

@@ -17,7 +17,7 @@ export type ParsedMultipart = { ok: true; parts: MultipartPart[] } | { ok: false
 const encoder = new TextEncoder();
 const utf8 = new TextDecoder('utf-8');
 
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+export function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
   const first = needle[0]!;
   for (let i = haystack.indexOf(first, from); i !== -1 && i + needle.length <= haystack.length; i = haystack.indexOf(first, i + 1)) {
     let j = 1;
