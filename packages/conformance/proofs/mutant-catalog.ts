@@ -9,6 +9,7 @@ import { clientInputMutants } from './mutants-client-inputs.js';
 import { contractMutants } from './mutants-contract.js';
 import { multipartMutants } from './mutants-multipart.js';
 import { oracleMutants } from './mutants-oracle.js';
+import { requestIdMutants } from './mutants-request-ids.js';
 import { statefulMutants } from './mutants-stateful.js';
 
 /** Every mutant, each with the checks it must fail. */
@@ -19,6 +20,7 @@ export const allMutants: readonly Mutant[] = [
   ...oracleMutants,
   ...multipartMutants,
   ...clientInputMutants,
+  ...requestIdMutants,
 ];
 
 type Keys = { primary: string; secondary: string };
