@@ -10,6 +10,7 @@ import { contractMutants } from './mutants-contract.js';
 import { multipartMutants } from './mutants-multipart.js';
 import { oracleMutants } from './mutants-oracle.js';
 import { requestIdMutants } from './mutants-request-ids.js';
+import { runTimeMutants } from './mutants-run-times.js';
 import { statefulMutants } from './mutants-stateful.js';
 
 /** Every mutant, each with the checks it must fail. */
@@ -21,6 +22,7 @@ export const allMutants: readonly Mutant[] = [
   ...multipartMutants,
   ...clientInputMutants,
   ...requestIdMutants,
+  ...runTimeMutants,
 ];
 
 type Keys = { primary: string; secondary: string };
