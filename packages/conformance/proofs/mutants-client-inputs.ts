@@ -77,6 +77,21 @@ function searchMatching(matches: (term: string, name: string, text: () => Promis
   };
 }
 
+/**
+ * A PDF of a few pages whose page tree keeps only its first kid (padded with spaces, so every offset and its
+ * size stay): the server then reads page 1 alone. PDFs of a hundred pages and more stay as they are (their
+ * page limit is the deployment's, read before any page).
+ */
+function firstPageOnly(data: Buffer): Buffer {
+  const text = data.toString('latin1');
+  if (!text.startsWith('%PDF-')) return data;
+  const edited = text.replace(/\/Kids \[(\d+ 0 R)((?: \d+ 0 R)+)\] \/Count (\d{1,2})\b/, (tree, first: string) => {
+    const kept = `/Kids [${first}] /Count 1`;
+    return kept + ' '.repeat(tree.length - kept.length);
+  });
+  return edited === text ? data : Buffer.from(edited, 'latin1');
+}
+
 export const clientInputMutants: Mutant[] = [
   oracle({
     name: 'same-name-parts-merged',
@@ -167,6 +182,21 @@ export const clientInputMutants: Mutant[] = [
     rules: ['list.search'],
     mutation: () => ({
       respond: searchMatching(async (term, name, text) => name.includes(term) || foundAt(await text(), term, true)),
+    }),
+  }),
+  oracle({
+    name: 'pdf-first-page-only',
+    defect:
+      'text extraction reads only the first page of a PDF (`getPage(1)`): words only on a later page are not its text and no search finds them',
+    fails: ['oracle.read'],
+    rules: ['processing.extracts-text'],
+    mutation: () => ({
+      request: (r) => {
+        const split = partsOf(r);
+        if (!split) return r;
+        const parts = split.parts.map((p) => ({ ...p, data: firstPageOnly(p.data) }));
+        return parts.every((p, i) => p.data === split.parts[i]!.data) ? r : { ...r, body: joinMultipart(split.boundary, parts) };
+      },
     }),
   }),
 ];

@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { SMALL_PAGE, type TextPdfLayout, textPdf, textPdfOfPages } from './text-pdf.js';
+import { SMALL_PAGE, type TextPdfLayout, textPdf, textPdfOfEachPage, textPdfOfPages } from './text-pdf.js';
 
 // Read back by pdf.js (unpdf), as the server's extraction reads an uploaded PDF's text layer.
 async function read(bytes: Uint8Array): Promise<{ text: string; pages: number; width: number; height: number }> {
@@ -51,5 +51,14 @@ describe('textPdfOfPages writes a PDF of many pages at a few dozen bytes each', 
     expect([width, height]).toEqual([SMALL_PAGE.width, SMALL_PAGE.height]);
     expect(text.split('page words')).toHaveLength(502);
     expect(bytes.length).toBeLessThan(48 * 1024);
+  });
+});
+
+describe('textPdfOfEachPage writes a PDF whose pages each show their own lines', () => {
+  it('is read back by pdf.js as one page per entry, blank pages holding nothing and the words on their own page', async () => {
+    const pdf = await getDocumentProxy(textPdfOfEachPage([[], [], ['later page words']]));
+    const { text } = await extractText(pdf, { mergePages: false });
+    expect(pdf.numPages).toBe(3);
+    expect(text.map((page) => page.trim())).toEqual(['', '', 'later page words']);
   });
 });

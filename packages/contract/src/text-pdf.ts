@@ -66,6 +66,30 @@ export function textPdfOfPages(lines: readonly string[], pages: number, layout: 
   return writePdf(objects);
 }
 
+/**
+ * A PDF of one page per entry of `pages`, each showing its own lines (none: a blank page): a document whose
+ * words are only on a later page, which an extraction that reads page 1 alone loses.
+ * @example const bytes = textPdfOfEachPage([[], [], ['words on page 3']]);
+ */
+export function textPdfOfEachPage(pages: ReadonlyArray<readonly string[]>, layout: TextPdfLayout = SMALL_PAGE): Uint8Array {
+  const { width, height } = layout;
+  // Objects 1-3 are the catalog, the page tree and the font; then each page and its content stream.
+  const kids = pages.map((_, i) => `${4 + 2 * i} 0 R`).join(' ');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages.length} /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 3 0 R >> >> >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ...pages.flatMap((lines, i) => {
+      const content = contentOf(lines, layout);
+      return [
+        `<< /Type /Page /Parent 2 0 R /Contents ${5 + 2 * i} 0 R >>`,
+        `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      ];
+    }),
+  ];
+  return writePdf(objects);
+}
+
 /** The file around numbered `objects` (1 up): header, bodies, cross-reference table and trailer. */
 function writePdf(objects: readonly string[]): Uint8Array {
   // Every character is one byte (Latin-1 at most), so string lengths are byte offsets.

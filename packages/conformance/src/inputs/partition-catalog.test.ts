@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { bundledSpecPath } from '@docproc-kit/contract/paths.js';
-import { textPdfOfPages } from '@docproc-kit/contract/text-pdf.js';
+import { textPdfOfEachPage, textPdfOfPages } from '@docproc-kit/contract/text-pdf.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KeyChoice, RequestBody, SentRequest } from '../definitions/exchange.js';
 import { proseRules } from '../rules/prose.js';
@@ -305,6 +305,14 @@ describe('classifying a sent request into the catalogue', () => {
         ],
       },
       ['upload: names: two parts with the same name', 'upload: parts: a 0-byte file beside others'],
+    ],
+    [
+      'a PDF of three pages whose words are only on the last',
+      {
+        kind: 'files',
+        parts: [{ field: 'files[]', filename: 'a.pdf', contentType: 'application/pdf', data: textPdfOfEachPage([[], [], ['words']]) }],
+      },
+      ['upload part: pages: several, words only on a later page'],
     ],
     ['no body at all', { kind: 'raw', data: new Uint8Array() }, ['upload: body: empty']],
   ])('puts an upload of %s in its partitions', (_, body, expected) => {

@@ -83,6 +83,8 @@ export function uploadPartitions(facts: UploadFacts): { body: Partition[]; part:
     { id: 'bytes: none of the accepted types', source: 'upload.type-from-bytes', drawnBy: sequences },
     // "Beyond the processing limits (too many pages)": the limit is the deployment's, hundreds of pages pass the reference server's.
     { id: 'pages: hundreds (a PDF past a page limit)', source: 'processing.unreadable', drawnBy: sequences },
+    // "Processing extracts the text layer of PDFs": all of it, so words on page 3 alone are the text.
+    { id: 'pages: several, words only on a later page', source: 'processing.extracts-text', drawnBy: clients },
     { id: 'declared type: the bytes’ own', source: 'upload.type-from-bytes', drawnBy: sequences },
     { id: 'declared type: another accepted type', source: 'upload.type-from-bytes', drawnBy: sequences },
     { id: 'declared type: not an accepted type', source: 'upload.type-from-bytes', drawnBy: sequences },
@@ -152,6 +154,7 @@ function classifyPart(facts: UploadFacts, p: SentPart): string[] {
   const type = detectedType(p.data, facts.types);
   out.push(type ? `bytes: ${short(type)}` : 'bytes: none of the accepted types');
   if (type === 'application/pdf' && pageCount(p.data) >= MANY_PAGES) out.push('pages: hundreds (a PDF past a page limit)');
+  if (type === 'application/pdf' && wordsOnlyAfterPageOne(p.data)) out.push('pages: several, words only on a later page');
   const declared = (p.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type && declared === type) out.push('declared type: the bytes’ own');
   else if (facts.types.includes(declared)) out.push('declared type: another accepted type');
@@ -178,6 +181,23 @@ const MANY_PAGES = 100;
 function pageCount(data: Uint8Array): number {
   const head = Buffer.from(data.buffer, data.byteOffset, Math.min(data.length, 16_384)).toString('latin1');
   return Number(/\/Type\s*\/Pages\b[^>]*?\/Count\s+(\d+)/.exec(head)?.[1] ?? 0);
+}
+
+/**
+ * Whether a PDF of a few pages draws nothing on its first page and something on a later one, read from its
+ * page tree's kids and their content streams' lengths (as the files sent here write them), else false.
+ */
+function wordsOnlyAfterPageOne(data: Uint8Array): boolean {
+  const count = pageCount(data);
+  if (count < 2 || count >= MANY_PAGES) return false;
+  const head = Buffer.from(data.buffer, data.byteOffset, Math.min(data.length, 16_384)).toString('latin1');
+  const kids = [...(/\/Kids\s*\[([^\]]*)\]/.exec(head)?.[1]?.matchAll(/(\d+)\s+0\s+R/g) ?? [])].map((m) => m[1]!);
+  const drawn = kids.map((kid) => {
+    const contents = new RegExp(`(?:^|\\s)${kid} 0 obj\\s*<<[^>]*/Contents (\\d+) 0 R`).exec(head)?.[1];
+    const length = contents && new RegExp(`(?:^|\\s)${contents} 0 obj\\s*<<\\s*/Length (\\d+)`).exec(head)?.[1];
+    return length ? Number(length) > 0 : undefined;
+  });
+  return drawn[0] === false && drawn.slice(1).some((d) => d === true);
 }
 
 /** The parts of a body as sent: FormData's file parts, or a hand-built multipart body read back; undefined when it is not multipart. */

@@ -113,6 +113,11 @@ export function clientInputsSequence(contract: Contract): Op[] {
     search(7, 'filename', 255),
     { kind: 'wait' },
     search(7, 'content', 255),
+    // D9: three pages, its words only on the last: its text holds them (once it ended) and a search by them finds it.
+    upload([plainFile('later-page', 'laterpage')]),
+    { kind: 'wait' },
+    get(8),
+    search(8, 'content', 255),
     ...everyParameterRefused(contract),
   ];
 }

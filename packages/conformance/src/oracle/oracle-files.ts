@@ -1,4 +1,4 @@
-import { SMALL_PAGE, textPdfOfPages } from '@docproc-kit/contract/text-pdf.js';
+import { SMALL_PAGE, textPdfOfEachPage, textPdfOfPages } from '@docproc-kit/contract/text-pdf.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '@docproc-kit/reference/processing/extraction.js';
 import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
 import { fixture, pdfOfSize, textPdf, truncatedJpeg } from '../inputs/sample-files.js';
@@ -9,9 +9,21 @@ import { fixture, pdfOfSize, textPdf, truncatedJpeg } from '../inputs/sample-fil
  * than the reference server's page limit (`pages`: "beyond the processing limits (too many pages)" is
  * `unreadable_document`, but the limit is the deployment's, so its text or its failure is too), a file of no
  * accepted type, one a byte over the deployment's size limit, a 0-byte file (no type: refused), and a
- * PDF-signed file of a byte over half that limit (two of them are over it together, each under it).
+ * PDF-signed file of a byte over half that limit (two of them are over it together, each under it), and a PDF of
+ * three pages whose words are only on the last (`later-page`: its text is theirs, as `text`'s).
  */
-export type FileContent = 'text' | 'blank' | 'damaged' | 'image' | 'photo' | 'pages' | 'refused' | 'over-size' | 'empty' | 'over-half-size';
+export type FileContent =
+  | 'text'
+  | 'blank'
+  | 'damaged'
+  | 'image'
+  | 'photo'
+  | 'pages'
+  | 'refused'
+  | 'over-size'
+  | 'empty'
+  | 'over-half-size'
+  | 'later-page';
 
 /** A generated file: its bytes, and the text processing must find where the contract decides it. */
 export interface OracleFile {
@@ -55,6 +67,8 @@ export function oracleFile(content: FileContent, words: string[], maxFileBytes: 
       return { content, bytes: new Uint8Array() };
     case 'over-half-size':
       return { content, bytes: pdfOfSize(Math.floor(maxFileBytes / 2) + 1) };
+    case 'later-page':
+      return { content, bytes: textPdfOfEachPage([[], [], words], WIDE_PAGE), text: words.join('\n') };
   }
 }
 

@@ -16,6 +16,7 @@ const EXTENSIONS = {
   'over-size': 'pdf',
   empty: 'pdf',
   'over-half-size': 'pdf',
+  'later-page': 'pdf',
 } as const;
 /** The files that fill an upload up to the deployment's file limit. */
 const FILLER: FileSpec = {
