@@ -220,3 +220,26 @@ describe('the lingering is bounded', () => {
     }
   });
 });
+
+describe('the drain keeps nothing', () => {
+  it('a client sending 1 GiB slowly is closed at the lingering time, and the server grows by no more than a few MiB meanwhile', async () => {
+    const { server, ends } = await start({ timeMs: 3_000, timeoutMs: 2_000 });
+    try {
+      const baseline = process.memoryUsage().rss;
+      let peak = baseline;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+      // About 6 MiB/s: some 18 MiB dropped in the 3 s, well under the byte bound, so the time bound cuts it.
+      const sent = await send(portOf(server), { fileBytes: 1024 ** 3, chunk: 64 * 1024, pauseMs: 10 });
+      clearInterval(sampler);
+      expect(problemOf(sent.answer)).toMatchObject({ status: 413, code: 'file_too_large' });
+      await until(() => ends.length > 0, 10_000);
+      expect(ends.map((e) => e.end)).toEqual(['time']);
+      expect(ends[0]!.dropped).toBeGreaterThan(4 * MAX_FILE_BYTES);
+      expect(sent.written).toBeLessThan(1024 ** 3 / 8);
+      console.log(`drained ${(ends[0]!.dropped / 2 ** 20).toFixed(1)} MiB; rss grew ${((peak - baseline) / 2 ** 20).toFixed(1)} MiB`);
+      expect(peak - baseline).toBeLessThan(8 * 2 ** 20);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+});
