@@ -9,6 +9,8 @@ import { clientInputMutants } from './mutants-client-inputs.js';
 import { contractMutants } from './mutants-contract.js';
 import { multipartMutants } from './mutants-multipart.js';
 import { oracleMutants } from './mutants-oracle.js';
+import { requestIdMutants } from './mutants-request-ids.js';
+import { runTimeMutants } from './mutants-run-times.js';
 import { statefulMutants } from './mutants-stateful.js';
 
 /** Every mutant, each with the checks it must fail. */
@@ -19,6 +21,8 @@ export const allMutants: readonly Mutant[] = [
   ...oracleMutants,
   ...multipartMutants,
   ...clientInputMutants,
+  ...requestIdMutants,
+  ...runTimeMutants,
 ];
 
 type Keys = { primary: string; secondary: string };

@@ -1,7 +1,15 @@
 import { loadContract } from '@docproc-kit/contract/load-contract.js';
 import { describe, expect, it } from 'vitest';
 import type { Exchange, KeyChoice } from '../definitions/exchange.js';
-import { createStateTracker, documentStates, ORDER_STATES, OTHER_TENANT, RETRIED, UNKNOWN_ID } from './document-states.js';
+import {
+  createStateTracker,
+  documentStates,
+  ENDED_SINCE_READ_RUNNING,
+  ORDER_STATES,
+  OTHER_TENANT,
+  RETRIED,
+  UNKNOWN_ID,
+} from './document-states.js';
 import { listViewStates } from './list-view-states.js';
 
 const contract = await loadContract();
@@ -54,7 +62,7 @@ describe('(operation × document state) pairs, derived from the contract', () =>
           page: 'page',
         }),
       ],
-      getDocument: ['processing', 'completed', 'failed', RETRIED, UNKNOWN_ID, OTHER_TENANT],
+      getDocument: ['processing', 'completed', 'failed', RETRIED, ENDED_SINCE_READ_RUNNING, UNKNOWN_ID, OTHER_TENANT],
       retryDocument: ['processing', 'completed', 'failed', RETRIED, UNKNOWN_ID, OTHER_TENANT],
     });
   });
@@ -105,6 +113,25 @@ describe('a state tracker, learning from the answers it sees', () => {
     ['an upload without a key', exchange('uploadDocuments', '/upload_files', 400, {}), ['no Idempotency-Key']],
   ])('names %s', (_, sent, states) => {
     expect(tracker.observe(sent).map((s) => s.state)).toEqual(states);
+  });
+});
+
+describe("a document's run read across its whole run", () => {
+  const tracker = createStateTracker(contract);
+  const read = (status: string) => exchange('getDocument', '/get_document/3', 200, doc(3, status));
+  it.each<[string, Exchange, string[]]>([
+    ['its upload', exchange('uploadDocuments', '/upload_files', 202, { documents: [doc(3, 'processing')] }), ['no Idempotency-Key']],
+    ['a read while it runs', read('processing'), ['processing']],
+    ['a read once it ended', read('completed'), ['processing', ENDED_SINCE_READ_RUNNING]],
+    ['a read after that (its run ended before it)', read('completed'), ['completed']],
+  ])('names %s', (_, sent, states) => {
+    expect(tracker.observe(sent).map((s) => s.state)).toEqual(states);
+  });
+
+  it('is not reached by a document no read saw processing (it ended before the first one)', () => {
+    const fast = createStateTracker(contract);
+    fast.observe(exchange('uploadDocuments', '/upload_files', 202, { documents: [doc(4, 'processing')] }));
+    expect(fast.observe(exchange('getDocument', '/get_document/4', 200, doc(4, 'completed'))).map((s) => s.state)).toEqual(['processing']);
   });
 });
 

@@ -27,6 +27,12 @@ export const ORDER_STATES = {
   retried: 'holding an older document retried after a newer one changed',
 } as const;
 
+/**
+ * A read of a document whose run an earlier read showed going on (`processing`), answered with the run
+ * ended: its `processed_at` is judged against the timestamps seen while it ran (model/timestamps-walk.ts).
+ */
+export const ENDED_SINCE_READ_RUNNING = 'its run ended since a read showed it processing';
+
 /** Whether reaching `state` takes another tenant's key (`--second-api-key`). */
 export const needsSecondTenant = (state: string) => state === OTHER_TENANT || state.endsWith(" of another tenant's upload");
 
@@ -37,6 +43,8 @@ interface Shape {
   /** The operation that retries a document (a POST on a path id), if the contract has one. */
   retry?: string;
   byId: string[];
+  /** The operations that read a document by its id (a GET on a path id). */
+  reads: string[];
   lists: string[];
   /** The list's query parameters that name its views. */
   views: ViewParameters;
@@ -61,6 +69,7 @@ function shapeOf(contract: Contract): Shape {
   const statuses = ((status?.enum ?? []) as unknown[]).map(String);
   const withId = contract.operations.filter((o) => /\{[^}]+\}/.test(o.path));
   const byId = withId.map((o) => o.operationId);
+  const reads = withId.filter((o) => o.method === 'get').map((o) => o.operationId);
   const idField = /\{([^}]+)\}/.exec(withId[0]?.path ?? '')?.[1] ?? 'id';
   const retry = contract.operations.find((o) => o.method === 'post' && byId.includes(o.operationId))?.operationId;
   const uploads = contract.operations
@@ -75,7 +84,7 @@ function shapeOf(contract: Contract): Shape {
     .filter((o) => o.method === 'get' && !byId.includes(o.operationId) && !uploads.some((u) => u.operation === o.operationId))
     .map((o) => o.operationId);
   const views = viewParameters(contract.operations.find((o) => o.operationId === lists[0]));
-  return { statuses, idField, byId, lists, views, uploads, ...(retry ? { retry } : {}) };
+  return { statuses, idField, byId, reads, lists, views, uploads, ...(retry ? { retry } : {}) };
 }
 
 /**
@@ -87,7 +96,11 @@ export function documentStates(contract: Contract): OperationStates[] {
   const held = [...shape.statuses, ...(shape.retry ? [RETRIED] : [])];
   return contract.operations.map((op) => {
     const id = op.operationId;
-    if (shape.byId.includes(id)) return { operation: id, states: [...held, UNKNOWN_ID, OTHER_TENANT] };
+    if (shape.byId.includes(id))
+      return {
+        operation: id,
+        states: [...held, ...(shape.reads.includes(id) ? [ENDED_SINCE_READ_RUNNING] : []), UNKNOWN_ID, OTHER_TENANT],
+      };
     if (shape.lists.includes(id))
       return {
         operation: id,
@@ -130,6 +143,8 @@ interface Known {
   retriedAs?: string;
   filename?: string;
   running?: string;
+  /** Whether a read showed the current run going on. */
+  readRunning?: boolean;
   /** `created_at` and `updated_at` as last answered, in milliseconds. */
   created?: number;
   updated?: number;
@@ -178,7 +193,11 @@ export function createStateTracker(contract: Contract): StateTracker {
       views.changed(owner, CHANGES.ending(status));
       running = undefined;
     }
-    const run = running !== undefined ? { running } : {};
+    const run = {
+      ...(running !== undefined ? { running } : {}),
+      // The status an upload leaves a document in (the enum's first) is the one its runs go on in.
+      ...(how === 'read' && status === shape.statuses[0] ? { readRunning: true } : {}),
+    };
     // A retried document stays "processing again" until an answer shows it in another status than the retry's.
     if (how === 'retry') documents.set(String(id), { ...base, ...run, state: RETRIED, retriedAs: status });
     else if (known?.state === RETRIED && known.retriedAs === status) documents.set(String(id), { ...known, ...base, ...run });
@@ -196,12 +215,19 @@ export function createStateTracker(contract: Contract): StateTracker {
       if (shape.byId.includes(operation)) {
         const id = decodeURIComponent(url.pathname.split('/').pop() ?? '');
         // Only a plain id names a document; other spellings are the path id's input partitions.
-        if (/^[1-9]\d*$/.test(id)) {
-          const doc = documents.get(id);
-          reached.push(!doc ? UNKNOWN_ID : doc.tenant !== tenant ? OTHER_TENANT : doc.state);
-        }
+        const doc = /^[1-9]\d*$/.test(id) ? documents.get(id) : undefined;
+        if (/^[1-9]\d*$/.test(id)) reached.push(!doc ? UNKNOWN_ID : doc.tenant !== tenant ? OTHER_TENANT : doc.state);
         if (ok && operation === shape.retry) views.changed(tenant, CHANGES.retry);
         if (ok) learn(tenant, exchange.json, operation === shape.retry ? 'retry' : 'read');
+        const ended = (json as { status?: unknown } | undefined)?.status;
+        if (
+          ok &&
+          doc?.readRunning &&
+          doc.tenant === tenant &&
+          shape.reads.includes(operation) &&
+          shape.statuses.slice(1).includes(String(ended))
+        )
+          reached.push(ENDED_SINCE_READ_RUNNING);
       } else if (shape.lists.includes(operation)) {
         const held = new Set([...documents.values()].filter((d) => d.tenant === tenant).map((d) => d.state));
         reached.push(...(held.size ? [...held].map((s) => `holding a document ${s}`) : ['holding no document']));

@@ -191,6 +191,12 @@ describe('classifying a sent request into the catalogue', () => {
       request(`${base}/get_document/1`, { headers: { 'X-Request-Id': 'r'.repeat(201) } }),
       ['header X-Request-Id: length: above maximum'],
     ],
+    [
+      'an X-Request-Id with letters, digits and every visible ASCII sign (`;`, `:`, `/`, `~`, `=`, quotes, backslash...)',
+      'getDocument',
+      request(`${base}/get_document/1`, { headers: { 'X-Request-Id': `r-Z9${'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'}` } }),
+      ['header X-Request-Id: alphabet: every visible ASCII kind'],
+    ],
   ])('puts %s in its partitions', (_, operation, sent, expected) => {
     expect(catalog.classify(operation, sent)).toEqual(expect.arrayContaining(expected));
   });

@@ -4,7 +4,7 @@ import type { SentRequest } from '../definitions/exchange.js';
 import { contractFacts, filenameMaxLength } from '../rules/contract-facts.js';
 import { classifyPairs, pairPartitions, refused } from './pairwise.js';
 import { type Partition, type ScalarInput, scalarInput } from './partitions.js';
-import { KEY_PARTITIONS, PROSE_PARAMETERS, UNKNOWN_PARAMETER } from './prose-partitions.js';
+import { KEY_PARTITIONS, PROSE_PARAMETERS, requestIdPartitions, UNKNOWN_PARAMETER } from './prose-partitions.js';
 import { classifyUpload, type UploadFacts, uploadPartitions } from './upload-partitions.js';
 
 // The partition catalogue: for every input of every operation of the contract under test (each query
@@ -105,7 +105,11 @@ export function partitionCatalog(contract: Contract, options: CatalogOptions = {
       );
     }
     const echoed = echoedHeader(definition);
-    if (echoed) scalars.push(scalarInput('header', echoed.name, echoed.schema, token, { optional: true }));
+    if (echoed) {
+      const pattern = typeof echoed.schema.pattern === 'string' ? new RegExp(echoed.schema.pattern, 'u') : undefined;
+      const prose = requestIdPartitions(token, pattern);
+      scalars.push(scalarInput('header', echoed.name, echoed.schema, token, { optional: true, prose }));
+    }
     const keyName = apiKeyHeader(contract, definition);
     const multipart = (definition.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.['multipart/form-data'];
     const hasQuery = scalars.some((s) => s.location === 'query');

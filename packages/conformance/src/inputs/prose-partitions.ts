@@ -34,6 +34,25 @@ export function searchPartitions(token: string): ProsePartition[] {
   ];
 }
 
+/** The visible ASCII characters that are neither letters nor digits: each a kind a request id may hold. */
+const PUNCTUATION = Array.from({ length: 0x7f - 0x21 }, (_, i) => String.fromCharCode(0x21 + i)).filter((c) => !/[A-Za-z0-9]/.test(c));
+const LETTERS_AND_DIGITS = [/[A-Z]/, /[a-z]/, /[0-9]/];
+export const EVERY_VISIBLE_ASCII_KIND = 'alphabet: every visible ASCII kind';
+
+/** The partition of `X-Request-Id` that "1-200 visible ASCII characters" states, with every kind `pattern` lets it hold. */
+export function requestIdPartitions(token: string, pattern: RegExp | undefined): ProsePartition[] {
+  // Every sign besides letters and digits: a header or log parser may cut an id at `;`, `,`, `=` or a quote.
+  const signs = PUNCTUATION.filter((c) => !pattern || pattern.test(c));
+  return [
+    {
+      id: EVERY_VISIBLE_ASCII_KIND,
+      source: 'request-id.echoed',
+      value: `${token}AZaz09${signs.join('')}`,
+      holds: (v) => LETTERS_AND_DIGITS.every((kind) => kind.test(v)) && signs.every((c) => v.includes(c)),
+    },
+  ];
+}
+
 /** The free-text parameters the prose gives partitions of their own, by name. */
 export const PROSE_PARAMETERS: Record<string, (token: string) => ProsePartition[]> = { search: searchPartitions };
 
@@ -79,5 +98,5 @@ export const UNKNOWN_PARAMETER: Partition = {
 
 /** The rule ids every prose partition names (for the test that they all exist). */
 export function prosePartitionSources(): string[] {
-  return [...searchPartitions('t'), ...KEY_PARTITIONS, UNKNOWN_PARAMETER].map((p) => p.source);
+  return [...searchPartitions('t'), ...requestIdPartitions('t', undefined), ...KEY_PARTITIONS, UNKNOWN_PARAMETER].map((p) => p.source);
 }

@@ -14,6 +14,7 @@ import { type RunEnv, SequenceContext } from './sequence-context.js';
 import { searchSequences } from './sequence-search.js';
 import { ServiceModel } from './state.js';
 import { TimestampGrain } from './timestamps.js';
+import { timestampsWalk } from './timestamps-walk.js';
 
 /** The longest a failing sequence is shrunk for (at most as long as new sequences were started for). */
 export const MAX_SHRINK_MS = 10_000;
@@ -120,8 +121,10 @@ export async function runModel(settings: ModelRunSettings): Promise<ModelRunResu
       maxCommands: settings.maxCommands ?? 20,
       size: 'max',
     }),
-    // The walk of every list view across every kind of change, on every run; then the random sequences.
-    fixed: [changeWalk(settings.facts.statuses, ranges)],
+    // The walk of every list view across every kind of change, and of one document's timestamps across its
+    // run, on every run; then the random sequences. The timestamps walk comes first: of fixed walks failing
+    // side by side, the first one's failure is the one reported.
+    fixed: [timestampsWalk(), changeWalk(settings.facts.statuses, ranges)],
     maxShrinkMs: MAX_SHRINK_MS,
     ...settings,
     // The token ends in a letter after the number, so no sequence's token is a prefix of another's.

@@ -3,7 +3,8 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { type BoundaryCase, boundaryRules, filenameMaxLength, lenientSpellings } from '../checks/boundary-cases.js';
 import { credentialCases } from '../checks/credential-places.js';
 import type { CredentialPlace } from '../definitions/exchange.js';
-import { partitionCatalog } from '../inputs/partition-catalog.js';
+import { type PartitionCatalog, partitionCatalog } from '../inputs/partition-catalog.js';
+import { EVERY_VISIBLE_ASCII_KIND } from '../inputs/prose-partitions.js';
 import { OPEN_INTEGER_SPELLINGS } from '../rules/open-readings.js';
 
 // The values a sequence sends, read from the contract the run judges: every constraint it states on a
@@ -41,12 +42,19 @@ export interface OracleInputs {
 
 const schemaOf = (p: OpenAPIV3_1.ParameterObject) => (p.schema ?? {}) as OpenAPIV3_1.SchemaObject;
 
-function requestIdValues(contract: Contract): string[] {
+// Lengths at and past the limits are made of letters and digits, so each tells of its length alone; the
+// catalogue's value holding every visible ASCII kind tells of the alphabet.
+const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function requestIdValues(contract: Contract, catalog: PartitionCatalog): string[] {
   const header = (contract.document.components?.headers?.XRequestId ?? {}) as OpenAPIV3_1.HeaderObject;
   const schema = (header.schema ?? {}) as OpenAPIV3_1.SchemaObject;
   const max = schema.maxLength ?? 200;
-  const fill = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(0x21 + (i % 94))).join('');
-  return [fill(max), fill(max + 1), `${fill(8)} ${fill(8)}`, fill(schema.minLength ?? 1), ''];
+  const fill = (n: number) => Array.from({ length: n }, (_, i) => ALNUM[i % ALNUM.length]).join('');
+  const everyKind = catalog
+    .scalar('listDocuments', 'header X-Request-Id')
+    ?.partitions.find((p) => p.id === EVERY_VISIBLE_ASCII_KIND)?.value;
+  return [fill(max), fill(max + 1), `${fill(8)} ${fill(8)}`, fill(schema.minLength ?? 1), '', ...(everyKind ? [everyKind] : [])];
 }
 
 /**
@@ -87,7 +95,7 @@ export function contractInputs(contract: Contract, token: string): OracleInputs 
     filenames: rules.filter((r) => r.location === 'filename').flatMap((r) => r.cases),
     // A key the target accepts is remembered for a day: only one holding the token is the sequence's own.
     idempotencyKeys: keyHeader ? edgesOf('header', keyHeader.name).filter((c) => c.expect === 'refuse' || c.value.includes(token)) : [],
-    requestIds: requestIdValues(contract),
+    requestIds: requestIdValues(contract, catalog),
     declared: [...(types as string[]), 'application/octet-stream', 'text/plain'],
     maxFilename: filenameMaxLength(contract) ?? 255,
     searchMax: search?.schema.maxLength,

@@ -31,7 +31,7 @@ function opOf(kind: 'upload' | 'list' | 'get' | 'retry', { auth, requestId }: Va
 /**
  * One upload, then every operation with each other way of sending the key, and with each X-Request-Id
  * value the contract's limits give (`requestIdCount` of them, OracleInputs.requestIds) and none.
- * @example sweepSequence(5).length // 1 + 4 * (4 + 6) + 1
+ * @example sweepSequence(6).length // 1 + 4 * (4 + 7) + 1
  */
 export function sweepSequence(requestIdCount: number): Op[] {
   const variations: Variation[] = [
