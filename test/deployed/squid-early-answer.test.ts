@@ -14,6 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const KEY = 'squid-early-answer-key';
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const TRIES = 10;
+// 20 MB/s, faster than most uplinks. At loopback speed curl outruns Squid 5.7 itself, whose client side
+// then reads into its full request buffer and takes the 0 for the client's close: it resets such
+// uploads whatever the server does (docs/proxy.md), which is Squid's to fix, not the server's.
+const RATE = process.env.SQUID_UPLOAD_RATE ?? '20M';
 const run = promisify(execFile);
 let server: RunningReferenceServer;
 let squid: SquidProxy;
@@ -40,7 +44,7 @@ afterAll(async () => {
 /** One `curl -x squid -F files[]=@small.pdf -F files[]=@big.pdf`: its exit code, status and body. */
 async function uploadThroughSquid(): Promise<{ code: number; status: string; body: string; stderr: string }> {
   const args = [
-    ...['-sS', '--max-time', '60', '-x', squid.url, '-H', `X-API-Key: ${KEY}`],
+    ...['-sS', '--max-time', '60', '--limit-rate', RATE, '-x', squid.url, '-H', `X-API-Key: ${KEY}`],
     ...['-F', `files[]=@${join(dir, 'small.pdf')}`, '-F', `files[]=@${join(dir, 'big.pdf')}`],
     ...['-w', '\n%{http_code}', `${server.baseUrl}/api/v1/documents/upload_files`],
   ];
