@@ -106,6 +106,35 @@ describe('the model judges reads of a document', () => {
     expect(verdictOf(() => judgeGet(model, 'primary', model.docs[0]!, answer(200, again), 2, verify))).toBe(verdict);
   });
 
+  it('a document processing with processed_at set fails lifecycle.processed-at', () => {
+    const model = uploadedOne();
+    expect(verdictOf(() => judgeGet(model, 'primary', model.docs[0]!, answer(200, doc({ processed_at: T1 })), 1, verify))).toBe(
+      'lifecycle.processed-at',
+    );
+  });
+
+  describe('a run read while it goes on, after the target showed a later instant (another upload at T1)', () => {
+    const PLAIN: PartSpec = { filename: 'tok-u2-1-a.pdf', kind: 'word', size: 100 };
+    function readRunning(): ServiceModel {
+      const model = uploadedOne();
+      const second = model.expectUpload('primary', [PLAIN], null);
+      const d2 = doc({ document_id: 8, filename: PLAIN.filename, created_at: T1, updated_at: T1 });
+      judgeUpload(model, 'primary', [PLAIN], null, second, answer(202, { documents: [d2] }), 5, verify);
+      // Sent after the second upload's answer arrived (local ms 5): D1 was still processing then.
+      const sent = Date.parse(T1) + 100;
+      judgeGet(model, 'primary', model.docs[0]!, { ...answer(200, doc()), window: { sent, received: sent + 1 } }, sent + 1, verify);
+      return model;
+    }
+    it.each([
+      { case: 'ended at that instant or later', processed: T1, verdict: 'pass' },
+      { case: 'ended at its upload', processed: T0, verdict: 'lifecycle.processed-at' },
+    ])('$case: $verdict', ({ processed, verdict }) => {
+      const model = readRunning();
+      const ended = completed({ processed_at: processed, updated_at: T2 });
+      expect(verdictOf(() => judgeGet(model, 'primary', model.docs[0]!, answer(200, ended), 20, verify))).toBe(verdict);
+    });
+  });
+
   it("another tenant's document is a 404 not_found, else tenancy.document-hidden", () => {
     const model = uploadedOne();
     expect(verdictOf(() => judgeGet(model, 'secondary', model.docs[0]!, problem(404, 'not_found'), 1, verify))).toBe('pass');

@@ -105,6 +105,19 @@ describe('the reason for each partition and state a run did not reach', () => {
     expect(why['header x: odd (no generator)']?.cause).toBe('no generator');
   });
 
+  it("says a target whose runs end before the first read kept a run's end read after a read while it ran out of reach", () => {
+    const reads = {
+      operations: [{ operation: 'getDocument', partitions: [], states: ['processing', 'its run ended since a read showed it processing'] }],
+    };
+    const test = oracleTest({ ended: true });
+    test.record!.reach.getDocument = { partitions: {}, states: { processing: 1 } };
+    const op = buildReport(info, [test], [], {}, reads).coverage.operations[0]!;
+    expect(op.states.why?.['its run ended since a read showed it processing']).toMatchObject({
+      cause: 'a deployment limit',
+      detail: expect.stringContaining("the target ends its runs before the suite's first read"),
+    });
+  });
+
   it('gives no reasons when everything was reached', () => {
     const record = createTestRecord();
     record.reach.listDocuments = {

@@ -2,6 +2,7 @@ import { type Check, type Profile, profileIncludes } from '../checks/index.js';
 import { SCENARIO_AREAS } from '../definitions/areas.js';
 import type { ResendRecord, StoppedRecord, TestRecord, WarningRecord } from '../definitions/records.js';
 import type { FailureRecord } from '../definitions/verdict.js';
+import { ENDED_SINCE_READ_RUNNING } from '../inputs/document-states.js';
 import type { CoverageUniverse } from '../inputs/reach.js';
 import { type FixedPartOutcome, type MissingReason, missingReason, type RunFacts } from './missing-reasons.js';
 
@@ -91,6 +92,9 @@ export interface OperationCoverage {
 /** Marks a missing partition that nothing in the suite generates. */
 export const NO_GENERATOR = ' (no generator)';
 
+const RUNS_ENDED_BEFORE_READ =
+  "every read the suite sent to a document it last saw processing found the run already ended: the target ends its runs before the suite's first read, so none was read while going on (runs that take longer, as real extraction does, reach it)";
+
 function reachOf(tests: readonly TestInput[], universe: CoverageUniverse | undefined, facts: RunFacts): OperationCoverage[] {
   const why = missingReason(facts);
   return (universe?.operations ?? []).map(({ operation, partitions, states, limits = {} }) => {
@@ -102,6 +106,11 @@ function reachOf(tests: readonly TestInput[], universe: CoverageUniverse | undef
     }
     const missingPartitions = partitions.filter((p) => !seen.partitions.has(p.name));
     const missingStates = states.filter((s) => !seen.states.has(s));
+    // Reads were sent to documents last seen running, and every fixed part ended: the target's runs end
+    // before the suite's first read, so no read could show one going on. The target's speed, not the suite.
+    const fixedEnded = facts.fixedParts.length > 0 && facts.fixedParts.every((f) => f.part.ended);
+    const runs = (s: string) =>
+      s === ENDED_SINCE_READ_RUNNING && fixedEnded && seen.states.has(states[0] ?? '') ? { limit: RUNS_ENDED_BEFORE_READ } : {};
     const shown = (p: { name: string; gap: boolean }) => (p.gap ? `${p.name}${NO_GENERATOR}` : p.name);
     const reasons = <T>(items: T[], name: (t: T) => string, item: (t: T) => { gap?: boolean; limit?: string }) =>
       items.length ? { why: Object.fromEntries(items.map((t) => [name(t), why(item(t))])) } : {};
@@ -120,7 +129,7 @@ function reachOf(tests: readonly TestInput[], universe: CoverageUniverse | undef
         ...reasons(
           missingStates,
           (s) => s,
-          (s) => (limits[s] ? { limit: limits[s] } : {}),
+          (s) => (limits[s] ? { limit: limits[s] } : runs(s)),
         ),
       },
     };
