@@ -2,8 +2,16 @@
 // (src/oracle/client-inputs-sequence.ts), each touching only requests of its class, so that sequence is
 // what kills it (the run stops at the first difference: each runs alone and fails one oracle check).
 
-import { editJson, joinMultipart, type ProxyRequest, splitMultipart } from '@docproc-kit/test-support/mutation-proxy.js';
-import { isList, isUpload, problem } from './mutant-behaviours.js';
+import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
+import {
+  editJson,
+  joinMultipart,
+  type ProxyRequest,
+  type ProxyResponse,
+  splitMultipart,
+  type Upstream,
+} from '@docproc-kit/test-support/mutation-proxy.js';
+import { echoedRequestId, isList, isUpload, json, problem } from './mutant-behaviours.js';
 import type { Mutant } from './mutants.js';
 import { oracle as oracleMutant } from './mutants-oracle.js';
 
@@ -32,6 +40,41 @@ function filtered(
   if (!split) return r;
   const kept = split.parts.filter(keep);
   return kept.length === split.parts.length ? r : { ...r, body: joinMultipart(split.boundary, kept) };
+}
+
+/** Where a folded term sits in a folded text: anywhere, or only where a word starts. */
+const foundAt = (text: string, term: string, wordStartsOnly: boolean) => {
+  for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + 1))
+    if (!wordStartsOnly || at === 0 || !/[\p{L}\p{N}]/u.test(text[at - 1]!)) return true;
+  return false;
+};
+
+/**
+ * A search matched another way: of the documents the real search found, those `matches` misses (given the
+ * folded term, filename and, read upstream when asked for, text) are dropped, the total with them.
+ */
+function searchMatching(matches: (term: string, name: string, text: () => Promise<string>) => Promise<boolean>) {
+  return async (request: ProxyRequest, upstream: Upstream): Promise<ProxyResponse> => {
+    const res = await upstream(request);
+    const terms = isList(request) ? new URL(request.url, 'http://x').searchParams.getAll('search') : [];
+    if (terms.length !== 1 || res.status !== 200) return res;
+    const term = foldForSearch(terms[0]!);
+    const body = JSON.parse(res.body.toString()) as {
+      documents: Array<{ document_id: number; filename: string }>;
+      pagination: { limit: number; total: number; total_pages: number };
+    };
+    const text = (id: number) => async () => {
+      const read = await upstream({ ...request, url: `/api/v1/documents/get_document/${id}`, body: Buffer.alloc(0) });
+      const content = read.status === 200 ? (JSON.parse(read.body.toString()) as { content?: unknown }).content : undefined;
+      return typeof content === 'string' ? foldForSearch(content) : '';
+    };
+    const kept = [];
+    for (const d of body.documents) if (await matches(term, foldForSearch(d.filename), text(d.document_id))) kept.push(d);
+    if (kept.length === body.documents.length) return res;
+    const total = body.pagination.total - (body.documents.length - kept.length);
+    const pagination = { ...body.pagination, total, total_pages: Math.ceil(total / body.pagination.limit) };
+    return json(200, { ...body, documents: kept, pagination }, { 'x-request-id': echoedRequestId(request) });
+  };
 }
 
 export const clientInputMutants: Mutant[] = [
@@ -104,6 +147,26 @@ export const clientInputMutants: Mutant[] = [
               b.documents.sort((x: { updated_at?: string }, y: { updated_at?: string }) => at(y) - at(x));
             })
           : res,
+    }),
+  }),
+  oracle({
+    name: 'search-filename-prefix-only',
+    defect:
+      'search matches a filename only at its start (a prefix index or `LIKE term%`): a term in the middle or at the end of a name misses it',
+    fails: ['oracle.list'],
+    rules: ['list.search'],
+    mutation: () => ({
+      respond: searchMatching(async (term, name, text) => name.startsWith(term) || foundAt(await text(), term, false)),
+    }),
+  }),
+  oracle({
+    name: 'search-text-word-starts-only',
+    defect:
+      'search matches the extracted text only where a word starts (a word index, a full-text prefix query): a term inside a word misses it',
+    fails: ['oracle.list'],
+    rules: ['list.search'],
+    mutation: () => ({
+      respond: searchMatching(async (term, name, text) => name.includes(term) || foundAt(await text(), term, true)),
     }),
   }),
 ];

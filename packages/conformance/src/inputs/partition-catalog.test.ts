@@ -166,6 +166,24 @@ describe('classifying a sent request into the catalogue', () => {
     ],
     ['a search holding NUL', 'listDocuments', request(`${base}/get_documents?search=a%00b`), ['query search: alphabet: NUL']],
     [
+      'a search for a term ending where a filename’s middle word ends',
+      'listDocuments',
+      request(`${base}/get_documents?search=toknamemiddle`),
+      ['query search: found: in the middle of a filename'],
+    ],
+    [
+      'a search for a term ending where a filename ends',
+      'listDocuments',
+      request(`${base}/get_documents?search=tok%20nameend.pdf`),
+      ['query search: alphabet: wildcard or regular-expression characters', 'query search: found: at the end of a filename'],
+    ],
+    [
+      'a search for a term ending where a word of the text ends',
+      'listDocuments',
+      request(`${base}/get_documents?search=toktextinword`),
+      ['query search: found: inside a word of the text'],
+    ],
+    [
       'a cache-buster',
       'listDocuments',
       request(`${base}/get_documents?_=1`),

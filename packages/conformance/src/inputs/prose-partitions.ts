@@ -4,9 +4,36 @@ import type { Partition, ProsePartition } from './partitions.js';
 // Partitions only the contract's prose states, each written once beside the id of the rule that quotes
 // its sentence (rules/prose.ts); prose-partitions.test.ts fails when a rule id here names no rule.
 
+/**
+ * The words the oracle's sequence of what real clients send ends its search terms with, each where the term is
+ * found: in the middle of a filename (`Annual <token>namemiddle report nameend.pdf`), at its end, inside a word
+ * of the text (`pre<token>textinword`). A term tells nothing of where it is found, so these words tell it.
+ */
+export const SEARCH_FOUND_WORDS = { nameMiddle: 'namemiddle', nameEnd: 'nameend.pdf', textInWord: 'textinword' } as const;
+const CLIENTS = 'the oracle’s sequence of what real clients send';
+
 /** Partitions of the free-text `search` term that its parameter's description states. */
 export function searchPartitions(token: string): ProsePartition[] {
   return [
+    // "contains the term": a search that looks only at a name's start or a word's start misses these.
+    {
+      id: 'found: in the middle of a filename',
+      source: 'list.search',
+      drawnBy: CLIENTS,
+      holds: (v) => v.endsWith(SEARCH_FOUND_WORDS.nameMiddle),
+    },
+    {
+      id: 'found: at the end of a filename',
+      source: 'list.search',
+      drawnBy: CLIENTS,
+      holds: (v) => v.endsWith(SEARCH_FOUND_WORDS.nameEnd),
+    },
+    {
+      id: 'found: inside a word of the text',
+      source: 'list.search',
+      drawnBy: CLIENTS,
+      holds: (v) => v.endsWith(SEARCH_FOUND_WORDS.textInWord),
+    },
     {
       id: 'alphabet: NUL',
       source: 'list.search-no-nul',

@@ -2,6 +2,7 @@ import type { Contract } from '@docproc-kit/contract/load-contract.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { refused } from '../inputs/pairwise.js';
 import { partitionCatalog } from '../inputs/partition-catalog.js';
+import { SEARCH_FOUND_WORDS } from '../inputs/prose-partitions.js';
 import { type FileSpec, type Op, plainFile } from './ops.js';
 
 // The oracle's fixed sequence of what real clients send, each block an input class of the partition
@@ -35,6 +36,27 @@ const listByName = (doc: number): Op => ({
   extra: 'none',
   requestId: null,
 });
+
+/** A search for the term cut from `doc`'s name or text: the token and `after` characters after it (to its end, for a large one). */
+const search = (doc: number, from: 'filename' | 'content', after: number): Op => ({
+  kind: 'list',
+  tenant: 0,
+  auth: 'own',
+  params: [{ param: 0, value: { cut: { doc, from, before: 0, after, spelling: 'same' } } }],
+  extra: 'none',
+  requestId: null,
+});
+
+/**
+ * A name that terms starting at its token are found in the middle and at the end of (`Annual <token>namemiddle
+ * report nameend.pdf`), and a text whose one word holds the text token after `pre` (found inside the word).
+ */
+const FOUND_INSIDE: FileSpec = {
+  ...plainFile('text', SEARCH_FOUND_WORDS.textInWord),
+  lead: 'pre',
+  before: 'Annual ',
+  after: `${SEARCH_FOUND_WORDS.nameMiddle} report ${SEARCH_FOUND_WORDS.nameEnd.replace(/\.pdf$/, '')}`,
+};
 
 /** A name in decomposed Unicode, as macOS sends it: `e` + U+0301, not the composed `é`. */
 const DECOMPOSED: FileSpec = { ...plainFile('text', 'nfd'), before: 'Cafe\u0301 ', after: ' re\u0301sume\u0301' };
@@ -85,6 +107,12 @@ export function clientInputsSequence(contract: Contract): Op[] {
     // D6 and D7: each a byte over half the per-file limit, together over it: accepted, as the limit is per file.
     upload([plainFile('over-half-size', 'half'), plainFile('over-half-size', 'half')]),
     listByName(5),
+    // D8: a term found in the middle of its name, one found at its end, and (once it ended) one inside a word of its text.
+    upload([FOUND_INSIDE]),
+    search(7, 'filename', SEARCH_FOUND_WORDS.nameMiddle.length),
+    search(7, 'filename', 255),
+    { kind: 'wait' },
+    search(7, 'content', 255),
     ...everyParameterRefused(contract),
   ];
 }

@@ -25,6 +25,8 @@ export interface FileSpec {
   extension: number;
   /** The word after the token in a `text` PDF. */
   word: string;
+  /** Letters before the token in a `text` PDF's word (the token then sits inside the word, not at its start). */
+  lead?: string;
   /** The part's Content-Type, an index into the contract's document types and two others. */
   declared: number;
   /** Written as `filename*` (RFC 5987) rather than `filename="..."`. */

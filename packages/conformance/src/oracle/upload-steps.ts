@@ -68,7 +68,7 @@ export function planPart(seq: OracleSequence, spec: FileSpec): PartPlan {
     star ||= edge.via === 'filename*';
   }
   return {
-    file: oracleFile(content, [`${seq.textToken}${spec.word}`], env.limits.maxFileBytes),
+    file: oracleFile(content, [`${spec.lead ?? ''}${seq.textToken}${spec.word}`], env.limits.maxFileBytes),
     filename,
     field: spec.misnamed ? 'file' : env.fileField,
     contentType: inputs.declared[spec.declared % inputs.declared.length]!,
