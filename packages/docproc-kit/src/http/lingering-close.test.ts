@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 import { type RunningReferenceServer, startReferenceServer, until, uploadTempFiles } from '@docproc-kit/test-support/reference-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,4 +221,38 @@ describe('the lingering is bounded', () => {
       await server.close();
     }
   });
+});
+
+describe('the drain keeps nothing', () => {
+  it('a client sending 1 GiB slowly is closed at the lingering time, and what the server keeps grows by no more than a few MiB meanwhile', async () => {
+    const { server, ends } = await start({ timeMs: 4_000, timeoutMs: 2_000, maxBytes: 256 * 2 ** 20 });
+    try {
+      // What the process keeps, not the garbage its reads leave until the next collection: collected first.
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      const retained = () => {
+        gc();
+        return process.memoryUsage().rss;
+      };
+      const baseline = retained();
+      let peak = baseline;
+      const sampler = setInterval(() => (peak = Math.max(peak, retained())), 500);
+      // 64 KiB every 2 ms at most: tens of MiB dropped in the 4 s, under the byte bound, so the time bound cuts it.
+      const sent = await send(portOf(server), { fileBytes: 1024 ** 3, chunk: 64 * 1024, pauseMs: 2 });
+      clearInterval(sampler);
+      expect(problemOf(sent.answer)).toMatchObject({ status: 413, code: 'file_too_large' });
+      await until(() => ends.length > 0, 10_000);
+      expect(ends.map((e) => e.end)).toEqual(['time']);
+      expect(ends[0]!.dropped).toBeGreaterThan(4 * MAX_FILE_BYTES);
+      expect(sent.written).toBeLessThan(1024 ** 3 / 8);
+      console.log(
+        `drained ${(ends[0]!.dropped / 2 ** 20).toFixed(1)} MiB; rss after collection grew ${((peak - baseline) / 2 ** 20).toFixed(1)} MiB`,
+      );
+      expect(peak - baseline).toBeLessThan(12 * 2 ** 20);
+      // Had the drain kept what it read, the growth would be about what it dropped.
+      expect(peak - baseline).toBeLessThan(ends[0]!.dropped / 2);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });

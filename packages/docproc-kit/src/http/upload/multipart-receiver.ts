@@ -17,6 +17,15 @@ import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate } from './min-rate.js';
 import { createSniffingStorage, RefusedPart, type SniffedFile } from './sniffing-storage.js';
 import { stagedTempFile } from './staged-temp-file.js';
 
+/**
+ * How far the socket is read ahead of the parser and the disk (16 MiB per upload, only while they lag).
+ * Squid 5 (Debian's) aborts an upload whose server stops reading long enough to fill its 64 KiB
+ * buffer: it reads the client with no room left, takes the 0 it gets for the client's close, and the
+ * client sees a reset instead of the answer (TCP_MISS_ABORTED). Reading on while a file is hashed and
+ * written keeps a proxy on loopback, faster than the disk, from ever filling it (docs/proxy.md).
+ */
+export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
+
 // Why multer refused the body; undefined when the trouble is ours (the file system: a 500).
 function translate(err: unknown, limits: UploadLimits): UploadRefusal | undefined {
   if (err instanceof RefusedPart) return err.refusal;
@@ -97,7 +106,7 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
       // refused at its first bytes) multer waits for the end of its input before it reports, and this
       // one ends as soon as multer stops parsing, so the refusal is answered at once; the rest of the
       // client's body is read and dropped by the lingering close (lingering-close.ts), within its limits.
-      const body = Object.assign(new PassThrough(), { headers: req.headers });
+      const body = Object.assign(new PassThrough({ highWaterMark: READ_AHEAD_BYTES }), { headers: req.headers });
       // What multer and the storage engine see as the request (they read its headers and key their state by it).
       const asRequest = body as unknown as Request;
       const failed = (error: Error) => body.destroy(error);
