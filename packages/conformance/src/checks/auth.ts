@@ -2,37 +2,42 @@ import { defineCheck, fail } from '../definitions/check.js';
 import { describeResponse, show } from '../definitions/describe.js';
 import type { Exchange } from '../definitions/exchange.js';
 import type { WireDocument, WireList } from '../transport/api.js';
+import { type AnswerObservation, judgeAnswer } from './answer-judge.js';
 
 /** API-key authentication and tenant isolation. */
 export const authChecks = {
-  missingKey: defineCheck({
+  missingKey: defineCheck<AnswerObservation>({
     id: 'auth.missing-key',
     profile: 'contract',
     area: 'auth',
     description: 'A request without `x-api-key` is a 401 on every operation.',
     rules: ['auth.header', 'auth.checked-first', 'security:ApiKeyAuth'],
+    judge: judgeAnswer,
   }),
-  checkedFirst: defineCheck({
+  checkedFirst: defineCheck<AnswerObservation>({
     id: 'auth.checked-first',
     profile: 'contract',
     area: 'auth',
     description:
       'A keyless request that is also invalid (bad parameter, unknown id, a path or method the API does not have) is a 401, not a 400, 404 or 405.',
     rules: ['auth.checked-first'],
+    judge: judgeAnswer,
   }),
-  wrongKey: defineCheck({
+  wrongKey: defineCheck<AnswerObservation>({
     id: 'auth.wrong-key',
     profile: 'full',
     area: 'auth',
     description: 'A request with an unknown `x-api-key` (or an empty one) is a 401 on every operation.',
     rules: ['auth.checked-first'],
+    judge: judgeAnswer,
   }),
-  keyExact: defineCheck({
+  keyExact: defineCheck<AnswerObservation>({
     id: 'auth.key-exact',
     profile: 'full',
     area: 'auth',
     description: 'A key that differs from a valid one only in letter case, or padded with characters a trim() removes (U+00A0), is a 401.',
     rules: ['auth.checked-first'],
+    judge: judgeAnswer,
   }),
   keyOnlyInHeader: defineCheck<{ label: string; exchange: Exchange; documented: string }>({
     id: 'auth.key-only-in-header',
@@ -50,12 +55,13 @@ export const authChecks = {
 
 /** What one API key must never see of another's. */
 export const tenancyChecks = {
-  documentHidden: defineCheck({
+  documentHidden: defineCheck<AnswerObservation>({
     id: 'tenancy.document-hidden',
     profile: 'full',
     area: 'tenancy',
     description: "With --second-api-key: one key's document is a 404 for the other key, on read and on retry.",
     rules: ['tenancy.other-is-404', 'get.unknown-404'],
+    judge: judgeAnswer,
   }),
   listHidden: defineCheck<{ documents: WireDocument[]; hidden: number; token: string }>({
     id: 'tenancy.list-hidden',

@@ -2,6 +2,7 @@ import { defineCheck, fail } from '../definitions/check.js';
 import { show } from '../definitions/describe.js';
 import type { LegibleScan } from '../inputs/sample-files.js';
 import type { WireDocument, WireFullDocument } from '../transport/api.js';
+import { type AnswerObservation, judgeAnswer } from './answer-judge.js';
 
 /** Fields an upload fixes for good; processing may change only status, content, error and the timestamps. */
 export const FIXED_FIELDS = ['document_id', 'filename', 'content_type', 'size_bytes', 'created_at', 'attempts'] as const;
@@ -10,12 +11,13 @@ const pick = (d: Partial<WireDocument>, keys: readonly string[]) =>
 
 /** GET /documents/get_document/{document_id}. */
 export const getChecks = {
-  returnsDocument: defineCheck({
+  returnsDocument: defineCheck<AnswerObservation>({
     id: 'get.returns-document',
     profile: 'contract',
     area: 'get',
     description: 'Reading the document an upload just returned is a 200.',
     rules: ['get.with-content'],
+    judge: judgeAnswer,
   }),
   matchesUpload: defineCheck<{ when: string; read: WireDocument; sent: WireDocument; fields?: readonly string[] }>({
     id: 'get.matches-upload',
@@ -29,19 +31,21 @@ export const getChecks = {
         ? undefined
         : fail(`${when}: ${show(pick(read, fields))}`, `as the upload returned: ${show(pick(sent, fields))}`),
   }),
-  unknownId: defineCheck({
+  unknownId: defineCheck<AnswerObservation>({
     id: 'get.unknown-id',
     profile: 'full',
     area: 'get',
     description: 'Reading an id that does not exist is a 404 not_found.',
     rules: ['get.unknown-404'],
+    judge: judgeAnswer,
   }),
-  rejectsInvalidId: defineCheck({
+  rejectsInvalidId: defineCheck<AnswerObservation>({
     id: 'get.rejects-invalid-id',
     profile: 'contract',
     area: 'get',
     description: 'Reading `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400.',
     rules: ['get.invalid-id-400', 'errors.validation-400'],
+    judge: judgeAnswer,
   }),
 } as const;
 
@@ -60,12 +64,13 @@ function restarted(before: WireFullDocument, after: WireFullDocument): boolean {
 
 /** POST /documents/retry_documents/{document_id}. */
 export const retryChecks = {
-  accepted: defineCheck({
+  accepted: defineCheck<AnswerObservation>({
     id: 'retry.accepted',
     profile: 'contract',
     area: 'retry',
     description: 'Retrying a document that is not processing is a 202.',
     rules: ['retry.accepted-202'],
+    judge: judgeAnswer,
   }),
   restartsProcessing: defineCheck<{ before: WireFullDocument; after: WireFullDocument }>({
     id: 'retry.restarts-processing',
@@ -134,19 +139,21 @@ export const retryChecks = {
           );
     },
   }),
-  unknownId: defineCheck({
+  unknownId: defineCheck<AnswerObservation>({
     id: 'retry.unknown-id',
     profile: 'full',
     area: 'retry',
     description: 'Retrying an id that does not exist is a 404 not_found.',
     rules: ['get.unknown-404'],
+    judge: judgeAnswer,
   }),
-  rejectsInvalidId: defineCheck({
+  rejectsInvalidId: defineCheck<AnswerObservation>({
     id: 'retry.rejects-invalid-id',
     profile: 'contract',
     area: 'retry',
     description: 'Retrying `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400.',
     rules: ['get.invalid-id-400', 'errors.validation-400'],
+    judge: judgeAnswer,
   }),
 } as const;
 

@@ -1,6 +1,7 @@
 import { defineCheck, fail } from '../definitions/check.js';
 import { show } from '../definitions/describe.js';
 import type { WireDocument } from '../transport/api.js';
+import { type AnswerObservation, type ExpectedAnswer, judgeAnswer } from './answer-judge.js';
 import { sameSet, setText } from './sets.js';
 
 /** The optional Idempotency-Key of POST /documents/upload_files (IETF httpapi draft semantics). */
@@ -50,16 +51,19 @@ export const idempotencyChecks = {
             replay ? `${header}: true on a replay` : `no ${header} on the first upload under a key`,
           ),
   }),
-  reused: defineCheck({
+  reused: defineCheck<AnswerObservation>({
     id: 'upload.idempotency-key-reused',
     profile: 'full',
     area: 'upload',
     description:
       'Other files under an Idempotency-Key already used (the same files in another order, and a file of the same name with other bytes, included) are a 409 idempotency_key_reused and create nothing.',
     rules: ['idempotency.reused-409', 'errors.409-idempotency-nothing-stored'],
+    judge: judgeAnswer,
   }),
   inUse: defineCheck<
-    { kind: 'both-accepted'; a: number[]; b: number[] } | { kind: 'stored'; token: string; ids: number[]; expected: number[] }
+    | ExpectedAnswer
+    | { kind: 'both-accepted'; a: number[]; b: number[] }
+    | { kind: 'stored'; token: string; ids: number[]; expected: number[] }
   >({
     id: 'upload.idempotency-key-in-use',
     profile: 'full',
@@ -68,6 +72,7 @@ export const idempotencyChecks = {
       'A repeat that arrives while the first upload under its key is still in flight is a 409 idempotency_key_in_use (or, once the first has finished, its replay), never a second set of documents.',
     rules: ['idempotency.in-use-409'],
     judge: (o) => {
+      if (o.kind === 'answer') return judgeAnswer(o);
       if (o.kind === 'both-accepted')
         return JSON.stringify(o.a) === JSON.stringify(o.b)
           ? undefined

@@ -1,6 +1,7 @@
 import { defineCheck, type Finding, fail } from '../definitions/check.js';
 import { show } from '../definitions/describe.js';
 import type { WireDocument, WireList } from '../transport/api.js';
+import { type AnswerObservation, judgeAnswer } from './answer-judge.js';
 import { sameSet, setText } from './sets.js';
 
 type Pagination = WireList['pagination'];
@@ -200,18 +201,20 @@ export const listChecks = {
     rules: ['list.search-literal'],
     judge: exactly,
   }),
-  rejectsInvalidParams: defineCheck({
+  rejectsInvalidParams: defineCheck<AnswerObservation>({
     id: 'list.rejects-invalid-params',
     profile: 'contract',
     area: 'list',
     description: 'Invalid, out-of-range, empty or repeated page/limit/status_filter/search values are a 400, never clamped.',
     rules: ['list.validated-not-clamped', 'errors.validation-400'],
+    judge: judgeAnswer,
   }),
-  unknownParamsIgnored: defineCheck({
+  unknownParamsIgnored: defineCheck<AnswerObservation>({
     id: 'list.unknown-params-ignored',
     profile: 'contract',
     area: 'list',
     description: 'Unknown query parameters (cache-busters) are ignored: the list is a 200.',
     rules: ['list.unknown-params-ignored'],
+    judge: judgeAnswer,
   }),
 } as const;

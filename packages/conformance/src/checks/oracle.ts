@@ -1,14 +1,15 @@
 import { defineCheck } from '../definitions/check.js';
+import { judgeOracle, type OracleObservation } from './differential.js';
 import { IDEMPOTENCY_RULES, LIST_VIEW_RULES, RETRY_RULES } from './sequence-rules.js';
 
 // What the differential run judges (oracle/): random sequences sent to the target and, in lockstep, to the
 // reference core in the suite's own process, every answer compared whole but for what the contract lets a
-// deployment decide (oracle/compare.ts ALLOWED_DIFFERENCES). Grouped by the operation whose answer differed.
+// deployment decide (differential.ts ALLOWED_DIFFERENCES). Grouped by the operation whose answer differed.
 const ANSWERED_AS_THE_REFERENCE =
   'answers as the reference core does to the same request in the same state (status, media type, every field of the body with documents named by what they are, problem codes and the fields `errors` names, an echoed X-Request-Id, Idempotent-Replayed, Allow), but for what the contract lets a deployment decide';
 
 export const oracleChecks = {
-  upload: defineCheck({
+  upload: defineCheck<OracleObservation>({
     id: 'oracle.upload',
     profile: 'full',
     area: 'oracle',
@@ -32,8 +33,9 @@ export const oracleChecks = {
       'auth.checked-first',
       'request-id.echoed',
     ],
+    judge: judgeOracle,
   }),
-  list: defineCheck({
+  list: defineCheck<OracleObservation>({
     id: 'oracle.list',
     profile: 'full',
     area: 'oracle',
@@ -46,8 +48,9 @@ export const oracleChecks = {
       'list.unknown-params-ignored',
       'errors.validation-400',
     ],
+    judge: judgeOracle,
   }),
-  read: defineCheck({
+  read: defineCheck<OracleObservation>({
     id: 'oracle.read',
     profile: 'full',
     area: 'oracle',
@@ -68,12 +71,14 @@ export const oracleChecks = {
       'document.error-only-failed',
       'lifecycle.run-ends',
     ],
+    judge: judgeOracle,
   }),
-  retry: defineCheck({
+  retry: defineCheck<OracleObservation>({
     id: 'oracle.retry',
     profile: 'full',
     area: 'oracle',
     description: `In random sequences, every retry (of finished and processing documents, another tenant's, far and invalid ids) ${ANSWERED_AS_THE_REFERENCE}.`,
     rules: [...RETRY_RULES],
+    judge: judgeOracle,
   }),
 };

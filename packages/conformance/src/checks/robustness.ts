@@ -1,35 +1,40 @@
 import { defineCheck, fail } from '../definitions/check.js';
 import { show } from '../definitions/describe.js';
+import { type AnswerObservation, type ExpectedAnswer, judgeAnswer } from './answer-judge.js';
 
 /** Requests outside the happy paths. */
 export const robustnessChecks = {
-  unknownPath: defineCheck({
+  unknownPath: defineCheck<AnswerObservation>({
     id: 'robustness.unknown-path',
     profile: 'full',
     area: 'robustness',
     description: 'An unknown path under /api/v1 is a 404 not_found problem.',
     rules: ['errors.unknown-path-404', 'api.path-prefix'],
+    judge: judgeAnswer,
   }),
-  wrongMethod: defineCheck<{ allow: string | null; documented: string[]; method: string }>({
+  wrongMethod: defineCheck<ExpectedAnswer | { kind: 'allow'; allow: string | null; documented: string[]; method: string }>({
     id: 'robustness.wrong-method',
     profile: 'full',
     area: 'robustness',
     description: 'A known path with another method is a 405 method_not_allowed whose Allow header names the documented method.',
     rules: ['errors.wrong-method-405', 'errors.allow-header'],
-    judge: ({ allow, documented, method }) => {
+    judge: (o) => {
+      if (o.kind === 'answer') return judgeAnswer(o);
+      const { allow, documented, method } = o;
       const listed = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());
       return documented.every((m) => listed.includes(m)) && !listed.includes(method)
         ? undefined
         : fail(`Allow: ${show(allow)}`, `Allow listing ${documented.join(', ')} (and not ${method})`);
     },
   }),
-  hostileRejected: defineCheck({
+  hostileRejected: defineCheck<AnswerObservation>({
     id: 'robustness.hostile-rejected',
     profile: 'full',
     area: 'robustness',
     description:
       'Malformed requests (truncated multipart, wrong content type, path tricks, odd query values) are 4xx problems and create nothing.',
     rules: ['errors.problem-json', 'upload.all-or-nothing', 'errors.upload-400-causes', 'get.invalid-id-400', 'list.validated-not-clamped'],
+    judge: judgeAnswer,
   }),
   requestIdGenerated: defineCheck<{ sent: string | null; ids: Array<string | null> }>({
     id: 'robustness.request-id-generated',

@@ -2,6 +2,13 @@ import { defineCheck, fail } from '../definitions/check.js';
 import { describeResponse, show } from '../definitions/describe.js';
 import type { Exchange } from '../definitions/exchange.js';
 import { problemCode, uploaded, type WireDocument } from '../transport/api.js';
+import { type AnswerObservation, judgeAnswer, type NothingStored } from './answer-judge.js';
+
+/** Where a validation error may name what was wrong: `{in, name}` as the contract's `errors` entries say. */
+export interface Named {
+  in: string;
+  name: string;
+}
 
 /** A filename sent and the one the 202 returned for it. */
 export interface FilenameObservation {
@@ -30,7 +37,7 @@ const filenameKept = ({ status, sent, got }: FilenameObservation) =>
 
 /** POST /documents/upload_files. */
 export const uploadChecks = {
-  accepted: defineCheck({
+  accepted: defineCheck<AnswerObservation>({
     id: 'upload.accepted',
     profile: 'contract',
     area: 'upload',
@@ -45,6 +52,7 @@ export const uploadChecks = {
       'schema:UploadRequest.files[].items.type',
       'schema:UploadRequest.files[].items.format',
     ],
+    judge: judgeAnswer,
   }),
   onePerPart: defineCheck<{ status: number; sent: string[]; documents: WireDocument[] }>({
     id: 'upload.one-document-per-part',
@@ -85,20 +93,22 @@ export const uploadChecks = {
     rules: ['upload.filename-verbatim'],
     judge: filenameKept,
   }),
-  noFiles: defineCheck({
+  noFiles: defineCheck<AnswerObservation>({
     id: 'upload.no-files',
     profile: 'contract',
     area: 'upload',
     description: 'An upload with no `files[]` part (an empty multipart body, or no body) is a 400.',
     rules: ['schema:UploadRequest.files[].minItems', 'validation.body-less-upload', 'errors.validation-400', 'errors.upload-400-causes'],
+    judge: judgeAnswer,
   }),
-  wrongField: defineCheck({
+  wrongField: defineCheck<AnswerObservation>({
     id: 'upload.wrong-field',
     profile: 'contract',
     area: 'upload',
     description:
       'A file under another field name (`file`, and with --profile full the name without its brackets, with an index, in capitals, and a text field of 2 KiB) is a 400, even beside a good `files[]` part, and nothing is stored.',
     rules: ['upload.only-files-field', 'upload.all-or-nothing', 'errors.upload-400-causes', 'errors.upload-400-nothing-stored'],
+    judge: judgeAnswer,
   }),
   unsupportedType: defineCheck<{ exchange: Exchange; filename: string; code: unknown; detail: unknown }>({
     id: 'upload.unsupported-type',
@@ -115,20 +125,22 @@ export const uploadChecks = {
             `415 with code "unsupported_media_type" and a detail naming ${JSON.stringify(filename)} (not a PDF, JPEG or PNG by its bytes)`,
           ),
   }),
-  allOrNothing: defineCheck({
+  allOrNothing: defineCheck<AnswerObservation>({
     id: 'upload.all-or-nothing',
     profile: 'full',
     area: 'upload',
     description: "Good parts with one bad part are a 415 and create no document (proven by searching for the upload's unique token).",
     rules: ['upload.all-or-nothing'],
+    judge: judgeAnswer,
   }),
-  tooManyFiles: defineCheck({
+  tooManyFiles: defineCheck<AnswerObservation>({
     id: 'upload.too-many-files',
     profile: 'full',
     area: 'upload',
     description:
       "N+1 files in one upload are a 413 too_many_files and create nothing (N: --max-files, else the contract's default `x-default-limits.max_files`).",
     rules: ['limit:max_files', 'upload.limits', 'upload.all-or-nothing', 'limits.defaults', 'errors.413-limits'],
+    judge: judgeAnswer,
   }),
   filenameVerbatim: defineCheck<FilenameObservation>({
     id: 'upload.filename-verbatim',
@@ -160,16 +172,21 @@ export const uploadChecks = {
     rules: ['upload.multipart-files', 'upload.filename-verbatim', 'upload.accepted-202'],
     judge: (o) => (storedAsSent(o) ? undefined : formFailure(o, '202 with one document: $FILE')),
   }),
-  multipartMalformedRefused: defineCheck<FormObservation>({
+  multipartMalformedRefused: defineCheck<FormObservation | NothingStored>({
     id: 'upload.multipart-malformed-refused',
     profile: 'full',
     area: 'upload',
     description:
       "A body in which the Content-Type's boundary never appears, or one without its closing delimiter (RFC 2046 §5.1.1), is a 400 `invalid_request` problem (a malformed body) and stores nothing.",
     rules: ['errors.upload-400-causes', 'errors.upload-400-nothing-stored', 'upload.all-or-nothing'],
-    judge: (o) => (refusedAsMalformed(o.exchange) ? undefined : formFailure(o, '400 with code "invalid_request" (the body is malformed)')),
+    judge: (o) =>
+      'kind' in o
+        ? judgeAnswer(o)
+        : refusedAsMalformed(o.exchange)
+          ? undefined
+          : formFailure(o, '400 with code "invalid_request" (the body is malformed)'),
   }),
-  multipartLenientForms: defineCheck<FormObservation>({
+  multipartLenientForms: defineCheck<FormObservation | NothingStored>({
     id: 'upload.multipart-lenient-forms',
     profile: 'full',
     area: 'upload',
@@ -177,9 +194,11 @@ export const uploadChecks = {
       'Forms that real parsers read either way (transport padding after a boundary, a parameter without a name, a `;` with nothing after it, bare LF line endings, `name=files[]` unquoted) are a 400 `invalid_request` that stores nothing, or a 202 storing the file with its name and size: never a 5xx, never another name.',
     rules: ['upload.multipart-files', 'upload.filename-verbatim', 'errors.upload-400-causes', 'errors.upload-400-nothing-stored'],
     judge: (o) =>
-      refusedAsMalformed(o.exchange) || storedAsSent(o)
-        ? undefined
-        : formFailure(o, '400 with code "invalid_request", or 202 with one document: $FILE'),
+      'kind' in o
+        ? judgeAnswer(o)
+        : refusedAsMalformed(o.exchange) || storedAsSent(o)
+          ? undefined
+          : formFailure(o, '400 with code "invalid_request", or 202 with one document: $FILE'),
   }),
   filesAtLimit: defineCheck<{ exchange: Exchange; max: number; source: string }>({
     id: 'upload.files-at-limit',
@@ -192,30 +211,47 @@ export const uploadChecks = {
         ? undefined
         : fail(describeResponse(exchange), `202 with ${max} documents (${max} files; ${source})`),
   }),
-  fileAtLimit: defineCheck({
+  fileAtLimit: defineCheck<AnswerObservation>({
     id: 'upload.file-at-limit',
     profile: 'full',
     area: 'upload',
     description: "A file of exactly N bytes is a 202 (the limit is inclusive; N: --max-file-bytes, else the contract's default).",
     rules: ['limit:max_file_bytes', 'upload.limits'],
+    judge: judgeAnswer,
   }),
-  fileTooLarge: defineCheck({
+  fileTooLarge: defineCheck<AnswerObservation>({
     id: 'upload.file-too-large',
     profile: 'full',
     area: 'upload',
     description:
       "A file of N+1 bytes is a 413 file_too_large and creates nothing (N: --max-file-bytes, else the contract's default `x-default-limits.max_file_bytes`).",
     rules: ['limit:max_file_bytes', 'upload.limits', 'upload.all-or-nothing', 'limits.defaults', 'errors.413-limits'],
+    judge: judgeAnswer,
   }),
 } as const;
 
 /** How invalid requests are explained. */
 export const validationChecks = {
-  namesParameter: defineCheck({
+  namesParameter: defineCheck<{ errors: unknown; accepted: readonly Named[] }>({
     id: 'validation.names-parameter',
     profile: 'full',
     area: 'validation',
     description: 'A 400 for an invalid parameter or multipart field lists it in `errors` with its name and location (`in`).',
     rules: ['errors.validation-400', 'list.validated-not-clamped', 'validation.body-less-upload'],
+    judge: ({ errors, accepted }) => {
+      // Header names are case-insensitive; parameter and field names are not.
+      const same = (e: { in?: unknown; name?: unknown }, a: Named) =>
+        e.in === a.in &&
+        typeof e.name === 'string' &&
+        (a.in === 'header' ? e.name.toLowerCase() === a.name.toLowerCase() : e.name === a.name);
+      const holds =
+        Array.isArray(errors) &&
+        errors.some(
+          (e: unknown) => typeof e === 'object' && e !== null && accepted.some((a) => same(e as { in?: unknown; name?: unknown }, a)),
+        );
+      return holds
+        ? undefined
+        : fail(`errors ${show(errors)}`, `errors naming ${accepted.map((a) => `{"in": "${a.in}", "name": "${a.name}"}`).join(' or ')}`);
+    },
   }),
 } as const;

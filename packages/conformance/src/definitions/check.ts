@@ -36,8 +36,8 @@ export interface Check<I = never> {
   readonly basis?: string;
   /**
    * Judges one observation: `undefined` when the property holds, else the finding. A scenario gathers the
-   * observation and hands it over with `kit.check(check, observation, exchange)`; checks judged by a plain
-   * status or problem comparison use the shared expectations instead (judging/expect.ts) and have none.
+   * observation and hands it over with `kit.check(check, observation, exchange)`; checks decided by an
+   * answer's status or problem code share checks/answer-judge.ts, which the expectations (judging/expect.ts) feed.
    */
   judge?(observation: I): Finding | undefined;
 }

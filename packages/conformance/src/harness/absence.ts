@@ -1,3 +1,4 @@
+import type { NothingStored } from '../checks/answer-judge.js';
 import type { Check } from '../checks/index.js';
 import { part } from '../inputs/sample-files.js';
 import { listed, uploaded } from '../transport/api.js';
@@ -13,7 +14,7 @@ import type { ScenarioTools, SuiteKit } from './suite.js';
 export async function expectNothingCreated(
   kit: SuiteKit,
   tools: ScenarioTools,
-  check: Check,
+  check: Check<NothingStored>,
   token: string,
   pdf: Uint8Array,
   kept: readonly number[] = [],
@@ -30,9 +31,5 @@ export async function expectNothingCreated(
     );
   }
   const others = found.filter((d) => d.document_id !== doc.document_id && !kept.includes(d.document_id));
-  kit.verify(check, others.length === 0, () => ({
-    received: `the rejected request left ${others.length} document(s): ${others.map((d) => `${d.document_id} ${JSON.stringify(d.filename)}`).join(', ')}`,
-    expected: 'nothing stored by a rejected upload (only the control document matches the token)',
-    exchange: search,
-  }));
+  kit.check(check, { kind: 'nothing-stored', others }, search);
 }

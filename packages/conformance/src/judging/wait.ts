@@ -1,5 +1,4 @@
 import { checks } from '../checks/index.js';
-import { describeResponse } from '../definitions/describe.js';
 import type { Exchange } from '../definitions/exchange.js';
 import { type Api, documentOf, type WireDocument, type WireFullDocument } from '../transport/api.js';
 import { pollUntil } from '../transport/polling.js';
@@ -24,11 +23,11 @@ export interface Settled {
 export async function settle(api: Api<Judge>, id: number, timeoutMs: number, sent?: WireDocument): Promise<Settled> {
   const read = async () => {
     const last = await api.get(id);
-    api.judge.verify(checks.get.returnsDocument, last.status === 200, () => ({
-      received: describeResponse(last),
-      expected: `200 (document ${id} was uploaded by this run)`,
-      exchange: last,
-    }));
+    api.judge.check(
+      checks.get.returnsDocument,
+      { kind: 'answer', exchange: last, status: 200, why: `document ${id} was uploaded by this run` },
+      last,
+    );
     const doc = documentOf(last);
     if (api.judge.profile === 'full') {
       const asked = sent ?? ({ document_id: id } as WireDocument);

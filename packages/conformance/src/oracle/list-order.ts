@@ -1,4 +1,4 @@
-import type { Answer } from './compare.js';
+import type { Answer } from '../checks/differential.js';
 import type { PairRequest } from './pair.js';
 import { sendTwin } from './pair.js';
 import type { OracleSequence } from './sequence.js';

@@ -1,9 +1,9 @@
+import { type Answer, refusesSpelling, type Sent } from '../checks/differential.js';
 import type { Exchange, KeyChoice } from '../definitions/exchange.js';
 import { ConformanceFailure } from '../definitions/verdict.js';
 import type { Judge } from '../judging/judge.js';
 import type { LoggedCall, Step } from '../model/sequence-context.js';
 import { type Http, keyVariant } from '../transport/http.js';
-import { type Answer, refusesSpelling, type Sent } from './compare.js';
 import type { ReferenceTwin } from './reference-twin.js';
 
 /** What differs between the request the target is sent and the twin's: the ids in the path, and spellings read either way. */

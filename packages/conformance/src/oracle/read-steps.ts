@@ -1,4 +1,4 @@
-import type { Answer } from './compare.js';
+import type { Answer } from '../checks/differential.js';
 import { type ListParameter, ordinaryValue, spelledId } from './inputs.js';
 import { inTargetOrder } from './list-order.js';
 import { spellCase } from './names.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Extraction } from '@docproc-kit/reference/processing/lifecycle.js';
+import type { AliasOf, Answer, OracleObservation } from '../checks/differential.js';
 import type { Check } from '../definitions/check.js';
 import type { KeyChoice } from '../definitions/exchange.js';
 import type { Judge } from '../judging/judge.js';
@@ -7,7 +8,6 @@ import type { Step } from '../model/sequence-context.js';
 import type { Tenant } from '../model/state.js';
 import type { Http } from '../transport/http.js';
 import { pollUntil, sleep } from '../transport/polling.js';
-import { ALLOWED_DIFFERENCES, type AliasOf, type Answer, compareAnswers, type Difference } from './compare.js';
 import type { OracleInputs } from './inputs.js';
 import type { Auth } from './ops.js';
 import { type OracleFile, outcomeFor } from './oracle-files.js';
@@ -21,7 +21,7 @@ export type OracleArea = 'upload' | 'list' | 'read' | 'retry';
 export interface OracleEnv {
   http: Http<Judge>;
   judge: Judge;
-  checks: Record<OracleArea, Check<never>>;
+  checks: Record<OracleArea, Check<OracleObservation>>;
   keys: { primary: string; secondary?: string };
   limits: { maxFiles: number; maxFileBytes: number };
   idempotencyHeader: string;
@@ -164,18 +164,21 @@ export class OracleSequence {
     { target, twin, exchange }: PairAnswers,
     project?: (a: Answer) => Answer,
   ): void {
-    const found = compareAnswers(project ? project(target) : target, project ? project(twin) : twin, request, this.aliases);
     step.target = summary(target);
     step.model = summary(twin);
-    this.env.judge.verify(this.env.checks[area], found.length === 0, () => {
+    const observation = {
+      kind: 'pair',
+      target: project ? project(target) : target,
+      reference: project ? project(twin) : twin,
+      sent: request,
+      aliases: this.aliases,
+    } as const;
+    try {
+      this.env.judge.check(this.env.checks[area], observation, exchange);
+    } catch (failure) {
       step.failed = true;
-      return {
-        received: describe(found, 'target'),
-        expected: `what the reference core answered:\n${describe(found, 'reference')}`,
-        exchange,
-        note: `Differences the contract allows were not counted: ${ALLOWED_DIFFERENCES.join('; ')}.`,
-      };
-    });
+      throw failure;
+    }
   }
 
   /** Reads `doc` on the target once; if its run has ended, ends the twin's the same way. */
@@ -206,11 +209,7 @@ export class OracleSequence {
       return count;
     };
     const { value, settled } = await pollUntil(pending, (count) => count === 0, { timeoutMs: this.env.timeoutMs });
-    if (!settled)
-      this.env.judge.verify(this.env.checks.read, false, () => ({
-        received: `${value} of the sequence's document(s) still processing after ${this.env.timeoutMs} ms`,
-        expected: 'every processing run ends, completed or failed, within --timeout-ms',
-      }));
+    if (!settled) this.env.judge.check(this.env.checks.read, { kind: 'still-processing', pending: value, timeoutMs: this.env.timeoutMs });
   }
 
   /** Ends the twin's run of `doc` and waits until the twin has written its result. */
@@ -232,8 +231,4 @@ export class OracleSequence {
 function summary(answer: Answer): string {
   const code = (answer.body as { code?: unknown } | undefined)?.code;
   return `${answer.status}${typeof code === 'string' ? ` ${code}` : ''}`;
-}
-
-function describe(found: Difference[], side: 'target' | 'reference'): string {
-  return found.map((d) => `${d.at || 'body'}: ${side === 'target' ? d.target : d.reference}`).join('\n');
 }

@@ -1,5 +1,5 @@
+import type { Answer } from '../checks/differential.js';
 import { buildMultipart } from '../transport/multipart.js';
-import type { Answer } from './compare.js';
 import type { FileSpec, Op } from './ops.js';
 import { oracleFile } from './oracle-files.js';
 import type { PairRequest } from './pair.js';

@@ -1,6 +1,6 @@
+import { ALLOWED_DIFFERENCES } from '../checks/differential.js';
 import { CHECK_AREAS } from '../definitions/areas.js';
 import type { AnyCheck } from '../definitions/check.js';
-import { ALLOWED_DIFFERENCES } from '../oracle/compare.js';
 import type { Proofs, RuleRow } from '../rules/matrix.js';
 import type { SentenceTrace } from '../rules/sentences.js';
 
@@ -51,7 +51,7 @@ export function renderChecksMarkdown(
     if (area === 'oracle')
       out.push(
         '',
-        'What a deployment may answer otherwise than the reference core, because the contract lets it (`packages/conformance/src/oracle/compare.ts`):',
+        'What a deployment may answer otherwise than the reference core, because the contract lets it (`packages/conformance/src/checks/differential.ts`):',
         '',
         ...ALLOWED_DIFFERENCES.map((a) => `- ${a}`),
       );

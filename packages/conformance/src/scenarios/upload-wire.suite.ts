@@ -34,7 +34,7 @@ describe('uploadDocuments reads every way the standards allow writing multipart/
           const exchange = await send(form, `${t}-${i + 1}.pdf`);
           kept.push(...uploaded(exchange).map((d) => d.document_id));
         }
-        if (reading !== 'accepted') await expectNothingCreated(kit, tools, check, t, pdf, kept);
+        if (reading !== 'accepted') await expectNothingCreated(kit, tools, CHECK_OF[reading], t, pdf, kept);
       },
     );
   }

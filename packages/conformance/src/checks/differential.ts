@@ -1,3 +1,5 @@
+import { type Finding, fail } from '../definitions/check.js';
+
 // What the oracle compares, and what it lets differ. The contract lets a deployment differ from the
 // reference core in these, and only these (ALLOWED, shown in CHECKS.md and every failure):
 export const ALLOWED_DIFFERENCES = [
@@ -174,4 +176,45 @@ export function compareAnswers(
     out.push(...differences(theirs, ours, 'body'));
   }
   return out;
+}
+
+/** What an oracle check is shown: the target's and the reference core's answers to one request, and what was sent. */
+export interface PairObservation {
+  kind: 'pair';
+  target: Answer;
+  reference: Answer;
+  sent: Sent;
+  aliases: { target: AliasOf; reference: AliasOf };
+}
+
+/** A sequence's documents that never ended on the target within the run's time. */
+export interface StillProcessing {
+  kind: 'still-processing';
+  pending: number;
+  timeoutMs: number;
+}
+
+export type OracleObservation = PairObservation | StillProcessing;
+
+const sideOf = (found: Difference[], side: 'target' | 'reference') =>
+  found.map((d) => `${d.at || 'body'}: ${side === 'target' ? d.target : d.reference}`).join('\n');
+
+/**
+ * The oracle checks' judge: every difference between the two answers but those the contract allows.
+ * @example judgeOracle({ kind: 'pair', target, reference, sent: { requestId: null, either: [] }, aliases })
+ */
+export function judgeOracle(observation: OracleObservation): Finding | undefined {
+  if (observation.kind === 'still-processing')
+    return fail(
+      `${observation.pending} of the sequence's document(s) still processing after ${observation.timeoutMs} ms`,
+      'every processing run ends, completed or failed, within --timeout-ms',
+    );
+  const found = compareAnswers(observation.target, observation.reference, observation.sent, observation.aliases);
+  return found.length === 0
+    ? undefined
+    : fail(
+        sideOf(found, 'target'),
+        `what the reference core answered:\n${sideOf(found, 'reference')}`,
+        `Differences the contract allows were not counted: ${ALLOWED_DIFFERENCES.join('; ')}.`,
+      );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Answer, compareAnswers, type Sent } from './compare.js';
+import { type Answer, compareAnswers, type Sent } from './differential.js';
 
 const doc = (id: number, extra: Record<string, unknown> = {}) => ({
   document_id: id,
