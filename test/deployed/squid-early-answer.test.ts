@@ -14,10 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const KEY = 'squid-early-answer-key';
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const TRIES = 10;
-// 10 MB/s, a fast office uplink. At loopback speed curl outruns Squid 5.7 itself, whose client side
+// 5 MB/s, an office uplink. At loopback speed curl outruns Squid 5.7 itself, whose client side
 // then reads into its full request buffer and takes the 0 for the client's close: it resets such
 // uploads whatever the server does (docs/operating.md, "Early answers arrive"): Squid's to fix, not the server's.
-const RATE = process.env.SQUID_UPLOAD_RATE ?? '10M';
+const RATE = process.env.SQUID_UPLOAD_RATE ?? '5M';
 const run = promisify(execFile);
 let server: RunningReferenceServer;
 let squid: SquidProxy;
