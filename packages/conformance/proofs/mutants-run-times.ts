@@ -1,7 +1,7 @@
 // Test-only: a document's timestamps across its run. A service that stamps `processed_at` from the row it
 // read at upload (created_at) keeps every ordering among one document's own timestamps on a first run;
-// only a read while the run goes on, after the target's clock has passed a later instant, shows the run
-// ended later than it says (the model's timestamps walk, src/model/timestamps-walk.ts).
+// only a retry a clock tick later shows the second run ending before it started (the model's timestamps
+// walk, src/model/timestamps-walk.ts).
 
 import { eachDocument, editJson } from '@docproc-kit/test-support/mutation-proxy.js';
 import type { Mutant } from './mutants.js';
@@ -16,7 +16,7 @@ export const runTimeMutants: Mutant[] = [
     only: ['model'],
     options: modelBudget,
     fails: ['lifecycle.processed-at'],
-    mentions: 'a timestamp the target showed before a read that still showed',
+    mentions: 'not before it started (the updated_at of the upload or retry that started it)',
     rules: ['document.processed-at'],
     mutation: () => ({
       response: (res) =>

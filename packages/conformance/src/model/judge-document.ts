@@ -23,7 +23,7 @@ export function judgeGet(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answer:
     expected: `200: ${doc.alias} belongs to this key`,
   }));
   judgeClockNotAfter(m, answer.body as WireDocument, answer, verify, doc.alias);
-  observe(m, doc, answer.body as WireDocument, true, at, verify, answer.window?.sent);
+  observe(m, doc, answer.body as WireDocument, true, at, verify);
 }
 
 /** Judges a retry of `doc` by `tenant`: a 202 for a finished run, a 409 while one may be going on. */
@@ -50,7 +50,7 @@ export function judgeRetry(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answe
     if (answer.status === 409) return;
   }
   const d = answer.body as WireDocument;
-  m.seeTimes(d, at);
+  m.seeTimes(d);
   const want = {
     document_id: doc.id,
     filename: doc.filename,
@@ -78,7 +78,6 @@ export function judgeRetry(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answe
   doc.runStart = updated;
   doc.seen = { status: 'processing', updatedAt: updated, processedAt: null, since: at };
   delete doc.inferredFrom;
-  delete doc.runGoingAfter;
 }
 
 /** Another tenant's document: a 404 not_found, on read and on retry. */
@@ -105,18 +104,10 @@ function blameFor(doc: ModelDoc): { check: Check; note?: string } {
     : { check: checks.model.documents };
 }
 
-/** Compares one document as the target shows it (in an answer to a request sent at `sent`) with the model, and learns its new state. */
-export function observe(
-  m: ServiceModel,
-  doc: ModelDoc,
-  wire: WireDocument,
-  withContent: boolean,
-  at: number,
-  verify: Verify,
-  sent?: number,
-): void {
+/** Compares one document as the target shows it with the model, and learns its new state. */
+export function observe(m: ServiceModel, doc: ModelDoc, wire: WireDocument, withContent: boolean, at: number, verify: Verify): void {
   const C = checks.model;
-  m.seeTimes(wire, at);
+  m.seeTimes(wire);
   const name = `${doc.alias} (document ${doc.id})`;
   const fixed = {
     document_id: doc.id,
@@ -169,9 +160,6 @@ export function observe(
       received: `${name} processing: processed_at ${wire.processed_at}`,
       expected: 'processed_at null while processing: the run has not ended',
     }));
-    // The target's clock had passed every timestamp shown before this read went out, and the run still went on.
-    const shown = sent === undefined ? undefined : m.latestShownBefore(sent);
-    if (shown && (!doc.runGoingAfter || shown.at > doc.runGoingAfter.at)) doc.runGoingAfter = shown;
     verify(C.updatedAtMoves, updated >= before.updatedAt, () => ({
       received: `${name}: updated_at ${wire.updated_at}`,
       expected: 'not before the updated_at seen earlier: it never goes back',
@@ -189,11 +177,6 @@ export function observe(
     verify(C.processedAt, processed !== null && processed >= doc.runStart, () => ({
       received: `${name} ${wire.status}: processed_at ${wire.processed_at}`,
       expected: 'when the run ended: not before it started (the updated_at of the upload or retry that started it)',
-    }));
-    const going = doc.runGoingAfter;
-    verify(C.processedAt, processed !== null && (!going || processed >= going.at), () => ({
-      received: `${name} ${wire.status}: processed_at ${wire.processed_at}`,
-      expected: `when the run ended: not before ${going!.what}, a timestamp the target showed before a read that still showed ${doc.alias} processing`,
     }));
     verify(C.updatedAtMoves, processed !== null && updated >= processed, () => ({
       received: `${name} ${wire.status}: updated_at ${wire.updated_at}, processed_at ${wire.processed_at}`,
@@ -242,6 +225,5 @@ export function observe(
     doc.mayProcess = false;
     doc.outcomes = new Set([wire.status]);
     delete doc.inferredFrom;
-    delete doc.runGoingAfter;
   }
 }

@@ -40,7 +40,7 @@ export function judgeList(m: ServiceModel, tenant: Tenant, query: ListQuery, ans
   }
   for (const w of body.documents) {
     judgeClockNotAfter(m, w, answer, verify, `document ${w.document_id} in the list`);
-    observe(m, m.docs.find((d) => d.id === w.document_id)!, w, false, at, verify, answer.window?.sent);
+    observe(m, m.docs.find((d) => d.id === w.document_id)!, w, false, at, verify);
   }
   for (const w of body.documents) {
     const doc = m.docs.find((d) => d.id === w.document_id)!;

@@ -116,7 +116,7 @@ export function judgeUpload(
   docs.forEach((d, i) => {
     const part = parts[i]!;
     const updated = instantOf(d.updated_at)!;
-    m.seeTimes(d, at);
+    m.seeTimes(d);
     m.allIds.set(d.document_id, `${show(part.filename)} (${tenant === 'primary' ? 'the first' : 'the second'} key)`);
     m.docs.push({
       alias: `D${m.docs.length + 1}`,

@@ -5,7 +5,7 @@ import { show } from '../definitions/describe.js';
 import type { WireDocument } from '../transport/api.js';
 import { type FileKind, KIND_FACTS } from './file-kinds.js';
 import type { Membership } from './list-window.js';
-import { instantOf, TimestampGrain } from './timestamps.js';
+import { TimestampGrain } from './timestamps.js';
 
 /** The run's key (`primary`) or the second tenant's (`secondary`). */
 export type Tenant = 'primary' | 'secondary';
@@ -53,11 +53,6 @@ export interface ModelDoc {
   outcomes: Set<Terminal>;
   /** `updated_at` when the current run started: the run cannot end before it. */
   runStart: bigint;
-  /**
-   * The latest timestamp the target had shown before a read that still showed the current run going on:
-   * the run ended after it, so its `processed_at` cannot name an earlier instant.
-   */
-  runGoingAfter?: { at: bigint; what: string };
   seen: Seen;
   /**
    * The list answer the model last narrowed this document's possible states from, when it did (not seen
@@ -118,24 +113,8 @@ export class ServiceModel {
     readonly clockSkewMs: number = RUN_DEFAULTS.clockSkewMs,
   ) {}
 
-  /** Each timestamp an answer showed, with when (suite's clock) the answer had arrived: the target's clock had passed it then. */
-  private readonly shown: Array<{ arrived: number; at: bigint; what: string }> = [];
-
-  /** Learns the grain of `d`'s timestamps; with `arrived` (when its answer had arrived), remembers them as passed by then. */
-  seeTimes(d: Partial<WireDocument>, arrived?: number): void {
-    for (const field of ['created_at', 'updated_at', 'processed_at'] as const) {
-      this.grain.see(d[field]);
-      const at = instantOf(d[field]);
-      if (arrived !== undefined && at !== undefined)
-        this.shown.push({ arrived, at, what: `document ${d.document_id}'s ${field} ${d[field]}` });
-    }
-  }
-
-  /** The latest timestamp shown by an answer that had arrived before `sent`: the target's clock had passed it when `sent` went out. */
-  latestShownBefore(sent: number): { at: bigint; what: string } | undefined {
-    let latest: { at: bigint; what: string } | undefined;
-    for (const s of this.shown) if (s.arrived < sent && (!latest || s.at > latest.at)) latest = s;
-    return latest;
+  seeTimes(d: Partial<WireDocument>): void {
+    for (const t of [d.created_at, d.updated_at, d.processed_at]) this.grain.see(t);
   }
 
   /** The tenant's documents, newest first (created_at descending, then document_id descending). */
