@@ -178,9 +178,18 @@ describe('three replicas on one PostgreSQL behind nginx', () => {
     });
     expect(slow.status).toBe(200);
     const answers = await Promise.all(Array.from({ length: 30 }, () => api(`/documents/retry_documents/${id}`, { method: 'POST' })));
-    const statuses = answers.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 202)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(29);
+    // On a busy machine a replica whose database pool is exhausted answers the documented 503 with
+    // Retry-After: that retry was not accepted either. Any other answer, or a second 202, is a defect.
+    const statuses = answers.map((r) => (r.status === 503 && r.headers.get('retry-after') ? '503 Retry-After' : r.status));
+    expect(
+      statuses.filter((s) => s === 202),
+      JSON.stringify(statuses),
+    ).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s !== 202 && s !== 409 && s !== '503 Retry-After'),
+      JSON.stringify(statuses),
+    ).toEqual([]);
+    expect(statuses.filter((s) => s === 409).length, JSON.stringify(statuses)).toBeGreaterThanOrEqual(25);
     expect(await until(async () => (await documentOf(id!)).status === 'completed', 30_000)).toBe(true);
     expect((await documentOf(id!)).attempts).toBe(2);
     await fetch(`${balancer.baseUrl}/_mock/settings`, {
