@@ -47,7 +47,7 @@ export const modelChecks = {
     profile: 'full',
     area: 'lifecycle',
     description:
-      '`processed_at` is null while a run goes on, is set when it ends (never before that run started, nor before a timestamp the target showed before a read that still showed it running) and stays the same until the next retry; `created_at` never changes.',
+      '`processed_at` is null while a run goes on, is set when it ends (never before that run started: after a retry, never at the instant of the upload) and stays the same until the next retry; `created_at` never changes.',
     rules: ['document.processed-at', 'document.created-at'],
   }),
   onTheClock: defineCheck({
