@@ -42,7 +42,8 @@ const NOT_SHOWN_BY_CLIENT_TRAFFIC: Record<string, string> = {
     'the defect is in the id a server makes for a request without one; the typed client traffic here always sends one',
   'request-id-overlong': 'the defect is in the id a server makes for a request without one; the typed client traffic here always sends one',
   'request-id-empty': 'the defect is in the id a server makes for a request without one; the typed client traffic here always sends one',
-  'request-id-cut-at-semicolon': "the defect cuts an echoed id at its first ';', and the typed client traffic here sends ids of letters, digits and '-'",
+  'request-id-cut-at-semicolon':
+    "the defect cuts an echoed id at its first ';', and the typed client traffic here sends ids of letters, digits and '-'",
 };
 
 const shownMutants = allMutants.filter((m) => m.fails.some((id) => JUDGED.has(id)) && !(m.name in NOT_SHOWN_BY_CLIENT_TRAFFIC));
