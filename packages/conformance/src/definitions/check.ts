@@ -37,7 +37,8 @@ export interface Check<I = never> {
   /**
    * Judges one observation: `undefined` when the property holds, else the finding. A scenario gathers the
    * observation and hands it over with `kit.check(check, observation, exchange)`; checks decided by an
-   * answer's status or problem code share checks/answer-judge.ts, which the expectations (judging/expect.ts) feed.
+   * answer's status or problem code share checks/answer-judge.ts, which the expectations (judging/expect.ts) feed;
+   * the stateful model's checks are shown what the model expects of an answer beside what the target showed.
    */
   judge?(observation: I): Finding | undefined;
 }

@@ -100,7 +100,7 @@ export class UploadCommand implements Cmd {
     );
     const ids = ((exchange.json as { documents?: WireDocument[] } | undefined)?.documents ?? []).map((d) => d.document_id);
     step.target = `${exchange.status}${codeOf(exchange.json) ? ` ${codeOf(exchange.json)}` : ''}${ids.length ? ` ids ${show(ids)}` : ''}`;
-    judgeUpload(m, tenant, parts, key, expected, answerOf(exchange), Date.now(), r.verify(step, exchange));
+    judgeUpload(m, tenant, parts, key, expected, answerOf(exchange), Date.now(), r.judge(step, exchange));
   }
 
   toString(): string {
@@ -151,7 +151,7 @@ export class ListCommand implements Cmd {
     });
     const body = exchange.json as { documents?: WireDocument[]; pagination?: { total?: number } } | undefined;
     step.target = `${exchange.status} ${show((body?.documents ?? []).map((d) => m.docs.find((x) => x.id === d.document_id)?.alias ?? d.document_id))}, total ${body?.pagination?.total}`;
-    judgeList(m, tenant, query, answerOf(exchange), Date.now(), r.verify(step, exchange));
+    judgeList(m, tenant, query, answerOf(exchange), Date.now(), r.judge(step, exchange));
   }
 
   toString(): string {
@@ -190,9 +190,9 @@ export class DocumentCommand implements Cmd {
       { names: { id: doc.id, alias: doc.alias } },
     );
     step.target = summary(exchange.status, exchange.json);
-    const verify = r.verify(step, exchange);
-    if (this.action === 'get') judgeGet(m, tenant, doc, answerOf(exchange), Date.now(), verify);
-    else judgeRetry(m, tenant, doc, answerOf(exchange), Date.now(), verify);
+    const judge = r.judge(step, exchange);
+    if (this.action === 'get') judgeGet(m, tenant, doc, answerOf(exchange), Date.now(), judge);
+    else judgeRetry(m, tenant, doc, answerOf(exchange), Date.now(), judge);
   }
 
   toString(): string {
@@ -236,12 +236,12 @@ async function settle(m: ServiceModel, r: SequenceContext, step: Step, doc: Mode
     // The script waits in a loop: one call per document is enough.
     step.calls.splice(first, step.calls.length - first - 1);
     step.target = `${doc.alias} ${summary(exchange.status, exchange.json)} after ${polls} read(s)`;
-    const verify = r.verify(step, exchange);
-    judgeGet(m, doc.tenant, doc, answerOf(exchange), Date.now(), verify);
-    return verify;
+    const judge = r.judge(step, exchange);
+    judgeGet(m, doc.tenant, doc, answerOf(exchange), Date.now(), judge);
+    return judge;
   };
   const {
-    value: verify,
+    value: judge,
     settled,
     polls,
   } = await pollUntil(read, () => !doc.mayProcess, {
@@ -249,7 +249,7 @@ async function settle(m: ServiceModel, r: SequenceContext, step: Step, doc: Mode
     firstDelayMs: r.env.firstPollMs,
   });
   // Judged once per document: when it settled (a pass), or when the time ran out (a failure).
-  verify(checks.lifecycle.reachesTerminal, settled, () => ({
+  judge.verify(checks.lifecycle.reachesTerminal, settled, () => ({
     received: `${doc.alias} still processing after ${r.env.timeoutMs} ms (${polls} reads)`,
     expected: `completed or failed within --timeout-ms ${r.env.timeoutMs}`,
   }));

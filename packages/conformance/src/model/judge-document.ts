@@ -1,51 +1,42 @@
-import { type Check, checks } from '../checks/index.js';
+import { checks } from '../checks/index.js';
+import type { KnownState, KnownStateObservation } from '../checks/model-known-state.js';
+import type { TimesSeen } from '../checks/model-times.js';
+import type { Check } from '../definitions/check.js';
 import { show } from '../definitions/describe.js';
 import { codeOf, type WireDocument } from '../transport/api.js';
 import { KIND_FACTS } from './file-kinds.js';
 import { judgeClock, judgeClockNotAfter } from './judge-clock.js';
-import type { Answer, ModelDoc, ServiceModel, Tenant, Verify } from './state.js';
+import type { Answer, ModelDoc, ModelJudge, ServiceModel, Tenant } from './state.js';
 import { instantOf } from './timestamps.js';
 
-// The judges of one document's answers (a read, a retry, a document seen in a list): each compares what the
-// target shows with what the model knows through `verify`, which throws at the first difference, and when
-// the answer agrees has the model learn the document's new state.
-
-const lower = (s: string) => s.toLowerCase();
+// The model's side of one document's answers (a read, a retry, a document seen in a list): what the model
+// knows of the document goes, with what the target shows, to the checks' judges, which throw at the first
+// difference; when the answer agrees, the model learns the document's new state.
 
 /** Judges a read of `doc` by `tenant`. */
-export function judgeGet(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answer: Answer, at: number, verify: Verify): void {
+export function judgeGet(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answer: Answer, at: number, judge: ModelJudge): void {
   if (doc.tenant !== tenant) {
-    hidden(doc, answer, verify, 'read');
+    hidden(doc, answer, judge, 'read');
     return;
   }
-  verify(checks.model.documents, answer.status === 200, () => ({
-    received: `${answer.status} ${show(codeOf(answer.body) ?? '')}`,
-    expected: `200: ${doc.alias} belongs to this key`,
-  }));
-  judgeClockNotAfter(m, answer.body as WireDocument, answer, verify, doc.alias);
-  observe(m, doc, answer.body as WireDocument, true, at, verify);
+  judge.check(checks.model.documents, { kind: 'read', alias: doc.alias, status: answer.status, code: codeOf(answer.body) });
+  judgeClockNotAfter(m, answer.body as WireDocument, answer, judge, doc.alias);
+  observe(m, doc, answer.body as WireDocument, true, at, judge);
 }
 
 /** Judges a retry of `doc` by `tenant`: a 202 for a finished run, a 409 while one may be going on. */
-export function judgeRetry(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answer: Answer, at: number, verify: Verify): void {
+export function judgeRetry(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answer: Answer, at: number, judge: ModelJudge): void {
   const C = checks.model;
   if (doc.tenant !== tenant) {
-    hidden(doc, answer, verify, 'retried');
+    hidden(doc, answer, judge, 'retried');
     return;
   }
-  const got = `${answer.status} ${show(codeOf(answer.body) ?? '')}`;
+  const status = answer.status;
+  const code = codeOf(answer.body);
   if (!doc.mayProcess) {
-    const blame = blameFor(doc);
-    verify(blame.check, answer.status === 202, () => ({
-      received: got,
-      expected: `202: ${doc.alias} has finished (${[...doc.outcomes].join(' or ')}), so a retry starts a new run`,
-      ...(blame.note ? { note: blame.note } : {}),
-    }));
+    judge.check(blamed(doc), { kind: 'retry-finished', ...known(doc), status, code });
   } else {
-    verify(C.documents, answer.status === 202 || (answer.status === 409 && codeOf(answer.body) === 'document_busy'), () => ({
-      received: got,
-      expected: `409 document_busy while ${doc.alias}'s run goes on, or 202 if it has just ended`,
-    }));
+    judge.check(C.documents, { kind: 'retry', alias: doc.alias, status, code });
     // Busy: the run was still going when the retry arrived; nothing changed.
     if (answer.status === 409) return;
   }
@@ -61,17 +52,19 @@ export function judgeRetry(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answe
     processed_at: null,
   };
   const have = Object.fromEntries(Object.keys(want).map((k) => [k, (d as unknown as Record<string, unknown>)[k]]));
-  verify(C.documents, JSON.stringify(have) === JSON.stringify(want), () => ({ received: show(have), expected: show(want) }));
-  verify(C.processedAt, instantOf(d.created_at) === doc.createdAt, () => ({
-    received: `created_at ${d.created_at}`,
-    expected: 'created_at as the upload gave it',
-  }));
+  judge.check(C.documents, { kind: 'fields', want, have });
+  const name = { alias: doc.alias, id: doc.id };
+  judge.check(C.processedAt, {
+    kind: 'created-at',
+    on: 'retry',
+    doc: name,
+    createdAt: d.created_at,
+    created: instantOf(d.created_at),
+    uploaded: doc.createdAt,
+  });
   const updated = instantOf(d.updated_at)!;
-  verify(C.updatedAtMoves, updated > doc.seen.updatedAt, () => ({
-    received: `updated_at ${d.updated_at}`,
-    expected: `later than ${doc.alias}'s updated_at before the retry (the retry started a new run)`,
-  }));
-  judgeClock(m, d, 'updated_at', 'during', answer, verify, `${doc.alias}, retried`);
+  judge.check(C.updatedAtMoves, { kind: 'retried', alias: doc.alias, updatedAt: d.updated_at, updated, before: doc.seen.updatedAt });
+  judgeClock(m, d, 'updated_at', 'during', answer, judge, `${doc.alias}, retried`);
   doc.attempts += 1;
   doc.mayProcess = true;
   doc.outcomes = new Set(KIND_FACTS[doc.kind].outcomes);
@@ -81,34 +74,44 @@ export function judgeRetry(m: ServiceModel, tenant: Tenant, doc: ModelDoc, answe
 }
 
 /** Another tenant's document: a 404 not_found, on read and on retry. */
-function hidden(doc: ModelDoc, answer: Answer, verify: Verify, what: string): void {
+function hidden(doc: ModelDoc, answer: Answer, judge: ModelJudge, what: string): void {
   // A 200 with some other document is a wrong answer, not a leak of this one.
-  const other = (answer.body as Partial<WireDocument> | undefined)?.document_id;
-  verify(checks.model.documents, answer.status !== 200 || other === undefined || other === doc.id, () => ({
-    received: `${answer.status}: document ${other} (${show((answer.body as Partial<WireDocument>).filename)})`,
-    expected: `404 not_found: ${doc.alias} (document ${doc.id}) belongs to the other key, and no other document was asked for`,
-  }));
-  verify(checks.tenancy.documentHidden, answer.status === 404 && codeOf(answer.body) === 'not_found', () => ({
+  const shown = answer.body as Partial<WireDocument> | undefined;
+  judge.check(checks.model.documents, {
+    kind: 'other-tenant',
+    doc: { alias: doc.alias, id: doc.id },
+    status: answer.status,
+    shown: { id: shown?.document_id, filename: shown?.filename },
+  });
+  judge.verify(checks.tenancy.documentHidden, answer.status === 404 && codeOf(answer.body) === 'not_found', () => ({
     received: `${answer.status} ${show(codeOf(answer.body) ?? (answer.body as WireDocument | undefined)?.filename ?? '')}`,
     expected: `404 not_found: ${doc.alias} belongs to the other key and cannot be ${what}`,
   }));
 }
 
 /** The check to blame when an answer about `doc` contradicts what the model knows: the list it inferred that from, if any. */
-function blameFor(doc: ModelDoc): { check: Check; note?: string } {
-  return doc.inferredFrom
-    ? {
-        check: checks.model.lists,
-        note: `what the model knew came from an earlier list (${doc.inferredFrom}): that list and this answer cannot both be right`,
-      }
-    : { check: checks.model.documents };
+function blamed(doc: ModelDoc): Check<KnownStateObservation> {
+  return doc.inferredFrom ? checks.model.lists : checks.model.documents;
+}
+
+/** What the model knows of `doc`'s current run, as the checks are shown it. */
+function known(doc: ModelDoc): KnownState {
+  return {
+    doc: { alias: doc.alias, id: doc.id },
+    fileKind: doc.kind,
+    lastSeen: doc.seen.status,
+    mayProcess: doc.mayProcess,
+    outcomes: [...doc.outcomes],
+    ...(doc.inferredFrom ? { inferredFrom: doc.inferredFrom } : {}),
+  };
 }
 
 /** Compares one document as the target shows it with the model, and learns its new state. */
-export function observe(m: ServiceModel, doc: ModelDoc, wire: WireDocument, withContent: boolean, at: number, verify: Verify): void {
+export function observe(m: ServiceModel, doc: ModelDoc, wire: WireDocument, withContent: boolean, at: number, judge: ModelJudge): void {
   const C = checks.model;
   m.seeTimes(wire);
-  const name = `${doc.alias} (document ${doc.id})`;
+  const name = { alias: doc.alias, id: doc.id };
+  const label = `${doc.alias} (document ${doc.id})`;
   const fixed = {
     document_id: doc.id,
     filename: doc.filename,
@@ -123,91 +126,49 @@ export function observe(m: ServiceModel, doc: ModelDoc, wire: WireDocument, with
     size_bytes: wire.size_bytes,
     attempts: wire.attempts,
   };
-  verify(C.documents, JSON.stringify(have) === JSON.stringify(fixed), () => ({
-    received: `${name}: ${show(have)}`,
-    expected: show(fixed),
-  }));
-  verify(C.processedAt, instantOf(wire.created_at) === doc.createdAt, () => ({
-    received: `${name}: created_at ${wire.created_at}`,
-    expected: 'created_at as the upload gave it: it never changes',
-  }));
+  judge.check(C.documents, { kind: 'fields', label, want: fixed, have });
+  judge.check(C.processedAt, {
+    kind: 'created-at',
+    on: 'read',
+    doc: name,
+    createdAt: wire.created_at,
+    created: instantOf(wire.created_at),
+    uploaded: doc.createdAt,
+  });
   const before = doc.seen;
-  const was = doc.mayProcess ? `${before.status}, its run may have ended since` : `${[...doc.outcomes].join(' or ')} (its run has ended)`;
-  const blame = blameFor(doc);
   if (wire.status === 'processing') {
-    verify(blame.check, doc.mayProcess, () => ({
-      received: `${name} is processing`,
-      expected: `${was}: only a retry starts a new run`,
-      ...(blame.note ? { note: blame.note } : {}),
-    }));
+    judge.check(blamed(doc), { kind: 'status-shown', ...known(doc), status: wire.status, blame: true });
   } else {
+    // The outcomes narrowed by a list (some of the kind's, not all) are the list's word, not the model's own.
     const fromList =
       before.status === 'processing' && !KIND_FACTS[doc.kind].outcomes.every((o) => doc.outcomes.has(o)) && doc.outcomes.size > 0;
-    verify(
-      fromList ? blame.check : C.documents,
-      doc.outcomes.has(wire.status) && (before.status === 'processing' || before.status === wire.status),
-      () => ({
-        received: `${name} is ${wire.status}`,
-        expected: `${before.status === 'processing' ? [...doc.outcomes].join(' or ') : before.status} (${doc.kind} file, last seen ${was})`,
-        ...(fromList && blame.note ? { note: blame.note } : {}),
-      }),
-    );
+    judge.check(fromList ? blamed(doc) : C.documents, { kind: 'status-shown', ...known(doc), status: wire.status, blame: fromList });
   }
   const updated = instantOf(wire.updated_at)!;
   const processed = wire.processed_at === null ? null : instantOf(wire.processed_at)!;
-  if (wire.status === 'processing') {
-    verify(C.processedAt, processed === null, () => ({
-      received: `${name} processing: processed_at ${wire.processed_at}`,
-      expected: 'processed_at null while processing: the run has not ended',
-    }));
-    verify(C.updatedAtMoves, updated >= before.updatedAt, () => ({
-      received: `${name}: updated_at ${wire.updated_at}`,
-      expected: 'not before the updated_at seen earlier: it never goes back',
-    }));
-  } else if (before.status === wire.status) {
-    verify(C.processedAt, processed === before.processedAt, () => ({
-      received: `${name}: processed_at ${wire.processed_at}`,
-      expected: `the processed_at seen before: the run ended once, and nothing happened to ${doc.alias} since`,
-    }));
-    verify(C.updatedAtMoves, updated === before.updatedAt, () => ({
-      received: `${name}: updated_at ${wire.updated_at}`,
-      expected: `the updated_at seen before: nothing about ${doc.alias} changed since`,
-    }));
-  } else {
-    verify(C.processedAt, processed !== null && processed >= doc.runStart, () => ({
-      received: `${name} ${wire.status}: processed_at ${wire.processed_at}`,
-      expected: 'when the run ended: not before it started (the updated_at of the upload or retry that started it)',
-    }));
-    verify(C.updatedAtMoves, processed !== null && updated >= processed, () => ({
-      received: `${name} ${wire.status}: updated_at ${wire.updated_at}, processed_at ${wire.processed_at}`,
-      expected: 'updated_at not before processed_at',
-    }));
-    verify(C.updatedAtMoves, updated > before.updatedAt || (updated === before.updatedAt && updated === processed), () => ({
-      received: `${name} ${wire.status}: updated_at ${wire.updated_at}, as while it was processing`,
-      expected: 'a later updated_at: the run ending changed the document',
-    }));
-  }
+  const times: TimesSeen = {
+    kind: 'seen',
+    doc: name,
+    transition: wire.status === 'processing' ? 'processing' : before.status === wire.status ? 'unchanged' : 'ended',
+    status: wire.status,
+    updatedAt: wire.updated_at,
+    updated,
+    processedAt: wire.processed_at,
+    processed,
+    before: { updated: before.updatedAt, processed: before.processedAt },
+    runStart: doc.runStart,
+  };
+  judge.check(C.processedAt, times);
+  judge.check(C.updatedAtMoves, times);
   const content = wire.content;
   if (withContent && wire.status === 'completed' && typeof content === 'string') {
     const words = KIND_FACTS[doc.kind].words(m.word);
-    const text = lower(content);
-    verify(C.documents, words.every((w) => text.includes(lower(w))) && (doc.kind === 'word' || !text.includes(lower(m.word))), () => ({
-      received: `${name} content ${show(content, 200)}`,
-      expected: words.length ? `text containing ${show(words)}` : `text without ${show(m.word)} (not in this file)`,
-    }));
-    if (before.status === 'completed' && before.content !== undefined) {
-      verify(C.documents, content === before.content, () => ({
-        received: `${name} content ${show(content, 200)}`,
-        expected: `the text read before: ${show(before.content, 200)}`,
-      }));
-    }
+    judge.check(C.documents, { kind: 'text', name: label, content, words, word: m.word, lacksWord: doc.kind !== 'word' });
+    if (before.status === 'completed' && before.content !== undefined)
+      judge.check(C.documents, { kind: 'same-text', name: label, content, before: before.content });
   }
-  if (wire.status === 'failed' && before.status === 'failed' && before.errorCode !== undefined) {
-    verify(C.documents, wire.error?.code === before.errorCode, () => ({
-      received: `${name} error ${show(wire.error)}`,
-      expected: `error.code ${show(before.errorCode)} as read before`,
-    }));
-  }
+  if (wire.status === 'failed' && before.status === 'failed' && before.errorCode !== undefined)
+    judge.check(C.documents, { kind: 'same-error', name: label, error: wire.error, before: before.errorCode });
   const keep = before.status === wire.status;
   doc.seen = {
     status: wire.status,

@@ -1,13 +1,22 @@
-import { checks } from '../checks/index.js';
+import { type Check, checks } from '../checks/index.js';
+import type { UploadObservation } from '../checks/model-uploads.js';
 import { show } from '../definitions/describe.js';
 import { codeOf, type WireDocument } from '../transport/api.js';
 import { KIND_FACTS } from './file-kinds.js';
 import { judgeClock } from './judge-clock.js';
-import { type Answer, fingerprint, type PartSpec, type ServiceModel, type Tenant, type UploadExpectation, type Verify } from './state.js';
+import {
+  type Answer,
+  fingerprint,
+  type ModelJudge,
+  type PartSpec,
+  type ServiceModel,
+  type Tenant,
+  type UploadExpectation,
+} from './state.js';
 import { instantOf } from './timestamps.js';
 
-// The judge of an upload's answer: compares it with what the model expects and, when it agrees, has the
-// model learn the new documents and what the Idempotency-Key now remembers.
+// The model's side of an upload's answer: what the model expects of it goes, with the answer, to the checks'
+// judges; when it agrees, the model learns the new documents and what the Idempotency-Key now remembers.
 
 /** Judges an upload's answer against `expected`; learns the new documents. */
 export function judgeUpload(
@@ -18,72 +27,54 @@ export function judgeUpload(
   expected: UploadExpectation,
   answer: Answer,
   at: number,
-  verify: Verify,
+  judge: ModelJudge,
 ): void {
   const C = checks.model;
   const docs = (answer.body as { documents?: WireDocument[] } | undefined)?.documents ?? [];
   const ids = docs.map((d) => d.document_id);
-  const got = `${answer.status}${codeOf(answer.body) ? ` ${codeOf(answer.body)}` : ''}${docs.length ? ` ids ${show(ids)}` : ''}`;
+  const answered = { status: answer.status, code: codeOf(answer.body), ids };
   const replayed = m.replayHeader ? answer.header(m.replayHeader) : null;
   const leak = m.othersReplay(tenant, parts, key);
   if (leak && answer.status === 202 && sameList(ids, leak)) {
-    verify(checks.tenancy.idempotencyKeyScoped, false, () => ({
+    judge.verify(checks.tenancy.idempotencyKeyScoped, false, () => ({
       received: `202 replaying the other tenant's documents ${show(ids)}`,
       expected: `new documents: Idempotency-Key ${show(key)} was used by the other API key, not by this one`,
     }));
   }
   if (expected.kind === 'replay') {
-    verify(C.idempotencyLifecycle, answer.status === 202 && sameList(ids, expected.ids), () => ({
-      received: got,
-      expected: `202 replaying the first upload under Idempotency-Key ${show(key)}: ids ${show(expected.ids)}, nothing created`,
-    }));
-    if (m.replayHeader) {
-      verify(C.idempotencyLifecycle, replayed === 'true', () => ({
-        received: `${m.replayHeader}: ${show(replayed)}`,
-        expected: `${m.replayHeader}: true on a replay`,
-      }));
-    }
-    verify(
-      C.idempotencyLifecycle,
-      docs.every((d, i) => d.filename === parts[i]?.filename),
-      () => ({
-        received: `filenames ${show(docs.map((d) => d.filename))}`,
-        expected: `the replayed upload's filenames ${show(parts.map((p) => p.filename))}`,
-      }),
-    );
+    judge.check(C.idempotencyLifecycle, { kind: 'replay', answer: answered, key: expected.key, ids: expected.ids });
+    if (m.replayHeader) judge.check(C.idempotencyLifecycle, { kind: 'replay-header', header: m.replayHeader, value: replayed });
+    judge.check(C.idempotencyLifecycle, {
+      kind: 'replay-names',
+      filenames: docs.map((d) => d.filename),
+      expected: parts.map((p) => p.filename),
+    });
     return;
   }
   if (expected.kind === 'refused') {
-    const allowed = expected.answers.some((a) => a.status === answer.status && a.code === codeOf(answer.body));
-    verify(expected.keyed ? C.idempotencyLifecycle : C.documents, allowed, () => ({
-      received: got,
-      expected: `${expected.answers.map((a) => `${a.status} ${a.code}`).join(' or ')}, and nothing created${
-        expected.keyed
-          ? ` (Idempotency-Key ${show(key)} ${m.remembered.has(`${tenant}\n${key}`) ? 'was used for other files' : 'was only used by uploads that failed'})`
-          : ''
-      }`,
-    }));
-    if (key !== null && !m.remembered.has(`${tenant}\n${key}`)) m.failedKeys.add(`${tenant}\n${key}`);
+    const remembered = m.remembered.has(`${tenant}\n${key}`);
+    const refusedBy: Check<UploadObservation> = expected.keyed ? C.idempotencyLifecycle : C.documents;
+    judge.check(refusedBy, {
+      kind: 'refused',
+      answer: answered,
+      allowed: expected.answers,
+      key,
+      keyed: expected.keyed,
+      remembered,
+    });
+    if (key !== null && !remembered) m.failedKeys.add(`${tenant}\n${key}`);
     return;
   }
   // A new upload under a key is part of that key's lifecycle; one without a key is just new documents.
-  const idempotency = key !== null ? C.idempotencyLifecycle : C.documents;
-  const fresh = `202 with ${parts.length} new document(s)${
-    expected.keyed ? ` (Idempotency-Key ${show(key)} was only used by uploads that failed, which are not remembered)` : ''
-  }`;
-  verify(idempotency, answer.status === 202, () => ({ received: got, expected: fresh }));
-  if (m.replayHeader) {
-    verify(idempotency, replayed === null, () => ({
-      received: `${m.replayHeader}: ${show(replayed)}`,
-      expected: `no ${m.replayHeader} header: this upload is not a replay`,
-    }));
-  }
-  verify(C.documents, docs.length === parts.length, () => ({ received: got, expected: `${fresh}, one per part` }));
+  const idempotency: Check<UploadObservation> = key !== null ? C.idempotencyLifecycle : C.documents;
+  const fresh = { answer: answered, parts: parts.length, key, keyed: expected.keyed };
+  judge.check(idempotency, { kind: 'created', ...fresh });
+  if (m.replayHeader) judge.check(idempotency, { kind: 'not-replayed', header: m.replayHeader, value: replayed });
+  judge.check(C.documents, { kind: 'one-per-part', ...fresh });
   const seen = new Map<number, string>();
   ids.forEach((id, i) => {
     const name = parts[i]?.filename ?? '';
-    const finding = checks.races.distinctIds.judge!({ kind: 'new-id', id, name, earlier: seen.get(id) ?? m.allIds.get(id) });
-    verify(checks.races.distinctIds, finding === undefined, () => finding!);
+    judge.check(checks.races.distinctIds, { kind: 'new-id', id, name, earlier: seen.get(id) ?? m.allIds.get(id) });
     seen.set(id, `${show(name)} (this upload)`);
   });
   docs.forEach((d, i) => {
@@ -100,18 +91,17 @@ export function judgeUpload(
       processed_at: null,
     };
     const have = Object.fromEntries(Object.keys(want).map((k) => [k, (d as unknown as Record<string, unknown>)[k]]));
-    verify(C.documents, JSON.stringify(have) === JSON.stringify(want), () => ({
-      received: `part ${i + 1}: ${show(have)}`,
-      expected: `part ${i + 1}: ${show(want)}`,
-    }));
-    const created = instantOf(d.created_at)!;
-    const updated = instantOf(d.updated_at)!;
-    verify(C.updatedAtMoves, updated >= created, () => ({
-      received: `part ${i + 1}: created_at ${d.created_at}, updated_at ${d.updated_at}`,
-      expected: 'updated_at not before created_at',
-    }));
-    judgeClock(m, d, 'created_at', 'during', answer, verify, `part ${i + 1}, uploaded`);
-    judgeClock(m, d, 'updated_at', 'during', answer, verify, `part ${i + 1}, uploaded`);
+    judge.check(C.documents, { kind: 'fields', label: `part ${i + 1}`, labelExpected: true, want, have });
+    judge.check(C.updatedAtMoves, {
+      kind: 'uploaded',
+      part: i + 1,
+      createdAt: d.created_at,
+      created: instantOf(d.created_at)!,
+      updatedAt: d.updated_at,
+      updated: instantOf(d.updated_at)!,
+    });
+    judgeClock(m, d, 'created_at', 'during', answer, judge, `part ${i + 1}, uploaded`);
+    judgeClock(m, d, 'updated_at', 'during', answer, judge, `part ${i + 1}, uploaded`);
   });
   docs.forEach((d, i) => {
     const part = parts[i]!;

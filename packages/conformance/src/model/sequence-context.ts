@@ -3,7 +3,7 @@ import { ConformanceFailure } from '../definitions/verdict.js';
 import type { Judge } from '../judging/judge.js';
 import type { Http, SendOptions } from '../transport/http.js';
 import type { FileKind, SequenceFiles } from './file-kinds.js';
-import type { Answer, PartSpec, Tenant, Verify } from './state.js';
+import type { Answer, ModelJudge, PartSpec, Tenant } from './state.js';
 
 /** One request of a step, as sent, for the reproducer script. */
 export interface LoggedCall {
@@ -90,16 +90,29 @@ export class SequenceContext {
     }
   }
 
-  /** A verify that fails with `exchange` as the request that showed the difference, and marks `step` failed. */
-  verify(step: Step, exchange: Exchange): Verify {
-    return (check, holds, details) =>
-      this.env.judge.verify(check, holds, () => {
-        const d = details();
-        step.failed = true;
-        step.target = d.received;
-        step.model = d.expected;
-        return { received: d.received, expected: d.expected, exchange, ...(d.note ? { note: d.note } : {}) };
-      });
+  /** The model's judge for the answer `exchange` got: a failure shows that request and marks `step` failed. */
+  judge(step: Step, exchange: Exchange): ModelJudge {
+    const marked = (received: string, expected: string) => {
+      step.failed = true;
+      step.target = received;
+      step.model = expected;
+    };
+    return {
+      check: (check, observation) => {
+        try {
+          this.env.judge.check(check, observation, exchange);
+        } catch (error) {
+          if (error instanceof ConformanceFailure) marked(error.record.received, error.record.expected);
+          throw error;
+        }
+      },
+      verify: (check, holds, details) =>
+        this.env.judge.verify(check, holds, () => {
+          const d = details();
+          marked(d.received, d.expected);
+          return { received: d.received, expected: d.expected, exchange, ...(d.note ? { note: d.note } : {}) };
+        }),
+    };
   }
 }
 

@@ -4,7 +4,7 @@ import type { WireDocument } from '../transport/api.js';
 import { judgeGet, judgeRetry } from './judge-document.js';
 import { judgeList } from './judge-list.js';
 import { judgeUpload } from './judge-upload.js';
-import { type Answer, type PartSpec, ServiceModel, type Verify } from './state.js';
+import { type Answer, type ModelJudge, type PartSpec, ServiceModel } from './state.js';
 
 // The model's verdicts on hand-made answers: each answer a conforming server may give passes, each that
 // breaks a sentence of the contract fails the check that names it.
@@ -19,8 +19,13 @@ class Verdict extends Error {
     super(check);
   }
 }
-const verify: Verify = (check: AnyCheck, holds) => {
-  if (!holds) throw new Verdict(check.id);
+const verify: ModelJudge = {
+  check: (check, observation) => {
+    if (check.judge!(observation)) throw new Verdict(check.id);
+  },
+  verify: (check: AnyCheck, holds) => {
+    if (!holds) throw new Verdict(check.id);
+  },
 };
 /** The check `act` fails, or 'pass'. */
 function verdictOf(act: () => void): string {

@@ -1,10 +1,10 @@
 import { foldForSearch } from '@docproc-kit/contract/search-folding.js';
-import type { Check, Finding } from '../definitions/check.js';
+import type { Membership } from '../checks/list-window.js';
+import type { AnyCheck, Check, Finding } from '../definitions/check.js';
 import { RUN_DEFAULTS } from '../definitions/config.js';
 import { show } from '../definitions/describe.js';
 import type { WireDocument } from '../transport/api.js';
 import { type FileKind, KIND_FACTS } from './file-kinds.js';
-import type { Membership } from './list-window.js';
 import { TimestampGrain } from './timestamps.js';
 
 /** The run's key (`primary`) or the second tenant's (`secondary`). */
@@ -13,8 +13,16 @@ export type Tenant = 'primary' | 'secondary';
 export type Status = 'processing' | 'completed' | 'failed';
 type Terminal = Exclude<Status, 'processing'>;
 
-/** Records a comparison: a pass of `check` when `holds`, else throws its failure (built from `details`). */
-export type Verify = (check: Check, holds: boolean, details: () => Finding) => void;
+/**
+ * How the model's judges hand over a comparison, both throwing at the first difference (which ends the
+ * sequence): `check` gives what the model expects and what the target showed to the check's own judge;
+ * `verify` records a comparison judged where it is made (the tenancy and race checks the model also holds
+ * the target to, whose judges take another scenario's observation).
+ */
+export interface ModelJudge {
+  check<I>(check: Check<I>, observation: I): void;
+  verify(check: AnyCheck, holds: boolean, details: () => Finding): void;
+}
 
 /** One file of an upload as the model sends it. */
 export interface PartSpec {
@@ -87,9 +95,9 @@ export interface ListQuery {
 
 /**
  * The executable model of the contract for one sequence: the documents each tenant has, what each may be
- * now, and what the Idempotency-Keys remember. The judges (judge-upload.ts, judge-document.ts,
- * judge-list.ts) compare each answer with it through `verify`, which throws at the first difference, and
- * when the answer agrees have it learn from the answer.
+ * now, and what the Idempotency-Keys remember. The model's judges (judge-upload.ts, judge-document.ts,
+ * judge-list.ts) hand each answer, with what the model expects of it, to the checks' judges, which throw
+ * at the first difference, and when the answer agrees have the model learn from it.
  */
 export class ServiceModel {
   readonly docs: ModelDoc[] = [];
