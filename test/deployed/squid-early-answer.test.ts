@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const KEY = 'squid-early-answer-key';
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const TRIES = 10;
-// 5 MB/s, an office uplink. At loopback speed curl outruns Squid 5.7 itself, whose client side
-// then reads into its full request buffer and takes the 0 for the client's close: it resets such
-// uploads whatever the server does (docs/operating.md, "Early answers arrive"): Squid's to fix, not the server's.
+// 5 MB/s, an office uplink. At loopback speed Squid 5.7 loses uploads to any origin that reads more
+// slowly than curl sends, even ones it accepts (Squid bug 5405, fixed upstream, not in Debian 12;
+// bench/squid-uploads.ts shows it side by side, docs/operating.md "Early answers arrive"): Squid's to fix.
 const RATE = process.env.SQUID_UPLOAD_RATE ?? '5M';
 const run = promisify(execFile);
 let server: RunningReferenceServer;
