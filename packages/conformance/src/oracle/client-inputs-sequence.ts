@@ -3,6 +3,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { refused } from '../inputs/pairwise.js';
 import { partitionCatalog } from '../inputs/partition-catalog.js';
 import { SEARCH_FOUND_WORDS } from '../inputs/prose-partitions.js';
+import { spellingNumber } from './inputs.js';
 import { type FileSpec, type Op, plainFile } from './ops.js';
 
 // The oracle's fixed sequence of what real clients send, each block an input class of the partition
@@ -27,7 +28,7 @@ const byToken: Op = {
   extra: 'none',
   requestId: null,
 };
-const get = (doc: number): Op => ({ kind: 'get', tenant: 0, auth: 'own', doc: { doc, spelling: 0 }, requestId: null });
+const get = (doc: number, spelling = 0): Op => ({ kind: 'get', tenant: 0, auth: 'own', doc: { doc, spelling }, requestId: null });
 const listByName = (doc: number): Op => ({
   kind: 'list',
   tenant: 0,
@@ -118,6 +119,9 @@ export function clientInputsSequence(contract: Contract): Op[] {
     { kind: 'wait' },
     get(8),
     search(8, 'content', 255),
+    // D1 to D9 read by their ids with a leading zero and with a `+`, which the contract lets a service read as
+    // the number or refuse: of nine ids at least one reads as another number in octal (`010`) or as none (`09`).
+    ...[0, 1, 2, 3, 4, 5, 6, 7, 8].flatMap((doc) => [get(doc, spellingNumber('a leading zero')), get(doc, spellingNumber('a plus sign'))]),
     ...everyParameterRefused(contract),
   ];
 }

@@ -124,6 +124,13 @@ export function ordinaryValue(parameter: ListParameter, n: number, token: string
   return n % 3 === 0 ? `${token}-none` : token;
 }
 
+/** The spelling `n` of {@link spelledId} that writes an id as `what` says (`'a leading zero'`, `'a plus sign'`). */
+export function spellingNumber(what: string): number {
+  const at = lenientSpellings(10n).findIndex((s) => s.what === what);
+  if (at === -1) throw new Error(`no integer spelling is ${what}`);
+  return 4 + at;
+}
+
 /** A document id written as the `n`th spelling: plain mostly, else each lenient one; `sameAs` when the contract lets it be read either way. */
 export function spelledId(id: number, n: number): { value: string; sameAs?: string } {
   if (n < 4) return { value: String(id) };
