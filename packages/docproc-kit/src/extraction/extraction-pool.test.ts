@@ -100,9 +100,12 @@ describe('extraction processes', () => {
     const pool = createExtractionPool(LIMITS);
     try {
       const scan = await temp('slow-scan.pdf', await shapePagesPdf(40, 612, 792));
+      // The process this extraction starts, not one another test file's pool is still ending.
+      const before = new Set(extractionProcesses());
       const reading = pool.extract({ path: scan }, 'application/pdf');
-      expect(await until(() => extractionProcesses().length === 1, 10_000)).toBe(true);
-      process.kill(extractionProcesses()[0]!, 'SIGKILL');
+      let started: number | undefined;
+      expect(await until(() => (started = extractionProcesses().find((pid) => !before.has(pid))) !== undefined, 10_000)).toBe(true);
+      process.kill(started!, 'SIGKILL');
       expect(await reading).toEqual({
         ok: false,
         error: { code: 'processing_error', message: 'The extraction process stopped unexpectedly; a retry may succeed.' },
