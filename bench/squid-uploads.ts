@@ -6,13 +6,13 @@
 // Squid 5.7 (Debian 12) loses uploads to any origin that reads more slowly than the client sends (Squid
 // bug 5405, fixed upstream by squid-cache/squid#1887): this shows the reset is Squid's, not the server's.
 import { execFile } from 'node:child_process';
-import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { writeOverLimitPair } from '@docproc-kit/test-support/large-upload.js';
 import { startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { startSquid } from '@docproc-kit/test-support/squid.js';
 
@@ -23,12 +23,7 @@ const KEY = 'squid-bench-key';
 const run = promisify(execFile);
 
 const dir = await mkdtemp(join(tmpdir(), 'docproc-squid-bench-'));
-const pdf = await readFile(fixturePath('text.pdf'));
-await writeFile(join(dir, 'small.pdf'), pdf);
-const big = await open(join(dir, 'big.pdf'), 'w');
-await big.write(pdf);
-await big.truncate(MAX_FILE_BYTES + 1);
-await big.close();
+const { small, big } = await writeOverLimitPair(dir, MAX_FILE_BYTES);
 
 const slowOrigin = createServer((req, res) => {
   let bytes = 0;
@@ -47,7 +42,7 @@ const [server, squid] = await Promise.all([startReferenceServer({ apiKeys: [KEY]
 async function upload(url: string, rate: string | undefined): Promise<string> {
   const curl = [
     ...['-sS', '--max-time', '120', '-x', squid.url, '-H', `X-API-Key: ${KEY}`, ...(rate ? ['--limit-rate', rate] : [])],
-    ...['-F', `files[]=@${join(dir, 'small.pdf')}`, '-F', `files[]=@${join(dir, 'big.pdf')}`, '-o', '/dev/null', '-w', '%{http_code}', url],
+    ...['-F', `files[]=@${small}`, '-F', `files[]=@${big}`, '-o', '/dev/null', '-w', '%{http_code}', url],
   ];
   try {
     return (await run('curl', curl)).stdout;

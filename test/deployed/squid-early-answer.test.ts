@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { fixturePath } from '@docproc-kit/contract/fixtures.js';
+import { writeOverLimitPair } from '@docproc-kit/test-support/large-upload.js';
 import { type RunningReferenceServer, startReferenceServer, uploadTempFiles } from '@docproc-kit/test-support/reference-server.js';
 import { type SquidProxy, startSquid } from '@docproc-kit/test-support/squid.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,16 +22,11 @@ const run = promisify(execFile);
 let server: RunningReferenceServer;
 let squid: SquidProxy;
 let dir: string;
+let files: { small: string; big: string };
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'docproc-squid-upload-'));
-  const pdf = await readFile(fixturePath('text.pdf'));
-  await writeFile(join(dir, 'small.pdf'), pdf);
-  // A real PDF's bytes first (so it is sniffed as one), then zeros to a byte past the limit.
-  const big = await open(join(dir, 'big.pdf'), 'w');
-  await big.write(pdf);
-  await big.truncate(MAX_FILE_BYTES + 1);
-  await big.close();
+  files = await writeOverLimitPair(dir, MAX_FILE_BYTES);
   [server, squid] = await Promise.all([startReferenceServer({ apiKeys: [KEY], maxFileBytes: MAX_FILE_BYTES }), startSquid()]);
 }, 60_000);
 
@@ -45,7 +40,7 @@ afterAll(async () => {
 async function uploadThroughSquid(): Promise<{ code: number; status: string; body: string; stderr: string }> {
   const args = [
     ...['-sS', '--max-time', '60', '--limit-rate', RATE, '-x', squid.url, '-H', `X-API-Key: ${KEY}`],
-    ...['-F', `files[]=@${join(dir, 'small.pdf')}`, '-F', `files[]=@${join(dir, 'big.pdf')}`],
+    ...['-F', `files[]=@${files.small}`, '-F', `files[]=@${files.big}`],
     ...['-w', '\n%{http_code}', `${server.baseUrl}/api/v1/documents/upload_files`],
   ];
   try {

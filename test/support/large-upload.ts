@@ -1,4 +1,7 @@
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { join } from 'node:path';
+import { fixturePath } from '@docproc-kit/contract/fixtures.js';
 
 /** What a large upload got: the answer, read whole, or the connection's error. */
 export type LargeUploadResult =
@@ -54,4 +57,22 @@ export function sendLargeUpload(baseUrl: string, { fileBytes, apiKey }: LargeUpl
     };
     pump();
   });
+}
+
+/**
+ * Writes what users send as an over-limit upload (`curl -F files[]=@small.pdf -F files[]=@big.pdf`) into `dir`:
+ * a small real PDF, and a PDF a byte past `maxFileBytes` (a real PDF's bytes first, so it is sniffed as one,
+ * then zeros). Returns their paths.
+ * @example const { small, big } = await writeOverLimitPair(dir, 25 * 1024 * 1024);
+ */
+export async function writeOverLimitPair(dir: string, maxFileBytes: number): Promise<{ small: string; big: string }> {
+  const pdf = await readFile(fixturePath('text.pdf'));
+  const small = join(dir, 'small.pdf');
+  const big = join(dir, 'big.pdf');
+  await writeFile(small, pdf);
+  const file = await open(big, 'w');
+  await file.write(pdf);
+  await file.truncate(maxFileBytes + 1);
+  await file.close();
+  return { small, big };
 }

@@ -12,12 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // "wait `Retry-After` seconds, then retry. Nothing was changed.": a target that answers nothing else ends the
 // run as unavailable (exit 2, never 1). That a correct service answering some of its requests so passes the
 // full profile is a proof of the slow tier (proofs/transient-answers.test.ts).
-const KEYS = ['transient-key', 'transient-second-key'];
-const MAX_FILE_BYTES = 65_536;
+const KEY = 'transient-key';
 let server: RunningReferenceServer;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ apiKeys: KEYS, maxFiles: 20, maxFileBytes: MAX_FILE_BYTES, processingDelayMs: 200 });
+  server = await startReferenceServer({ apiKeys: [KEY] });
 });
 afterAll(() => server?.close());
 
@@ -84,7 +83,7 @@ describe('a target that answers only 429/503 with Retry-After', () => {
     try {
       const started = Date.now();
       const pageDir = mkdtempSync(join(tmpdir(), 'conformance-unavailable-page-'));
-      const run = await runSuite(['--base-url', proxy.baseUrl, '--api-key', KEYS[0]!, '--profile', 'contract', '--max-wait-s', '2'], {
+      const run = await runSuite(['--base-url', proxy.baseUrl, '--api-key', KEY, '--profile', 'contract', '--max-wait-s', '2'], {
         timeoutMs: 120_000,
         env: { DOCPROC_HTML: join(pageDir, 'conformance.html') },
       });
