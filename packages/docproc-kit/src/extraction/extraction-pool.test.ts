@@ -103,9 +103,9 @@ describe('extraction processes', () => {
       // The process this extraction starts, not one another test file's pool is still ending.
       const before = new Set(extractionProcesses());
       const reading = pool.extract({ path: scan }, 'application/pdf');
-      let started: number | undefined;
-      expect(await until(() => (started = extractionProcesses().find((pid) => !before.has(pid))) !== undefined, 10_000)).toBe(true);
-      process.kill(started!, 'SIGKILL');
+      const startedByIt = () => extractionProcesses().find((pid) => !before.has(pid));
+      expect(await until(() => startedByIt() !== undefined, 10_000)).toBe(true);
+      process.kill(startedByIt()!, 'SIGKILL');
       expect(await reading).toEqual({
         ok: false,
         error: { code: 'processing_error', message: 'The extraction process stopped unexpectedly; a retry may succeed.' },
