@@ -1,6 +1,6 @@
 // One-off: judges a service with each realistic defect of its set (two at a time) and prints, per defect, the
 // checks that caught it or MISSED. `node --conditions=docproc-source --import tsx
-// packages/conformance/proofs/measure-realistic-defects.ts [--set core|clean-room] [--out results.json]
+// packages/conformance/proofs/measure-realistic-defects.ts [--set core|clean-room|clean-room-2] [--out results.json]
 // [--thorough] [--seed n] [id ...]`; `baseline` as an id judges the service without a defect.
 import { writeFileSync } from 'node:fs';
 import { DEFECT_SETS, judgeDefect, type RealisticDefect } from './realistic-defects.js';

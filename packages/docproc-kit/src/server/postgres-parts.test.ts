@@ -21,7 +21,8 @@ async function replicas(count: number): Promise<RunningReferenceServer[]> {
   const databaseUrl = await cluster.createDatabase();
   const started: RunningReferenceServer[] = [];
   for (let i = 0; i < count; i++) {
-    const server = await startReferenceInProcess({ databaseUrl, processingDelayMs: 50 });
+    // Stranded documents looked for every 200 ms, not every 10 s: the test waits for one sweep.
+    const server = await startReferenceInProcess({ databaseUrl, processingDelayMs: 50, strandedSweepMs: 200 });
     servers.push(server);
     started.push(server);
   }

@@ -57,6 +57,8 @@ export interface ReferenceServiceOptions {
   databaseUrl?: string;
   /** With `databaseUrl`: how long a started run belongs to its replica before another takes it over (default: the run budget + 30 s). */
   runLeaseMs?: number;
+  /** With `databaseUrl`: how often this replica looks for documents a dead replica stored and never queued (default 10 s). */
+  strandedSweepMs?: number;
   /** Accepted keys; empty or absent means the dev key `docproc-dev-key`. */
   apiKeys?: string[];
   /** Minimum time a run stays processing (default 1500 ms). */
@@ -204,7 +206,7 @@ function metricSources(db: Database | undefined, store: DocumentStore, localQueu
 
 // How long past its run budget a started run still belongs to its replica (with a database).
 const RUN_LEASE_GRACE_MS = 30_000;
-// How often a replica looks for documents left with no queued run (with a database).
+// How often a replica looks for documents left with no queued run (with a database), unless told.
 const STRANDED_SWEEP_MS = 10_000;
 
 /**
@@ -303,7 +305,7 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   // With a shared queue, a replica that died between storing an upload and queueing its runs leaves
   // documents with no run: every replica looks for such documents now and then and queues them (a run
   // queued already keeps its place, so this queues each stranded run once).
-  if (parts.queue) sweeper = setInterval(() => void processor.recover().catch(() => {}), STRANDED_SWEEP_MS).unref();
+  if (parts.queue) sweeper = setInterval(() => void processor.recover().catch(() => {}), options.strandedSweepMs ?? STRANDED_SWEEP_MS).unref();
   let seeded = 0;
   if (options.seedFile) {
     try {
