@@ -14,17 +14,9 @@ import { FILES_FIELD, refuse, type UploadRefusal } from '@docproc-kit/reference/
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { DEFAULT_MIN_UPLOAD_RATE, watchUploadRate } from './min-rate.js';
+import { createReadAheadBudget, type ReadAheadBudget } from './read-ahead.js';
 import { createSniffingStorage, RefusedPart, type SniffedFile } from './sniffing-storage.js';
 import { stagedTempFile } from './staged-temp-file.js';
-
-/**
- * How far the socket is read ahead of the parser and the disk (16 MiB per upload, only while they lag).
- * Squid 5 (Debian's) aborts an upload whose server stops reading long enough to fill its 64 KiB
- * buffer: it reads the client with no room left, takes the 0 it gets for the client's close, and the
- * client sees a reset instead of the answer (TCP_MISS_ABORTED). Reading on while a file is hashed and
- * written keeps a proxy on loopback, faster than the disk, from ever filling it (docs/proxy.md).
- */
-export const READ_AHEAD_BYTES = 16 * 1024 * 1024;
 
 // Why multer refused the body; undefined when the trouble is ours (the file system: a 500).
 function translate(err: unknown, limits: UploadLimits): UploadRefusal | undefined {
@@ -53,10 +45,15 @@ export type UploadReceiver = (req: IncomingMessage, res: ServerResponse, options
 /**
  * Reads an upload's multipart body with multer, every limit explicit, into its files (temp files in
  * `tmpDir`, or only fingerprints when the bytes are not kept) or its refusal. All or nothing: on any
- * refused part every temp file is removed before the refusal is returned.
+ * refused part every temp file is removed before the refusal is returned. Each upload reads its socket
+ * ahead of the parser by a share of `readAhead`, which all of the receiver's uploads share.
  * @example const received = await createUploadReceiver('/data/tmp', limits)(req, res, { keep: true });
  */
-export function createUploadReceiver(tmpDir: string, limits: UploadLimits): UploadReceiver {
+export function createUploadReceiver(
+  tmpDir: string,
+  limits: UploadLimits,
+  readAhead: ReadAheadBudget = createReadAheadBudget(),
+): UploadReceiver {
   const fieldNames = new WeakMap<object, string[]>();
   // How to stop feeding a body to multer once it stopped parsing it (see below).
   const stopParsing = new WeakMap<object, () => void>();
@@ -106,7 +103,9 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
       // refused at its first bytes) multer waits for the end of its input before it reports, and this
       // one ends as soon as multer stops parsing, so the refusal is answered at once; the rest of the
       // client's body is read and dropped by the lingering close (lingering-close.ts), within its limits.
-      const body = Object.assign(new PassThrough({ highWaterMark: READ_AHEAD_BYTES }), { headers: req.headers });
+      // Its share bounds what the body holds on both of its sides, the writable and the readable.
+      const share = readAhead.take();
+      const body = Object.assign(new PassThrough({ highWaterMark: Math.ceil(share.bytes / 2) }), { headers: req.headers });
       // What multer and the storage engine see as the request (they read its headers and key their state by it).
       const asRequest = body as unknown as Request;
       const failed = (error: Error) => body.destroy(error);
@@ -122,6 +121,7 @@ export function createUploadReceiver(tmpDir: string, limits: UploadLimits): Uplo
         body.end();
       });
       parse(asRequest, res as Response, (err?: unknown) => {
+        share.release();
         stopWatching();
         req.off('error', failed).off('close', closed);
         const parsed = asRequest.files;

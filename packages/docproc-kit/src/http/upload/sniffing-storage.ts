@@ -115,7 +115,7 @@ export function createSniffingStorage(dir: string): SniffingStorage {
           },
         });
         try {
-          // 1 MiB a write: the disk holds the socket back less often (see READ_AHEAD_BYTES in multipart-receiver.ts).
+          // 1 MiB a write: the disk holds the socket back less often (see READ_AHEAD_BYTES in read-ahead.ts).
           await pipeline(rest, tap, keep ? createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 }) : discarding());
         } catch (error) {
           if (keep) await rm(path, { force: true });
