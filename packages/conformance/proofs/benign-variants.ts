@@ -216,6 +216,12 @@ export function refuseLenientMultipart(): Mutation {
 export const benignVariants: BenignVariant[] = [
   { name: 'wire-variations', difference: 'every wire-level variation the contract allows, at once', mutation: wireVariations },
   { name: 'slow-processing', difference: 'processing takes 10x longer (2 s a run)', server: { processingDelayMs: 2000 } },
+  {
+    name: 'fast-processing',
+    difference:
+      'a run takes only as long as the extraction (no minimum delay: milliseconds), so one can end between two retries released together',
+    server: { processingDelayMs: 0 },
+  },
   ...[1, 3, 7].map((n) => ({
     name: `max-files-${n}`,
     difference: `the deployment takes at most ${n} file(s) per upload`,

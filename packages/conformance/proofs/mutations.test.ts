@@ -17,7 +17,7 @@ const NOT_MUTATED = ['get.returns-document', 'get.unknown-id', 'retry.accepted',
 // Two long-lived runner processes (tsx and the suite load once each), each running one mutant at a time.
 const pool = createRunnerPool(2);
 // Long enough that a stalled event loop on a busy CI machine cannot let a whole processing run finish
-// between two simultaneous retries (which the 409 check would rightly call a defect).
+// between two simultaneous retries (the races of retries would then be run again: retry-races.suite.ts).
 const PROCESSING_DELAY_MS = 200;
 const SERVER_LIMITS = { maxFiles: 20, maxFileBytes: 65_536 };
 let server: RunningReferenceServer;

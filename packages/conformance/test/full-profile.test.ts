@@ -10,7 +10,7 @@ import { renderHtmlReport } from '../src/report/html-report.js';
 const KEYS = ['full-profile-key', 'full-profile-second-key'];
 const MAX_FILE_BYTES = 65_536;
 // Long enough that a stalled event loop on a busy CI machine cannot let a whole processing run finish
-// between two simultaneous retries (which the 409 check would rightly call a defect).
+// between two simultaneous retries (the races of retries would then be run again: retry-races.suite.ts).
 const PROCESSING_DELAY_MS = 200;
 let server: RunningReferenceServer;
 let run: SuiteRun;

@@ -3,6 +3,7 @@ import { show } from '../definitions/describe.js';
 import type { LegibleScan } from '../inputs/sample-files.js';
 import type { WireDocument, WireFullDocument } from '../transport/api.js';
 import { type AnswerObservation, judgeAnswer } from './answer-judge.js';
+import { judgeRetryRaces, type RaceAnswer } from './races.js';
 
 /** Fields an upload fixes for good; processing may change only status, content, error and the timestamps. */
 export const FIXED_FIELDS = ['document_id', 'filename', 'content_type', 'size_bytes', 'created_at', 'attempts'] as const;
@@ -119,7 +120,7 @@ export const retryChecks = {
           );
     },
   }),
-  conflictWhileProcessing: defineCheck<{ answers: Array<{ status: number; code: unknown }> }>({
+  conflictWhileProcessing: defineCheck<{ tries: RaceAnswer[][] }>({
     id: 'retry.conflict-while-processing',
     profile: 'full',
     area: 'retry',
@@ -127,18 +128,9 @@ export const retryChecks = {
       'A retry while a run is in progress is a 409 document_busy: of simultaneous retries of a fresh upload at most one is accepted.',
     rules: ['retry.busy-409', 'retry.busy-document-busy'],
     // A fresh upload is processing, so every retry should be a 409; if the run already ended, the first
-    // retry to arrive starts a new one and the others must still be 409. Two 202s mean one was accepted
-    // while a run was in progress, however fast the server is.
-    judge: ({ answers }) => {
-      const accepted = answers.filter((a) => a.status === 202).length;
-      const busy = answers.filter((a) => a.status === 409 && a.code === 'document_busy').length;
-      return accepted <= 1 && busy === answers.length - accepted
-        ? undefined
-        : fail(
-            answers.map((a) => `${a.status} ${typeof a.code === 'string' ? a.code : ''}`).join(', '),
-            'at most one 202, every other one 409 document_busy',
-          );
-    },
+    // retry to arrive starts a new one and the others must still be 409. More than one 202 in every race
+    // means retries were accepted while a run was in progress (see retryRaceOutcome).
+    judge: ({ tries }) => judgeRetryRaces(tries, [], 'at most one 202, every other one 409 document_busy'),
   }),
   unknownId: defineCheck<AnswerObservation>({
     id: 'retry.unknown-id',

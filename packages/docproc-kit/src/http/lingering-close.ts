@@ -1,5 +1,5 @@
 import { type IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 
 /**
  * How long, and how much, a connection keeps being read after an answer sent before its request's body
@@ -30,9 +30,11 @@ function hasUnreadBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Reads and drops what the client still sends, after the answer was flushed and the write side shut
- * (the client sees the answer, then the end of the connection), until the body ends, the client
- * closes, or a limit is reached; then closes. Chunks are dropped as they arrive: nothing is kept.
+ * Reads and drops what the client still sends, after the answer was flushed, until the body ends, the
+ * client closes, or a limit is reached; then closes. Chunks are dropped as they arrive: nothing is kept.
+ * The write side stays open until then: a TCP proxy (nginx's stream module, without
+ * `proxy_half_close`) ends the client's connection as soon as the server shuts its side, under the rest
+ * of the body, and the client, reset, loses the answer it was sent (test/deployed/early-answer-stream.test.ts).
  */
 function linger(req: IncomingMessage, socket: Socket, limits: LingeringLimits, onEnd?: OnLingerEnd): void {
   let dropped = 0;
@@ -42,13 +44,13 @@ function linger(req: IncomingMessage, socket: Socket, limits: LingeringLimits, o
     ended = true;
     clearTimeout(total);
     clearTimeout(idle);
-    socket.destroy();
+    // Shut, then closed once what is written has left (net.Socket's own destroySoon; this socket's is linger).
+    (Socket.prototype as Socket & { destroySoon(): void }).destroySoon.call(socket);
     onEnd?.(end, dropped);
   };
   const total = setTimeout(() => close('time'), limits.timeMs).unref();
   const idle = setTimeout(() => close('timeout'), limits.timeoutMs).unref();
   socket.once('close', () => close('client-closed'));
-  socket.end();
   // The body arrived whole while the answer was being written: nothing is left to read.
   if (req.complete) {
     close('body-ended');
