@@ -113,6 +113,8 @@ export const idempotencyChecks = {
     code: unknown;
     replayed: string | null;
     keyless: number[];
+    /** The other upload whose documents these must not be (the keyless one unless told). */
+    other?: string;
     sent: string[];
     documents: WireDocument[];
   }>({
@@ -120,9 +122,9 @@ export const idempotencyChecks = {
     profile: 'full',
     area: 'upload',
     description:
-      'An Idempotency-Key is the text it is: an upload under `undefined`, `null`, `__proto__` or `constructor`, sent right after the same files went up without a key, is a 202 with documents of its own: new ones, or (`Idempotent-Replayed: true`) those of an earlier run that sent the same files under the key, never those of the keyless upload (a 409 `idempotency_key_reused` there is taken as the key used for other files within its 24 hours, an `idempotency_key_in_use` as another run sending the same files at that moment: sent again, or not judged).',
+      'An Idempotency-Key is the text it is: an upload under `undefined`, `null`, `__proto__` or `constructor`, sent right after the same files went up without a key, is a 202 with documents of its own: new ones, or (`Idempotent-Replayed: true`) those of an earlier run that sent the same files under the key, never those of the keyless upload (a 409 `idempotency_key_reused` there is taken as the key used for other files within its 24 hours, an `idempotency_key_in_use` as another run sending the same files at that moment: sent again, or not judged). Keys are compared exactly: other files under a key that differs from a used one only in letter case are a 202 with documents of their own.',
     rules: ['idempotency.replay', 'idempotency.reused-409'],
-    judge: ({ key, status, code, replayed, keyless, sent, documents }) => {
+    judge: ({ key, status, code, replayed, keyless, other = 'the upload without a key', sent, documents }) => {
       const ids = documents.map((d) => d.document_id);
       const names = documents.map((d) => d.filename);
       return status === 202 &&
@@ -133,7 +135,7 @@ export const idempotencyChecks = {
         ? undefined
         : fail(
             `Idempotency-Key ${show(key)}: ${status}${typeof code === 'string' ? ` ${code}` : ''}${replayed === null ? '' : ` (Idempotent-Replayed: ${replayed})`}, documents ${show(ids)} ${show(names)}`,
-            `202 with documents ${show(sent)} of its own (new, or an earlier run's under this key): the upload without a key (ids ${show(keyless)}) is no upload under it`,
+            `202 with documents ${show(sent)} of its own (new, or an earlier run's under this key): ${other} (ids ${show(keyless)}) is no upload under it`,
           );
     },
   }),

@@ -171,7 +171,8 @@ export const listChecks = {
     id: 'list.search-by-content',
     profile: 'full',
     area: 'list',
-    description: '`search` finds a document by a word that exists only inside its PDF (generated at run time), case-insensitively.',
+    description:
+      "`search` finds a document by a word that exists only inside its PDF (generated at run time), case-insensitively, and by a term of two characters (`¶§`) only its text holds among the run's documents.",
     rules: ['list.search', 'list.search-literal', 'list.search-case-folding'],
     judge: exactly,
   }),
@@ -180,7 +181,7 @@ export const listChecks = {
     profile: 'full',
     area: 'list',
     description:
-      '`search` folds case beyond ASCII as the contract says (full case folding, İ as i): `strasse` finds `STRAẞE`, `istanbul` finds `İSTANBUL`.',
+      '`search` folds case beyond ASCII as the contract says (full case folding, İ as i): `strasse` finds `STRAẞE`, `istanbul` finds `İSTANBUL`, `οδοσ` (final σ) finds `ΟΔΟΣΑ`.',
     rules: ['list.search-case-folding'],
     judge: exactly,
   }),

@@ -70,7 +70,7 @@ export const uploadChecks = {
     profile: 'full',
     area: 'upload',
     description:
-      'Each document echoes its part: filename byte-exact (non-ASCII too), size_bytes, content_type detected from the bytes (not the name or part type), attempts 1, nothing processed yet.',
+      'Each document echoes its part: filename byte-exact (non-ASCII too), size_bytes, content_type detected from the bytes (not the name or part type; an Exif JPEG without the JFIF APP0 and a PDF 2.0 are a JPEG and a PDF), attempts 1, nothing processed yet.',
     rules: [
       'upload.filename-verbatim',
       'upload.type-from-bytes',
@@ -168,7 +168,7 @@ export const uploadChecks = {
     profile: 'full',
     area: 'upload',
     description:
-      'Every way the standards allow writing the multipart body is a 202 storing the file with its name and size: a quoted boundary holding a space (RFC 7578 §4.1), a preamble and an epilogue (RFC 2046 §5.1.1), spaces and tabs around `;` (RFC 9110 §5.6.6), names in other letter case, a filename as an unquoted token (RFC 6266), `filename*` in ISO-8859-1 with a language tag and in lower-case `utf-8` with lower-case hex (RFC 5987, which the contract names), a boundary of 70 characters.',
+      'Every way the standards allow writing the multipart body is a 202 storing the file with its name and size: a quoted boundary holding a space (RFC 7578 §4.1), a preamble and an epilogue (RFC 2046 §5.1.1), spaces and tabs around `;` (RFC 9110 §5.6.6), another Content-Type parameter before `boundary` (RFC 9110 §8.3.1), names in other letter case, a filename as an unquoted token (RFC 6266), `filename*` in ISO-8859-1 with a language tag and in lower-case `utf-8` with lower-case hex (RFC 5987, which the contract names), a boundary of 70 characters.',
     rules: ['upload.multipart-files', 'upload.filename-verbatim', 'upload.accepted-202'],
     judge: (o) => (storedAsSent(o) ? undefined : formFailure(o, '202 with one document: $FILE')),
   }),

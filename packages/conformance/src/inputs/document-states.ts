@@ -213,7 +213,7 @@ export function createStateTracker(contract: Contract): StateTracker {
       const ok = exchange.status >= 200 && exchange.status < 300;
       const reached: string[] = [];
       if (shape.byId.includes(operation)) {
-        const id = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+        const id = decodedSegment(url.pathname.split('/').pop() ?? '');
         // Only a plain id names a document; other spellings are the path id's input partitions.
         const doc = /^[1-9]\d*$/.test(id) ? documents.get(id) : undefined;
         if (/^[1-9]\d*$/.test(id)) reached.push(!doc ? UNKNOWN_ID : doc.tenant !== tenant ? OTHER_TENANT : doc.state);
@@ -273,4 +273,13 @@ export function createStateTracker(contract: Contract): StateTracker {
       return reached.map((state) => ({ operation, state }));
     },
   };
+}
+
+/** A path segment decoded; one that is not valid percent-encoding (`%zz`, sent so on purpose) as it is. */
+function decodedSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }

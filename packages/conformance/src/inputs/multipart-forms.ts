@@ -124,6 +124,14 @@ export const MULTIPART_FORMS: readonly MultipartForm[] = [
     holds: (s) => s.dispositions.some((d) => /[ \t];|;[ \t]{2}|;\t/.test(value(d))),
   },
   {
+    id: 'wire: another parameter before the boundary',
+    standard:
+      'RFC 9110 §8.3.1 (media-type = type "/" subtype parameters: any parameters, in any order); Spring\'s multipart writer sends `multipart/form-data;charset=UTF-8;boundary=...`',
+    reading: 'accepted',
+    write: (file) => write(file, { contentType: (b) => `multipart/form-data;charset=UTF-8;boundary=${b}` }),
+    holds: (s) => /;\s*charset\s*=[^;]*;\s*boundary\s*=/i.test(s.contentType),
+  },
+  {
     id: 'wire: names in other letter case',
     standard:
       'RFC 6266 §4.1 (disposition type and parameter names are case-insensitive), RFC 9110 §5.1 (field names), §8.3.1 (media type and parameter names)',

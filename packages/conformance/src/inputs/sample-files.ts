@@ -33,6 +33,24 @@ export function truncatedJpeg(): Uint8Array {
   return fixture('photo.jpg').slice(0, 400);
 }
 
+/**
+ * The first bytes of a real JPEG as cameras write it: an Exif APP1 segment first and no JFIF APP0 (FF D8 FF E1,
+ * not E0), so a sniffer that wants JFIF's signature refuses it. Still a JPEG by its leading bytes; fails quickly.
+ */
+export function truncatedExifJpeg(): Uint8Array {
+  const jfif = fixture('photo.jpg');
+  const afterApp0 = 4 + ((jfif[4]! << 8) | jfif[5]!);
+  const exifApp1 = [0xff, 0xd8, 0xff, 0xe1, 0x00, 0x08, ...new TextEncoder().encode('Exif\0\0')];
+  return new Uint8Array([...exifApp1, ...jfif.subarray(afterApp0, 400)]);
+}
+
+/** `pdf` (a `%PDF-1.4` file) declared PDF 2.0: a header of the same length, so its offsets still hold. */
+export function asPdf20(pdf: Uint8Array): Uint8Array {
+  const copy = pdf.slice();
+  copy.set(new TextEncoder().encode('%PDF-2.0'), 0);
+  return copy;
+}
+
 /** A PDF-signed file of exactly `size` bytes (for the size limit). */
 export function pdfOfSize(size: number): Uint8Array {
   const data = new Uint8Array(size).fill(0x20);

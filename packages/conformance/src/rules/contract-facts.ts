@@ -52,6 +52,13 @@ function unknownPaths(contract: Contract): string[] {
  */
 export const INVALID_DOCUMENT_IDS = ['abc', '0', '-1', '1.5', '123456789012345678901234567890', '9007199254740992'] as const;
 
+/**
+ * A path id that is not even valid percent-encoding, sent as it is (not encoded again): still not a positive
+ * integer, so a 400 too. A router that fails to decode the segment and lets the error reach its last-resort
+ * handler answers a 500 here.
+ */
+export const UNDECODABLE_DOCUMENT_ID = '%zz';
+
 /** The filename limit of the upload's 202 (`documents[].filename.maxLength`), where the contract states one. */
 export function filenameMaxLength(contract: Contract): number | undefined {
   const media = contract.response('uploadDocuments', 202)?.content?.['application/json'];

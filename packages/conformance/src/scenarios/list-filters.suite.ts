@@ -13,12 +13,17 @@ const { list, upload } = checks;
 const token = kit.token('filters');
 // The word exists only inside the text layer of one PDF: no filename and no other document has it.
 const word = randomWord();
-const wordPdf = textPdf(['docproc conformance', `Reference word ${word}`]);
+// A term as short as the contract allows (it has no minimum beyond one character) that no other document of
+// the run holds: a full-text index with a minimum token length would never find it in the text.
+const shortTerm = '¶§';
+const wordPdf = textPdf(['docproc conformance', `Reference word ${word}`, `Mark ${shortTerm}`]);
 const plainPdf = textPdf(['docproc conformance', 'filter check']);
 // Characters that SQL LIKE, regular expressions and URL encoding treat specially, matched literally.
 const literalStem = `${token}-e 100%_(x)+[y]`;
-// Letters whose case folding is not their lower case: ẞ folds to ss, İ (by the contract's exception) to i.
-const foldedName = `${token}-STRAẞE-İSTANBUL.pdf`;
+// Letters whose case folding is not their lower case: ẞ folds to ss, İ (by the contract's exception) to i,
+// and Σ to σ wherever it stands (lower-casing writes a word's last Σ as final ς: a term ending in σ must
+// still find ΟΔΟΣΑ).
+const foldedName = `${token}-STRAẞE-İSTANBUL-ΟΔΟΣΑ.pdf`;
 // Accents are not folded away: `resume` must not find it.
 const accentedStem = `${token}-résumé`;
 
@@ -114,15 +119,26 @@ describe('listDocuments filters', () => {
         { documents, want: [withWord], what: `the one PDF whose text has ${JSON.stringify(word)}` },
         exchange,
       );
+      // Other runs' documents may hold the short term too: only this run's (named with its token) are judged.
+      const short = await matching(list.searchByContent, { search: shortTerm });
+      kit.check(
+        list.searchByContent,
+        {
+          documents: short.documents.filter((d) => d.filename.startsWith(token)),
+          want: [withWord],
+          what: `of this run's documents, the one PDF whose text has ${JSON.stringify(shortTerm)}`,
+        },
+        short.exchange,
+      );
     },
   );
 
   kit.scenario(
-    'search folds case as the contract says: strasse finds STRAẞE, istanbul finds İSTANBUL',
+    'search folds case as the contract says: strasse finds STRAẞE, istanbul finds İSTANBUL, οδοσ finds ΟΔΟΣΑ',
     { profile: 'full', checks: [list.searchFoldsCase] },
     async () => {
       const want = (await seed()).filter((d) => d.filename === foldedName);
-      for (const term of [`${token}-strasse-istanbul`, `${token.toUpperCase()}-Straße-Istanbul`]) {
+      for (const term of [`${token}-strasse-istanbul`, `${token.toUpperCase()}-Straße-Istanbul`, `${token}-strasse-istanbul-οδοσ`]) {
         const { exchange, documents } = await matching(list.searchFoldsCase, { search: term });
         kit.check(list.searchFoldsCase, { documents, want, what: `the document named ${JSON.stringify(foldedName)}` }, exchange);
       }

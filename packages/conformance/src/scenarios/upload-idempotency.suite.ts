@@ -176,6 +176,30 @@ describe('uploadDocuments with an Idempotency-Key', () => {
     },
   );
 
+  kit.scenario(
+    'an Idempotency-Key is compared exactly: one that differs from a used key only in letter case is another key',
+    { profile: 'full', checks: [idempotency.keyAsText] },
+    async (tools) => {
+      const lower = keyFor('letter-case').toLowerCase();
+      const upper = lower.toUpperCase();
+      const first = await kit.api.upload([part(`${kit.token('key-lower')}.pdf`, pdf)], { headers: { 'Idempotency-Key': lower } });
+      if (first.status !== 202) return tools.notExercised(`the upload under ${lower} was answered ${first.status}, not 202`);
+      const parts = [part(`${kit.token('key-upper')}.pdf`, otherPdf)];
+      const keyed = await kit.api.upload(parts, { headers: { 'Idempotency-Key': upper } });
+      const observation = {
+        key: upper,
+        status: keyed.status,
+        code: problemCode(keyed),
+        replayed: keyed.headers.get(replayHeader() ?? 'Idempotent-Replayed'),
+        keyless: idsOf(uploaded(first)),
+        other: `the upload of other files under ${JSON.stringify(lower)}`,
+        sent: parts.map((p) => p.filename),
+        documents: uploaded(keyed),
+      };
+      kit.check(idempotency.keyAsText, observation, keyed);
+    },
+  );
+
   const refusals = [
     {
       label: 'a 415 (a text file)',

@@ -2,7 +2,7 @@ import { checks } from '../checks/index.js';
 import type { FilePart } from '../definitions/exchange.js';
 import { expectNothingCreated } from '../harness/absence.js';
 import { describe, openSuite } from '../harness/suite.js';
-import { fixture, part, pdfOfSize, textPdf, truncatedJpeg } from '../inputs/sample-files.js';
+import { asPdf20, fixture, part, pdfOfSize, textPdf, truncatedExifJpeg, truncatedJpeg } from '../inputs/sample-files.js';
 import { problemCode, uploaded } from '../transport/api.js';
 import { buildMultipart } from '../transport/multipart.js';
 
@@ -55,6 +55,8 @@ describe('uploadDocuments accepts files', () => {
         { part: part(`${t}-a-pdf-named.png`, pdf, 'image/png'), type: 'application/pdf' },
         { part: part(`${t}-a-png-named.pdf`, png, 'application/pdf'), type: 'image/png' },
         { part: part(`${t}-a-jpeg-named.bin`, truncatedJpeg(), 'application/octet-stream'), type: 'image/jpeg' },
+        { part: part(`${t}-exif-no-jfif.jpg`, truncatedExifJpeg(), 'image/jpeg'), type: 'image/jpeg' },
+        { part: part(`${t}-version-2.0.pdf`, asPdf20(pdf)), type: 'application/pdf' },
       ];
       const exchanges = await kit.uploadInBatches(cases.map((c) => c.part));
       const docs = exchanges.flatMap(uploaded);
