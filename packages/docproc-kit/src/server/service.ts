@@ -305,7 +305,8 @@ export async function createReferenceService(options: ReferenceServiceOptions): 
   // With a shared queue, a replica that died between storing an upload and queueing its runs leaves
   // documents with no run: every replica looks for such documents now and then and queues them (a run
   // queued already keeps its place, so this queues each stranded run once).
-  if (parts.queue) sweeper = setInterval(() => void processor.recover().catch(() => {}), options.strandedSweepMs ?? STRANDED_SWEEP_MS).unref();
+  if (parts.queue)
+    sweeper = setInterval(() => void processor.recover().catch(() => {}), options.strandedSweepMs ?? STRANDED_SWEEP_MS).unref();
   let seeded = 0;
   if (options.seedFile) {
     try {
