@@ -58,22 +58,26 @@ describe('uploadDocuments accepts files', () => {
         { part: part(`${t}-exif-no-jfif.jpg`, truncatedExifJpeg(), 'image/jpeg'), type: 'image/jpeg' },
         { part: part(`${t}-version-2.0.pdf`, asPdf20(pdf)), type: 'application/pdf' },
       ];
-      const exchanges = await kit.uploadInBatches(cases.map((c) => c.part));
-      const docs = exchanges.flatMap(uploaded);
-      cases.forEach((c, i) => {
-        const exchange = exchanges[Math.floor(i / kit.limits.maxFiles)];
-        const want = {
-          filename: c.part.filename,
-          size_bytes: c.part.data.length,
-          content_type: c.type,
-          status: 'processing',
-          attempts: 1,
-          content: null,
-          error: null,
-          processed_at: null,
-        };
-        kit.check(upload.echoesFields, { part: i + 1, want, doc: docs[i] }, exchange);
-      });
+      // Uploads below the files limit: what a request of exactly the limit gets is upload.files-at-limit's to judge.
+      const size = Math.max(1, kit.limits.maxFiles - 1);
+      for (let start = 0; start < cases.length; start += size) {
+        const batch = cases.slice(start, start + size);
+        const exchange = await kit.api.upload(batch.map((c) => c.part));
+        const docs = uploaded(exchange);
+        batch.forEach((c, j) => {
+          const want = {
+            filename: c.part.filename,
+            size_bytes: c.part.data.length,
+            content_type: c.type,
+            status: 'processing',
+            attempts: 1,
+            content: null,
+            error: null,
+            processed_at: null,
+          };
+          kit.check(upload.echoesFields, { part: start + j + 1, want, doc: docs[j] }, exchange);
+        });
+      }
     },
   );
 
