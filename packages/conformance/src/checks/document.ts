@@ -44,8 +44,7 @@ export const getChecks = {
     id: 'get.rejects-invalid-id',
     profile: 'contract',
     area: 'get',
-    description:
-      'Reading `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400; so is `%zz` sent as it is (not valid percent-encoding, full profile).',
+    description: 'Reading `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400.',
     rules: ['get.invalid-id-400', 'errors.validation-400'],
     judge: judgeAnswer,
   }),
@@ -144,8 +143,7 @@ export const retryChecks = {
     id: 'retry.rejects-invalid-id',
     profile: 'contract',
     area: 'retry',
-    description:
-      'Retrying `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400; so is `%zz` sent as it is (not valid percent-encoding, full profile).',
+    description: 'Retrying `abc`, `0`, `-1`, `1.5`, a 30-digit number or 2^53 is a 400.',
     rules: ['get.invalid-id-400', 'errors.validation-400'],
     judge: judgeAnswer,
   }),

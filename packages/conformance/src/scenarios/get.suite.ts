@@ -2,7 +2,7 @@ import { checks } from '../checks/index.js';
 import { describe, once, openSuite } from '../harness/suite.js';
 import { part, textPdf } from '../inputs/sample-files.js';
 import { waitForTerminal } from '../judging/wait.js';
-import { INVALID_DOCUMENT_IDS, UNDECODABLE_DOCUMENT_ID } from '../rules/contract-facts.js';
+import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
 import { documentOf, uploaded } from '../transport/api.js';
 
 const kit = await openSuite('get');
@@ -55,15 +55,4 @@ describe('getDocument validates the id', () => {
       if (kit.profile === 'full') expectNamesParameter(exchange, { in: 'path', name: 'document_id' });
     });
   }
-
-  kit.scenario(
-    `id ${UNDECODABLE_DOCUMENT_ID} sent as it is (not valid percent-encoding) is a 400`,
-    { profile: 'full', checks: [get.rejectsInvalidId] },
-    async () => {
-      const path = kit.contract.operation('getDocument')!.path.replace('{document_id}', UNDECODABLE_DOCUMENT_ID);
-      const exchange = await kit.api.get(UNDECODABLE_DOCUMENT_ID, { path });
-      expectStatus(get.rejectsInvalidId, exchange, 400, 'a path segment that does not decode is not a positive integer');
-      expectNamesParameter(exchange, { in: 'path', name: 'document_id' });
-    },
-  );
 });

@@ -4,7 +4,7 @@ import { partitionCatalog } from '../inputs/partition-catalog.js';
 import { rangeValues } from '../inputs/partitions.js';
 import { fixture, part, randomWord, textPdf } from '../inputs/sample-files.js';
 import { settle, waitForAll, waitForTerminal } from '../judging/wait.js';
-import { INVALID_DOCUMENT_IDS, UNDECODABLE_DOCUMENT_ID } from '../rules/contract-facts.js';
+import { INVALID_DOCUMENT_IDS } from '../rules/contract-facts.js';
 import { documentOf, uploaded, type WireFullDocument } from '../transport/api.js';
 
 const kit = await openSuite('retry');
@@ -90,15 +90,4 @@ describe('retryDocument validates the id', () => {
       if (kit.profile === 'full') expectNamesParameter(exchange, { in: 'path', name: 'document_id' });
     });
   }
-
-  kit.scenario(
-    `id ${UNDECODABLE_DOCUMENT_ID} sent as it is (not valid percent-encoding) is a 400`,
-    { profile: 'full', checks: [retry.rejectsInvalidId] },
-    async () => {
-      const path = kit.contract.operation('retryDocument')!.path.replace('{document_id}', UNDECODABLE_DOCUMENT_ID);
-      const exchange = await kit.api.retry(UNDECODABLE_DOCUMENT_ID, { path });
-      expectStatus(retry.rejectsInvalidId, exchange, 400, 'a path segment that does not decode is not a positive integer');
-      expectNamesParameter(exchange, { in: 'path', name: 'document_id' });
-    },
-  );
 });

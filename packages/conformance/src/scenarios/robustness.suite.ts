@@ -3,6 +3,7 @@ import type { Exchange } from '../definitions/exchange.js';
 import { expectNothingCreated } from '../harness/absence.js';
 import { describe, openSuite } from '../harness/suite.js';
 import { textPdf } from '../inputs/sample-files.js';
+import { UNDECODABLE_DOCUMENT_ID } from '../rules/contract-facts.js';
 import { buildMultipart } from '../transport/multipart.js';
 
 const kit = await openSuite('robustness');
@@ -87,6 +88,16 @@ describe('malformed requests', () => {
         }),
     },
     { label: 'a path id with an encoded NUL', send: () => kit.api.get('1\u0000') },
+    {
+      // Sent as it is, not encoded again. A router that cannot decode the segment and lets the error reach its
+      // last-resort handler answers a 500; a gateway (nginx) refuses it itself, as it does the NUL.
+      label: `a path id that is not valid percent-encoding (${UNDECODABLE_DOCUMENT_ID}, sent as it is)`,
+      send: () =>
+        kit.http.send({
+          operation: 'getDocument',
+          path: kit.contract.operation('getDocument')!.path.replace('{document_id}', UNDECODABLE_DOCUMENT_ID),
+        }),
+    },
     { label: 'a path id of 5000 digits', send: () => kit.api.retry('9'.repeat(5000)) },
     {
       label: 'a page given twice, once as a number and once as text',
