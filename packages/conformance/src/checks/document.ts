@@ -129,7 +129,7 @@ export const retryChecks = {
     // A fresh upload is processing, so every retry should be a 409; if the run already ended, the first
     // retry to arrive starts a new one and the others must still be 409. More than one 202 in every race
     // means retries were accepted while a run was in progress (see retryRaceOutcome).
-    judge: ({ tries }) => judgeRetryRaces(tries, [], 'at most one 202, every other one 409 document_busy'),
+    judge: ({ tries }) => judgeRetryRaces(tries, false, 'at most one 202, every other one 409 document_busy'),
   }),
   unknownId: defineCheck<AnswerObservation>({
     id: 'retry.unknown-id',

@@ -44,7 +44,8 @@ function linger(req: IncomingMessage, socket: Socket, limits: LingeringLimits, o
     ended = true;
     clearTimeout(total);
     clearTimeout(idle);
-    // Shut, then closed once what is written has left (net.Socket's own destroySoon; this socket's is linger).
+    // Shut, then closed once what is written has left: net.Socket's own destroySoon (this socket's was
+    // replaced by linger, in writeHead below).
     (Socket.prototype as Socket & { destroySoon(): void }).destroySoon.call(socket);
     onEnd?.(end, dropped);
   };
